@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+/** CDK entry: `npx cdk synth` / `npx cdk deploy`. */
+import { App } from 'aws-cdk-lib';
+import { MemoryServiceStack } from '../lib/memory-service-stack.js';
+
+const app = new App();
+new MemoryServiceStack(app, app.node.tryGetContext('stackName') ?? 'AgentMemory', {
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

@@ -1,0 +1,217 @@
+/**
+ * The agent ledger in the DynamoDB agents table. One partition per agent
+ * (`T#tenant#A#agent`); sort keys:
+ * - `COUNTERS`: last sequence, message/action counts, batches closed and queued;
+ * - `EVENT#<eventId>`: the claim that makes retries safe (sequence, content hash);
+ * - `BATCH#<index>`: a closed batch's range, when it was queued and when it arrived.
+ */
+import {
+  BatchGetCommand,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
+import { SequenceConflictError } from '../domain/errors.js';
+import { chunk, type AgentCounters, type BatchRange } from '../domain/sequencing.js';
+import type { AgentLedger, AgentStatus, BatchMarker, EventClaim } from '../use-cases/ports.js';
+
+const COUNTERS = 'COUNTERS';
+const eventSortKey = (eventId: string) => `EVENT#${eventId}`;
+const batchSortKey = (index: number) => `BATCH#${String(index).padStart(10, '0')}`;
+const BATCH_GET_LIMIT = 100;
+
+export class DynamoDbAgentLedger implements AgentLedger {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async loadForIngest(agent: AgentKey, eventIds: readonly string[]) {
+    const pk = agentPartitionKey(agent);
+    const keys = [{ pk, sk: COUNTERS }, ...eventIds.map((id) => ({ pk, sk: eventSortKey(id) }))];
+    const items = (await Promise.all(chunk(keys, BATCH_GET_LIMIT).map((part) => this.batchGet(part)))).flat();
+    let status: AgentStatus | undefined;
+    const claims = new Map<string, EventClaim>();
+    for (const item of items) {
+      if (item.sk === COUNTERS) status = toStatus(item);
+      else {
+        const claim = toClaim(item);
+        claims.set(claim.eventId, claim);
+      }
+    }
+    return { status, claims };
+  }
+
+  private async batchGet(keys: Record<string, string>[]): Promise<Record<string, unknown>[]> {
+    const found: Record<string, unknown>[] = [];
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+      [this.tableName]: { Keys: keys, ConsistentRead: true },
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
+      const output = await this.client.send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(output.Responses?.[this.tableName] ?? []));
+      request = output.UnprocessedKeys as typeof request;
+    }
+    return found;
+  }
+
+  async commitSequences(
+    agent: AgentKey,
+    expected: AgentCounters | undefined,
+    next: AgentCounters,
+    claims: readonly EventClaim[],
+    closedBatches: readonly BatchRange[],
+    now: string,
+  ): Promise<void> {
+    const pk = agentPartitionKey(agent);
+    const counterUpdate = {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk, sk: COUNTERS },
+        UpdateExpression:
+          'SET lastSequence = :last, messages = :messages, actions = :actions, batchesClosed = :closed, ' +
+          'lastBatchEnd = :batchEnd, updatedAt = :now, firstSeenAt = if_not_exists(firstSeenAt, :now), ' +
+          'batchesQueued = if_not_exists(batchesQueued, :zero), tenantId = :tenant, agentId = :agent',
+        ConditionExpression: expected ? 'lastSequence = :expected' : 'attribute_not_exists(lastSequence)',
+        ExpressionAttributeValues: {
+          ':last': next.lastSequence,
+          ':messages': next.messages,
+          ':actions': next.actions,
+          ':closed': next.batchesClosed,
+          ':batchEnd': next.lastBatchEnd,
+          ':now': now,
+          ':zero': 0,
+          ':tenant': agent.tenantId,
+          ':agent': agent.agentId,
+          ...(expected ? { ':expected': expected.lastSequence } : {}),
+        },
+      },
+    };
+    const claimPuts = claims.map((claim) => ({
+      Put: {
+        TableName: this.tableName,
+        Item: { pk, sk: eventSortKey(claim.eventId), ...claim },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    }));
+    const batchPuts = closedBatches.map((batch) => ({
+      Put: {
+        TableName: this.tableName,
+        Item: { pk, sk: batchSortKey(batch.index), ...batch, closedAt: now, deliveries: 0 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    }));
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: [counterUpdate, ...claimPuts, ...batchPuts] }));
+    } catch (error) {
+      if (error instanceof TransactionCanceledException || error instanceof TransactionConflictException) {
+        throw new SequenceConflictError(`another writer advanced agent ${agent.agentId} first`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async markBatchQueued(agent: AgentKey, batch: BatchRange, now: string): Promise<void> {
+    const pk = agentPartitionKey(agent);
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk, sk: batchSortKey(batch.index) },
+                UpdateExpression: 'SET queuedAt = :now',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(queuedAt)',
+                ExpressionAttributeValues: { ':now': now },
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk, sk: COUNTERS },
+                UpdateExpression: 'ADD batchesQueued :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      // Already marked by an earlier delivery or a retry: counted once.
+      if (error instanceof TransactionCanceledException && isConditionFailure(error, 0)) return;
+      throw error;
+    }
+  }
+
+  async markBatchArrived(agent: AgentKey, batchIndex: number, now: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: batchSortKey(batchIndex) },
+        UpdateExpression: 'SET arrivedAt = if_not_exists(arrivedAt, :now) ADD deliveries :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now, ':one': 1 },
+      }),
+    );
+  }
+
+  async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
+    const output = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: COUNTERS }, ConsistentRead: true }),
+    );
+    return output.Item ? toStatus(output.Item) : undefined;
+  }
+
+  async readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined> {
+    const output = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: batchSortKey(batchIndex) }, ConsistentRead: true }),
+    );
+    if (!output.Item) return undefined;
+    const item = output.Item;
+    return {
+      index: Number(item.index),
+      fromSequence: Number(item.fromSequence),
+      toSequence: Number(item.toSequence),
+      closedAt: String(item.closedAt),
+      ...(item.queuedAt ? { queuedAt: String(item.queuedAt) } : {}),
+      ...(item.arrivedAt ? { arrivedAt: String(item.arrivedAt) } : {}),
+      deliveries: Number(item.deliveries ?? 0),
+    };
+  }
+}
+
+function isConditionFailure(error: TransactionCanceledException, itemIndex: number): boolean {
+  return error.CancellationReasons?.[itemIndex]?.Code === 'ConditionalCheckFailed';
+}
+
+function toStatus(item: Record<string, unknown>): AgentStatus {
+  return {
+    lastSequence: Number(item.lastSequence ?? 0),
+    messages: Number(item.messages ?? 0),
+    actions: Number(item.actions ?? 0),
+    batchesClosed: Number(item.batchesClosed ?? 0),
+    lastBatchEnd: Number(item.lastBatchEnd ?? 0),
+    batchesQueued: Number(item.batchesQueued ?? 0),
+    firstSeenAt: String(item.firstSeenAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+function toClaim(item: Record<string, unknown>): EventClaim {
+  const batch = item.closesBatch as Record<string, unknown> | undefined;
+  return {
+    eventId: String(item.eventId),
+    sequence: Number(item.sequence),
+    contentHash: String(item.contentHash),
+    receivedAt: String(item.receivedAt),
+    timestamp: String(item.timestamp),
+    ...(batch
+      ? { closesBatch: { index: Number(batch.index), fromSequence: Number(batch.fromSequence), toSequence: Number(batch.toSequence) } }
+      : {}),
+  };
+}

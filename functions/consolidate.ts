@@ -1,0 +1,7 @@
+/** Lambda entry: consolidation queue consumer. */
+import { createConsolidateBatchHandler } from './consolidation/consolidate-batch-handler.js';
+import { serviceRuntime } from './commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createConsolidateBatchHandler({ ledger: runtime.ledger });

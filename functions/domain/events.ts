@@ -1,0 +1,149 @@
+/**
+ * The ingest request: what an agent may post, and the rules it must follow.
+ * Validation covers the whole request before anything is written.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { AGENT_ID_PATTERN } from './agent-key.js';
+import { ValidationError, type FieldIssue } from './errors.js';
+
+export const MAX_EVENTS_PER_REQUEST = 100;
+/** Largest accepted request body; above it the API answers 413. */
+export const MAX_REQUEST_BYTES = 1_048_576;
+export const MAX_CONTENT_CHARS = 32_768;
+export const MAX_METADATA_BYTES = 8_192;
+export const EVENT_ID_PATTERN = /^[\x21-\x7E]{1,128}$/;
+
+const required = (rule: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? 'is required' : rule;
+
+const printableId = (what: string) =>
+  z
+    .string({ error: required(`${what} must be a string`) })
+    .regex(EVENT_ID_PATTERN, { error: 'must be 1 to 128 printable ASCII characters without spaces' });
+
+const contactSchema = z
+  .strictObject(
+    {
+      id: printableId('contact id').optional(),
+      name: z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, { error: 'must not be empty' })
+        .max(200, { error: 'must be at most 200 characters' })
+        .optional(),
+    },
+    { error: required('must be an object with id and/or name') },
+  )
+  .refine((contact) => contact.id !== undefined || contact.name !== undefined, {
+    error: 'must have an id or a name',
+  });
+
+const metadataSchema = z
+  .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_METADATA_BYTES, {
+    error: `must serialise to at most ${MAX_METADATA_BYTES} bytes`,
+  });
+
+export const eventSchema = z.strictObject(
+  {
+    id: printableId('id'),
+    type: z.enum(['message', 'action'], { error: required('must be one of message, action') }),
+    role: z.enum(['user', 'assistant', 'tool', 'system'], {
+      error: required('must be one of user, assistant, tool, system'),
+    }),
+    content: z
+      .string({ error: required('must be a string') })
+      .refine((text) => text.trim().length > 0, { error: 'must be non-empty text' })
+      .refine((text) => text.length <= MAX_CONTENT_CHARS, {
+        error: `must be at most ${MAX_CONTENT_CHARS} characters`,
+      }),
+    timestamp: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-30T09:15:00Z' })
+      .optional(),
+    interactionId: printableId('interactionId').optional(),
+    contact: contactSchema.optional(),
+    metadata: metadataSchema.optional(),
+  },
+  { error: required('must be an object') },
+);
+
+export type IncomingEvent = z.infer<typeof eventSchema>;
+
+const ingestRequestSchema = z.strictObject(
+  {
+    events: z
+      .array(eventSchema, { error: required('must be an array of events') })
+      .min(1, { error: 'must hold at least 1 event' })
+      .max(MAX_EVENTS_PER_REQUEST, { error: `must hold at most ${MAX_EVENTS_PER_REQUEST} events` }),
+  },
+  { error: 'must be a JSON object with an events array' },
+);
+
+/** Renders a zod path as `events[3].contact.name`. */
+export function fieldPath(path: readonly PropertyKey[], root = 'body'): string {
+  if (path.length === 0) return root;
+  return path
+    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
+    .join('');
+}
+
+export function issuesFromZod(error: z.ZodError, root = 'body'): FieldIssue[] {
+  return error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return { field: fieldPath(issue.path, root), rule: `unknown field(s): ${issue.keys.join(', ')}` };
+    }
+    return { field: fieldPath(issue.path, root), rule: issue.message };
+  });
+}
+
+/** Validates an agent id taken from the path. */
+export function parseAgentId(agentId: string | undefined): string {
+  if (agentId === undefined || !AGENT_ID_PATTERN.test(agentId)) {
+    throw new ValidationError([
+      {
+        field: 'agentId',
+        rule: 'must be 1 to 64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit',
+      },
+    ]);
+  }
+  return agentId;
+}
+
+/**
+ * Parses and validates an ingest body. Throws a ValidationError naming every
+ * offending field; returns the events in request order.
+ */
+export function parseIngestRequest(body: unknown): IncomingEvent[] {
+  const result = ingestRequestSchema.safeParse(body);
+  if (!result.success) throw new ValidationError(issuesFromZod(result.error));
+  const events = result.data.events;
+  const firstIndexById = new Map<string, number>();
+  const duplicates: FieldIssue[] = [];
+  events.forEach((event, index) => {
+    const first = firstIndexById.get(event.id);
+    if (first === undefined) firstIndexById.set(event.id, index);
+    else duplicates.push({ field: `events[${index}].id`, rule: `must be unique in the request; repeats events[${first}].id` });
+  });
+  if (duplicates.length > 0) throw new ValidationError(duplicates);
+  return events;
+}
+
+/**
+ * A stable hash of an event as the client sent it, so a retry with the same id
+ * is recognised and a reuse of the id for other content is refused.
+ */
+export function contentHash(event: IncomingEvent): string {
+  return createHash('sha256').update(canonicalJson(event)).digest('base64url');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

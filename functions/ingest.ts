@@ -1,0 +1,14 @@
+/** Lambda entry: ingest API. */
+import { createIngestHandler } from './api/ingest-route.js';
+import { serviceRuntime } from './commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createIngestHandler({
+  tenantId: runtime.config.tenantId,
+  ledger: runtime.ledger,
+  rawLog: runtime.rawLog,
+  queue: runtime.queue,
+  batchSize: runtime.config.batchSize,
+  rawWriteConcurrency: runtime.config.rawWriteConcurrency,
+});

@@ -1,0 +1,177 @@
+/**
+ * Ingest: give each new event the agent's next sequence number, make its raw
+ * record durable, and enqueue a consolidation job for every batch it closes.
+ * No model call happens here.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentKey } from '../domain/agent-key.js';
+import { contentHash, type IncomingEvent } from '../domain/events.js';
+import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
+import { chunk, EMPTY_COUNTERS, planSequences, type BatchRange } from '../domain/sequencing.js';
+import type { AgentLedger, BatchQueue, EventClaim, RawLog, RawRecord } from './ports.js';
+
+export interface IngestDependencies {
+  readonly ledger: AgentLedger;
+  readonly rawLog: RawLog;
+  readonly queue: BatchQueue;
+  readonly batchSize: number;
+  /** How many raw records one request writes to S3 at once. */
+  readonly rawWriteConcurrency: number;
+  readonly now?: () => Date;
+}
+
+export interface IngestResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+  /** The sequence number of each event, in request order. */
+  readonly sequence: readonly number[];
+  readonly batchesQueued: readonly BatchRange[];
+}
+
+/**
+ * DynamoDB transactions hold at most 100 items: the counters item, a claim per
+ * event and a marker per closed batch must fit, so new events are committed in
+ * chunks of this size.
+ */
+const EVENTS_PER_COMMIT = 90;
+const MAX_COMMIT_ATTEMPTS = 40;
+
+/**
+ * Accepts a validated list of events for one agent.
+ *
+ * Order of work, and why: sequence numbers and event-id claims are committed
+ * first, in one conditional transaction (so numbers are consecutive, with no
+ * gap and no duplicate); then raw records are written; then batch jobs are
+ * enqueued. A failure after the commit surfaces as a 5xx, and a retry with the
+ * same ids finds its claims, rewrites the same records under the same keys and
+ * enqueues the same jobs (deterministic deduplication ids): nothing is counted
+ * twice and nothing acknowledged is lost.
+ */
+export async function ingestEvents(
+  deps: IngestDependencies,
+  agent: AgentKey,
+  events: readonly IncomingEvent[],
+): Promise<IngestResult> {
+  const now = deps.now ?? (() => new Date());
+  const hashes = new Map(events.map((event) => [event.id, contentHash(event)]));
+  const claims = new Map<string, EventClaim>();
+  let duplicates = 0;
+  let pending = [...events];
+
+  for (let attempt = 1; pending.length > 0; attempt += 1) {
+    const loaded = await callDependency('read agent ledger', () =>
+      deps.ledger.loadForIngest(agent, pending.map((event) => event.id)),
+    );
+    const conflicts: FieldIssue[] = [];
+    for (const [eventId, claim] of loaded.claims) {
+      if (claim.contentHash !== hashes.get(eventId)) {
+        const index = events.findIndex((event) => event.id === eventId);
+        conflicts.push({ field: `events[${index}].id`, rule: 'was already accepted with different content; event ids are unique per agent' });
+      }
+      if (!claims.has(eventId)) duplicates += 1;
+      claims.set(eventId, claim);
+    }
+    // Checked before the first commit, so a refused request writes nothing.
+    if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
+    pending = pending.filter((event) => !loaded.claims.has(event.id));
+    if (pending.length === 0) break;
+
+    const slice = pending.slice(0, EVENTS_PER_COMMIT);
+    const expected = loaded.status;
+    const plan = planSequences(expected ?? EMPTY_COUNTERS, slice, deps.batchSize);
+    const stamp = now().toISOString();
+    const newClaims: EventClaim[] = plan.assigned.map(({ event, sequence, closesBatch }) => ({
+      eventId: event.id,
+      sequence,
+      contentHash: hashes.get(event.id)!,
+      receivedAt: stamp,
+      timestamp: event.timestamp ?? stamp,
+      ...(closesBatch ? { closesBatch } : {}),
+    }));
+    try {
+      await deps.ledger.commitSequences(agent, expected, plan.next, newClaims, plan.closedBatches, stamp);
+    } catch (error) {
+      if (error instanceof SequenceConflictError && attempt < MAX_COMMIT_ATTEMPTS) {
+        // Another writer advanced the counters first: reload and try again.
+        await sleep(Math.random() * Math.min(100, 5 * attempt));
+        continue;
+      }
+      throw asDependencyError('commit sequence numbers', error);
+    }
+    for (const claim of newClaims) claims.set(claim.eventId, claim);
+    pending = pending.slice(slice.length);
+  }
+
+  const records = events.map((event) => toRawRecord(agent, event, claims.get(event.id)!));
+  await mapWithConcurrency(records, deps.rawWriteConcurrency, (record) =>
+    callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record)),
+  );
+
+  // The events that closed a batch enqueue it, on first delivery and on retry.
+  const batches = events
+    .map((event) => claims.get(event.id)!.closesBatch)
+    .filter((batch): batch is BatchRange => batch !== undefined);
+  for (const batch of batches) {
+    await callDependency(`enqueue batch ${batch.index}`, () =>
+      deps.queue.enqueue({ tenantId: agent.tenantId, agentId: agent.agentId, ...batch }),
+    );
+    await callDependency(`mark batch ${batch.index} queued`, () =>
+      deps.ledger.markBatchQueued(agent, batch, now().toISOString()),
+    );
+  }
+
+  return {
+    accepted: events.length - duplicates,
+    duplicates,
+    sequence: events.map((event) => claims.get(event.id)!.sequence),
+    batchesQueued: batches,
+  };
+}
+
+function toRawRecord(agent: AgentKey, event: IncomingEvent, claim: EventClaim): RawRecord {
+  return {
+    tenantId: agent.tenantId,
+    agentId: agent.agentId,
+    sequence: claim.sequence,
+    ...event,
+    timestamp: claim.timestamp,
+    receivedAt: claim.receivedAt,
+  };
+}
+
+async function callDependency<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw asDependencyError(what, error);
+  }
+}
+
+function asDependencyError(what: string, error: unknown): MemoryServiceError {
+  if (error instanceof MemoryServiceError) return error;
+  return new DependencyError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure after all settle. */
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await task(items[index]!);
+      } catch (error) {
+        firstError ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (firstError !== undefined) throw firstError;
+  return results;
+}

@@ -1,0 +1,85 @@
+/**
+ * Ports the use cases depend on. Adapters for DynamoDB, S3 and SQS live in
+ * `functions/adapters/`; use cases never import an AWS SDK.
+ */
+import type { AgentKey } from '../domain/agent-key.js';
+import type { AgentCounters, BatchRange } from '../domain/sequencing.js';
+import type { IncomingEvent } from '../domain/events.js';
+
+/** What the ledger remembers about an accepted event id. */
+export interface EventClaim {
+  readonly eventId: string;
+  readonly sequence: number;
+  readonly contentHash: string;
+  /** Server time the event was first accepted. */
+  readonly receivedAt: string;
+  /** The event's own timestamp, or the server time when the client sent none. */
+  readonly timestamp: string;
+  readonly closesBatch?: BatchRange;
+}
+
+/** An agent's pipeline state, as `GET /status` reports it. */
+export interface AgentStatus extends AgentCounters {
+  readonly batchesQueued: number;
+  readonly firstSeenAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * The agent ledger: per-agent counters, event-id claims and batch markers.
+ * `commitSequences` is atomic: either every claim and the new counters are
+ * written, or nothing is (SequenceConflictError when another writer won).
+ */
+export interface AgentLedger {
+  loadForIngest(
+    agent: AgentKey,
+    eventIds: readonly string[],
+  ): Promise<{ status: AgentStatus | undefined; claims: ReadonlyMap<string, EventClaim> }>;
+  commitSequences(
+    agent: AgentKey,
+    expected: AgentCounters | undefined,
+    next: AgentCounters,
+    claims: readonly EventClaim[],
+    closedBatches: readonly BatchRange[],
+    now: string,
+  ): Promise<void>;
+  /** Records that a batch job was enqueued; counted once however often it is called. */
+  markBatchQueued(agent: AgentKey, batch: BatchRange, now: string): Promise<void>;
+  /** Records that the consolidator received a batch job. */
+  markBatchArrived(agent: AgentKey, batchIndex: number, now: string): Promise<void>;
+  readStatus(agent: AgentKey): Promise<AgentStatus | undefined>;
+  readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined>;
+}
+
+export interface BatchMarker extends BatchRange {
+  readonly closedAt: string;
+  readonly queuedAt?: string;
+  readonly arrivedAt?: string;
+  readonly deliveries: number;
+}
+
+/** One raw record, stored once in S3 and never changed. */
+export interface RawRecord extends Omit<IncomingEvent, 'timestamp'> {
+  readonly tenantId: string;
+  readonly agentId: string;
+  readonly sequence: number;
+  readonly timestamp: string;
+  readonly receivedAt: string;
+}
+
+/** The raw log: one object per record, keyed by sequence under the agent's prefix. */
+export interface RawLog {
+  put(agent: AgentKey, record: RawRecord): Promise<void>;
+  get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined>;
+}
+
+/** A consolidation job for one closed batch. */
+export interface BatchJob extends BatchRange {
+  readonly tenantId: string;
+  readonly agentId: string;
+}
+
+/** The consolidation queue (FIFO, one message group per agent). */
+export interface BatchQueue {
+  enqueue(job: BatchJob): Promise<void>;
+}

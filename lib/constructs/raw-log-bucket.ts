@@ -1,0 +1,33 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface RawLogBucketProps {
+  /**
+   * What happens to the raw log when the stack is deleted.
+   * @default RemovalPolicy.RETAIN: raw records are the source of truth
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The raw-record log: one object per record, encrypted, never public,
+ * reachable over TLS only.
+ */
+export class RawLogBucket extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: RawLogBucketProps = {}) {
+    super(scope, id);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      versioned: true,
+      removalPolicy,
+      autoDeleteObjects: false,
+    });
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * A local stand-in for Lambda's SQS event source mappings: polls each mapped
+ * queue, hands up to `BatchSize` messages to the same handler Lambda runs, and
+ * deletes only what succeeded. With `ReportBatchItemFailures`, the reported
+ * items stay on the queue; when the handler throws (or times out), the whole
+ * batch does. Either way they reappear after the queue's visibility timeout,
+ * and the queue's redrive policy moves them to the dead-letter queue after its
+ * maximum receives, exactly as in AWS.
+ */
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LocalFunction } from './lambda-functions.js';
+import { resolveValue, type ResourceMap } from './provision.js';
+import type { CfnTemplate } from './template.js';
+
+export interface EventSourceMappingSpec {
+  readonly logicalId: string;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly batchSize: number;
+  readonly reportBatchItemFailures: boolean;
+  readonly target: LocalFunction;
+}
+
+export interface EventSourceStats {
+  invocations: number;
+  recordsDelivered: number;
+  recordsSucceeded: number;
+  recordsFailed: number;
+}
+
+export interface EventSourceRunner {
+  readonly stats: EventSourceStats;
+  /** Resolves once every mapped queue has been seen empty with nothing in flight. */
+  waitForIdle(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function sqsMappingsFromTemplate(
+  template: CfnTemplate,
+  resources: ResourceMap,
+  functions: ReadonlyMap<string, LocalFunction>,
+): EventSourceMappingSpec[] {
+  const queueByArn = new Map([...resources.values()].filter((r) => r.type === 'AWS::SQS::Queue').map((r) => [r.arn, r]));
+  return Object.entries(template.Resources)
+    .filter(([, resource]) => resource.Type === 'AWS::Lambda::EventSourceMapping')
+    .flatMap(([logicalId, resource]) => {
+      const props = resource.Properties ?? {};
+      const arn = resolveValue(props.EventSourceArn, resources);
+      const queue = queueByArn.get(arn);
+      if (!queue) return [];
+      const functionId = (props.FunctionName as { Ref: string }).Ref;
+      const target = functions.get(functionId);
+      if (!target) throw new Error(`event source ${logicalId} targets ${functionId}, which was not loaded`);
+      return [
+        {
+          logicalId,
+          queueUrl: queue.ref,
+          queueArn: queue.arn,
+          batchSize: Number(props.BatchSize ?? 10),
+          reportBatchItemFailures: ((props.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
+          target,
+        },
+      ];
+    });
+}
+
+export function startEventSourceRunner(
+  sqs: SQSClient,
+  mappings: readonly EventSourceMappingSpec[],
+  options: { pollIntervalMs?: number; log?: (line: string) => void } = {},
+): EventSourceRunner {
+  const pollIntervalMs = options.pollIntervalMs ?? 100;
+  const log = options.log ?? (() => {});
+  const stats: EventSourceStats = { invocations: 0, recordsDelivered: 0, recordsSucceeded: 0, recordsFailed: 0 };
+  const idle = new Map(mappings.map((mapping) => [mapping.logicalId, false]));
+  let running = true;
+
+  const pollOnce = async (mapping: EventSourceMappingSpec): Promise<boolean> => {
+    // Short polls: moto's long poll would hold its (serialised) request slot while it waits.
+    const received = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: mapping.queueUrl,
+        MaxNumberOfMessages: Math.min(10, mapping.batchSize),
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return false;
+    stats.invocations += 1;
+    stats.recordsDelivered += messages.length;
+    const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };
+    let failed = new Set(messages.map((message) => message.MessageId!));
+    try {
+      const result = (await mapping.target.invoke(event)) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+      if (mapping.reportBatchItemFailures) {
+        const reported = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+        // Lambda treats an identifier it does not know as a failure of the whole batch.
+        const unknown = [...reported].some((id) => !failed.has(id));
+        failed = unknown ? failed : reported;
+      } else {
+        failed = new Set();
+      }
+    } catch (error) {
+      log(`${mapping.target.logicalId} failed a batch of ${messages.length}: ${String(error)}`);
+    }
+    const succeeded = messages.filter((message) => !failed.has(message.MessageId!));
+    stats.recordsSucceeded += succeeded.length;
+    stats.recordsFailed += messages.length - succeeded.length;
+    if (succeeded.length > 0) {
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: mapping.queueUrl,
+          Entries: succeeded.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+        }),
+      );
+    }
+    return true;
+  };
+
+  const loops = mappings.map(async (mapping) => {
+    while (running) {
+      let delivered = false;
+      try {
+        delivered = await pollOnce(mapping);
+      } catch (error) {
+        if (running) log(`event source ${mapping.logicalId}: ${String(error)}`);
+      }
+      idle.set(mapping.logicalId, !delivered);
+      if (!delivered && running) await sleep(pollIntervalMs);
+    }
+  });
+
+  return {
+    stats,
+    async waitForIdle(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      // Two consecutive empty polls on every queue, so nothing was mid-flight between them.
+      let quietRounds = 0;
+      while (quietRounds < 2) {
+        if (Date.now() > deadline) throw new Error(`event sources not idle after ${timeoutMs} ms`);
+        await sleep(pollIntervalMs * 2);
+        quietRounds = [...idle.values()].every(Boolean) ? quietRounds + 1 : 0;
+      }
+    },
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+function toSqsRecord(message: Message, mapping: EventSourceMappingSpec): SQSRecord {
+  const attributes = (message.Attributes ?? {}) as Record<string, string>;
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      ...(attributes.SequenceNumber ? { SequenceNumber: attributes.SequenceNumber } : {}),
+      ...(attributes.MessageGroupId ? { MessageGroupId: attributes.MessageGroupId } : {}),
+      ...(attributes.MessageDeduplicationId ? { MessageDeduplicationId: attributes.MessageDeduplicationId } : {}),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        {
+          dataType: value.DataType ?? 'String',
+          ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}),
+        },
+      ]),
+    ),
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: mapping.queueArn,
+    awsRegion: 'us-east-1',
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Loads the stack's Lambda functions for local invocation: the entry file
+ * comes from the template's metadata, the environment from the template's
+ * resolved variables, the timeout from the function's own setting. The
+ * exported `handler` is the same function Lambda runs.
+ */
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { ENTRY_METADATA_KEY } from '../lib/constructs/service-function.js';
+import { resolveValue, type ResourceMap } from './provision.js';
+import type { CfnTemplate } from './template.js';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LocalFunction {
+  readonly logicalId: string;
+  readonly entry: string;
+  readonly timeoutSeconds: number;
+  readonly memorySize: number;
+  readonly environment: Readonly<Record<string, string>>;
+  invoke(event: unknown): Promise<unknown>;
+}
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+/** Lists the functions in the template with their resolved settings. */
+export function describeFunctions(template: CfnTemplate, resources: ResourceMap) {
+  return Object.entries(template.Resources)
+    .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.[ENTRY_METADATA_KEY])
+    .map(([logicalId, resource]) => {
+      const props = resource.Properties ?? {};
+      const variables = ((props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
+      const environment = Object.fromEntries(
+        Object.entries(variables).map(([name, value]) => [name, resolveValue(value, resources)]),
+      );
+      return {
+        logicalId,
+        entry: String(resource.Metadata![ENTRY_METADATA_KEY]),
+        timeoutSeconds: Number(props.Timeout ?? 3),
+        memorySize: Number(props.MemorySize ?? 128),
+        environment,
+      };
+    });
+}
+
+/**
+ * Sets each function's environment on this process (as Lambda would) and
+ * imports its handler. All functions share one process, so two functions that
+ * give one variable different values are refused.
+ */
+export async function loadFunctions(template: CfnTemplate, resources: ResourceMap): Promise<Map<string, LocalFunction>> {
+  const specs = describeFunctions(template, resources);
+  const merged: Record<string, string> = {};
+  for (const spec of specs) {
+    for (const [name, value] of Object.entries(spec.environment)) {
+      if (merged[name] !== undefined && merged[name] !== value) {
+        throw new Error(`functions disagree on ${name} (${merged[name]} vs ${value}); the local runtime shares one process`);
+      }
+      merged[name] = value;
+    }
+  }
+  delete merged.NODE_OPTIONS;
+  Object.assign(process.env, merged);
+
+  const functions = new Map<string, LocalFunction>();
+  for (const spec of specs) {
+    const module = (await import(pathToFileURL(join(projectRoot, spec.entry)).href)) as { handler?: Handler };
+    const handler = module.handler;
+    if (typeof handler !== 'function') throw new Error(`${spec.entry} exports no handler`);
+    functions.set(spec.logicalId, {
+      ...spec,
+      invoke: (event) => invokeWithTimeout(spec.logicalId, handler, event, spec.timeoutSeconds, spec.memorySize),
+    });
+  }
+  return functions;
+}
+
+async function invokeWithTimeout(
+  functionName: string,
+  handler: Handler,
+  event: unknown,
+  timeoutSeconds: number,
+  memorySize: number,
+): Promise<unknown> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  const context: Context = {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+    memoryLimitInMB: String(memorySize),
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([handler(event, context), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The whole pipeline on one machine: emulator, resources provisioned from the
+ * synthesised template, the API routes, and the event-source runner. Used by
+ * `npm start`, the integration tests and the benchmarks.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { MemoryServiceStackProps } from '../lib/memory-service-stack.js';
+import { startApiServer, routesFromTemplate } from './api-server.js';
+import { startEmulator, type Emulator } from './emulator.js';
+import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
+import { loadFunctions, type LocalFunction } from './lambda-functions.js';
+import { provisionFromTemplate, type ResourceMap } from './provision.js';
+import { synthesizeTemplate, type CfnTemplate } from './template.js';
+
+export interface LocalStackOptions {
+  /** An emulator that is already running (LocalStack, a shared moto); otherwise one is started. */
+  readonly endpoint?: string | undefined;
+  readonly host?: string;
+  /** @default 3000; 0 picks a free port */
+  readonly port?: number;
+  /** Prefix of every resource name, so several stacks can share one emulator. @default 'agent-memory' */
+  readonly namePrefix?: string;
+  readonly stackProps?: MemoryServiceStackProps;
+  readonly pollIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  readonly url: string;
+  readonly endpoint: string;
+  readonly template: CfnTemplate;
+  readonly resources: ResourceMap;
+  readonly functions: ReadonlyMap<string, LocalFunction>;
+  readonly eventSources: EventSourceRunner;
+  readonly clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient };
+  /** The local name of the first resource of a CloudFormation type whose logical id starts with `prefix`. */
+  resourceRef(type: string, logicalIdPrefix: string): string;
+  stop(): Promise<void>;
+}
+
+/** Points this process's AWS SDK at the emulator, as Lambda's environment would point it at AWS. */
+export function useEmulatorEnvironment(endpoint: string): void {
+  process.env.AWS_ENDPOINT_URL = endpoint;
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+}
+
+export function emulatorClients(endpoint: string) {
+  const common = { endpoint, region: process.env.AWS_REGION ?? 'us-east-1' };
+  return {
+    dynamodb: new DynamoDBClient(common),
+    s3: new S3Client({ ...common, forcePathStyle: true }),
+    sqs: new SQSClient({ ...common, useQueueUrlAsEndpoint: false }),
+  };
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = options.log ?? (() => {});
+  const emulator: Emulator = await startEmulator({ endpoint: options.endpoint, log });
+  try {
+    useEmulatorEnvironment(emulator.endpoint);
+    const template = synthesizeTemplate(options.stackProps);
+    const clients = emulatorClients(emulator.endpoint);
+    const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
+    const functions = await loadFunctions(template, resources);
+    let ready = false;
+    const api = await startApiServer(routesFromTemplate(template, functions), {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 3000,
+      log,
+      isReady: () => ready,
+    });
+    const eventSources = startEventSourceRunner(clients.sqs, sqsMappingsFromTemplate(template, resources, functions), {
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      log,
+    });
+    ready = true;
+    return {
+      url: api.url,
+      endpoint: emulator.endpoint,
+      template,
+      resources,
+      functions,
+      eventSources,
+      clients,
+      resourceRef(type, logicalIdPrefix) {
+        const found = [...resources.values()].find((r) => r.type === type && r.logicalId.startsWith(logicalIdPrefix));
+        if (!found) throw new Error(`no ${type} whose logical id starts with ${logicalIdPrefix}`);
+        return found.ref;
+      },
+      async stop() {
+        await eventSources.stop();
+        await api.close();
+        await emulator.stop();
+      },
+    };
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
+}
