@@ -1,4 +1,5 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { AgentsTable } from './constructs/agents-table.js';
@@ -60,7 +61,9 @@ export class MemoryServiceStack extends Stack {
       description: 'POST /v1/agents/{agentId}/events: raw log, counters, batch jobs (no model call)',
     }).function;
     // Least privilege: write raw records, read and write counters and claims, send jobs. Nothing else.
-    rawLog.bucket.grantPut(ingest);
+    ingest.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }),
+    );
     agents.table.grant(
       ingest,
       'dynamodb:GetItem',
@@ -69,7 +72,7 @@ export class MemoryServiceStack extends Stack {
       'dynamodb:UpdateItem',
       'dynamodb:ConditionCheckItem',
     );
-    consolidation.queue.grantSendMessages(ingest);
+    ingest.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn] }));
 
     const status = new ServiceFunction(this, 'Status', {
       entry: 'functions/status.ts',

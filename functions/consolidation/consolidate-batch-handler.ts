@@ -41,10 +41,9 @@ export function createConsolidateBatchHandler(deps: ConsolidateBatchDependencies
 
   return async (event: SQSEvent, context: Context) => {
     const processor = new SqsFifoPartialProcessorAsync();
-    try {
-      return await processPartialResponse(event, recordHandler, processor, { context });
-    } finally {
-      metrics.publishStoredMetrics();
-    }
+    const response = await processPartialResponse(event, recordHandler, processor, { context });
+    metrics.addMetric('BatchJobsFailed', MetricUnit.Count, response.batchItemFailures.length);
+    metrics.publishStoredMetrics();
+    return response;
   };
 }

@@ -25,6 +25,7 @@ export interface IngestResult {
   readonly duplicates: number;
   /** The sequence number of each event, in request order. */
   readonly sequence: readonly number[];
+  /** Batches this request enqueued (closed by it, or left unqueued by an earlier failed attempt). */
   readonly batchesQueued: readonly BatchRange[];
 }
 
@@ -55,6 +56,7 @@ export async function ingestEvents(
   const now = deps.now ?? (() => new Date());
   const hashes = new Map(events.map((event) => [event.id, contentHash(event)]));
   const claims = new Map<string, EventClaim>();
+  const committedIds = new Set<string>();
   let duplicates = 0;
   let pending = [...events];
 
@@ -98,7 +100,10 @@ export async function ingestEvents(
       }
       throw asDependencyError('commit sequence numbers', error);
     }
-    for (const claim of newClaims) claims.set(claim.eventId, claim);
+    for (const claim of newClaims) {
+      claims.set(claim.eventId, claim);
+      committedIds.add(claim.eventId);
+    }
     pending = pending.slice(slice.length);
   }
 
@@ -107,10 +112,20 @@ export async function ingestEvents(
     callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record)),
   );
 
-  // The events that closed a batch enqueue it, on first delivery and on retry.
-  const batches = events
-    .map((event) => claims.get(event.id)!.closesBatch)
-    .filter((batch): batch is BatchRange => batch !== undefined);
+  // The events that closed a batch enqueue it: on first delivery, and on a retry
+  // when the earlier attempt failed before marking it queued. (SQS FIFO would
+  // also drop a repeat within its 5-minute deduplication window; the marker
+  // covers retries after that window too.)
+  const batches: BatchRange[] = [];
+  for (const event of events) {
+    const batch = claims.get(event.id)!.closesBatch;
+    if (!batch) continue;
+    if (!committedIds.has(event.id)) {
+      const marker = await callDependency(`read batch ${batch.index}`, () => deps.ledger.readBatch(agent, batch.index));
+      if (marker?.queuedAt) continue;
+    }
+    batches.push(batch);
+  }
   for (const batch of batches) {
     await callDependency(`enqueue batch ${batch.index}`, () =>
       deps.queue.enqueue({ tenantId: agent.tenantId, agentId: agent.agentId, ...batch }),

@@ -1,0 +1,171 @@
+/** The synthesised template has every property the architecture relies on. */
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryServiceStack } from '../../lib/memory-service-stack.js';
+
+let template: Template;
+
+beforeAll(() => {
+  // Bundling is exercised by the offline synth test; here it would only slow the assertions down.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  template = Template.fromStack(new MemoryServiceStack(app, 'UnderTest'));
+});
+
+function logicalIdOf(type: string, idPrefix: string): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(idPrefix));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+function actionsOfRole(functionIdPrefix: string): string[] {
+  const roleId = logicalIdOf('AWS::IAM::Role', `${functionIdPrefix}FunctionServiceRole`);
+  const policies = template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) },
+  });
+  return Object.values(policies)
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+    .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]))
+    .sort();
+}
+
+describe('functions', () => {
+  it('run on Node.js 22 on arm64 with active tracing', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions).toHaveLength(3);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+    }
+  });
+});
+
+describe('raw log bucket', () => {
+  it('is encrypted, versioned and blocks all public access', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+    });
+  });
+
+  it('refuses requests that are not over TLS', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('is retained when the stack is deleted', () => {
+    template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+  });
+});
+
+describe('agents table', () => {
+  it('is on demand with point-in-time recovery and a pk/sk key', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+    });
+  });
+});
+
+describe('consolidation queue', () => {
+  it('is FIFO with explicit deduplication ids and redrives to a FIFO dead-letter queue after 5 receives', () => {
+    const dlqId = logicalIdOf('AWS::SQS::Queue', 'ConsolidationDeadLetterQueue');
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    expect(template.toJSON().Resources[dlqId].Properties).toMatchObject({ FifoQueue: true });
+  });
+
+  it('hides a received job for at least six times the consolidator timeout', () => {
+    const queueId = logicalIdOf('AWS::SQS::Queue', 'ConsolidationQueue');
+    const consolidatorId = logicalIdOf('AWS::Lambda::Function', 'ConsolidatorFunction');
+    const resources = template.toJSON().Resources;
+    expect(resources[queueId].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * resources[consolidatorId].Properties.Timeout);
+  });
+
+  it('feeds the consolidator in batches of 10 with partial batch failure reporting', () => {
+    const consolidatorId = logicalIdOf('AWS::Lambda::Function', 'ConsolidatorFunction');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: consolidatorId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('HTTP API', () => {
+  it.each([
+    ['ANY /v1/agents/{agentId}/events', 'IngestFunction'],
+    ['ANY /v1/agents/{agentId}/status', 'StatusFunction'],
+  ])('routes %s to the %s', (routeKey, functionPrefix) => {
+    const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
+    const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
+    const [route] = Object.values(routes);
+    const integrationId = route!.Properties.Target['Fn::Join'][1][1].Ref;
+    expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [functionId, 'Arn'] },
+    });
+  });
+
+  it('throttles the default stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 500 },
+    });
+  });
+});
+
+describe('least privilege', () => {
+  it('lets the ingest function write raw records, counters and claims, and send jobs, and nothing else', () => {
+    expect(actionsOfRole('Ingest')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      's3:PutObject',
+      'sqs:SendMessage',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+  });
+
+  it('scopes the ingest function’s S3 writes to the raw prefix', () => {
+    const roleId = logicalIdOf('AWS::IAM::Role', 'IngestFunctionServiceRole');
+    const bucketId = logicalIdOf('AWS::S3::Bucket', 'RawLog');
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Action: 's3:PutObject',
+            Effect: 'Allow',
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/raw/*']] },
+          },
+        ]),
+      },
+    });
+  });
+
+  it('lets the status function only read', () => {
+    expect(actionsOfRole('Status')).toEqual(['dynamodb:GetItem', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  });
+});

@@ -1,0 +1,32 @@
+/** `cdk synth` works offline, bundling with the locally installed esbuild (no Docker). */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+describe('cdk synth', () => {
+  it('synthesises the app offline and bundles every function with esbuild', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+    try {
+      const result = spawnSync('npx', ['cdk', 'synth', '--no-notices', '--quiet', '--output', outdir], {
+        encoding: 'utf8',
+        env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true', CDK_DOCKER: 'false-docker-must-not-be-used' },
+        timeout: 120_000,
+      });
+      expect(result.status, result.stderr).toBe(0);
+      const template = JSON.parse(readFileSync(join(outdir, 'AgentMemory.template.json'), 'utf8'));
+      const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
+        (resource) => resource.Type === 'AWS::Lambda::Function',
+      );
+      expect(functions).toHaveLength(3);
+      const bundles = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
+      for (const bundle of bundles) {
+        expect(readdirSync(join(outdir, bundle))).toContain('index.mjs');
+      }
+      expect(bundles.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_COUNTERS, chunk, planSequences } from '../../functions/domain/sequencing.js';
+
+const messages = (n: number) => Array.from({ length: n }, () => ({ type: 'message' as const }));
+
+describe('planSequences', () => {
+  it('assigns consecutive sequence numbers after the last one', () => {
+    // Prepare
+    const counters = { ...EMPTY_COUNTERS, lastSequence: 7, messages: 7 };
+    // Act
+    const plan = planSequences(counters, messages(3), 50);
+    // Assess
+    expect(plan.assigned.map((event) => event.sequence)).toEqual([8, 9, 10]);
+    expect(plan.next).toMatchObject({ lastSequence: 10, messages: 10 });
+  });
+
+  it('closes a batch exactly when the message count reaches a multiple of the batch size', () => {
+    const plan = planSequences(EMPTY_COUNTERS, messages(120), 50);
+
+    expect(plan.closedBatches).toEqual([
+      { index: 1, fromSequence: 1, toSequence: 50 },
+      { index: 2, fromSequence: 51, toSequence: 100 },
+    ]);
+    expect(plan.assigned[49]!.closesBatch).toEqual(plan.closedBatches[0]);
+    expect(plan.assigned.filter((event) => event.closesBatch)).toHaveLength(2);
+    expect(plan.next).toMatchObject({ batchesClosed: 2, lastBatchEnd: 100 });
+  });
+
+  it('counts batches in messages and includes the actions between them in the range', () => {
+    const events = [
+      { type: 'action' as const },
+      ...messages(2),
+      { type: 'action' as const },
+      ...messages(1),
+    ];
+
+    const plan = planSequences(EMPTY_COUNTERS, events, 3);
+
+    expect(plan.closedBatches).toEqual([{ index: 1, fromSequence: 1, toSequence: 5 }]);
+    expect(plan.next).toMatchObject({ lastSequence: 5, messages: 3, actions: 2 });
+  });
+
+  it('continues a batch that earlier requests began', () => {
+    const counters = { lastSequence: 48, messages: 45, actions: 3, batchesClosed: 0, lastBatchEnd: 0 };
+
+    const plan = planSequences(counters, messages(6), 50);
+
+    expect(plan.closedBatches).toEqual([{ index: 1, fromSequence: 1, toSequence: 53 }]);
+    expect(plan.next.messages).toBe(51);
+  });
+
+  it('gives contiguous, non-overlapping batches however the events are split across requests', () => {
+    let counters = EMPTY_COUNTERS;
+    const batches = [];
+    for (const size of [7, 1, 33, 50, 9, 61, 2, 37]) {
+      const plan = planSequences(counters, messages(size), 50);
+      batches.push(...plan.closedBatches);
+      counters = plan.next;
+    }
+
+    expect(batches.map((batch) => batch.index)).toEqual([1, 2, 3, 4]);
+    batches.forEach((batch, index) => {
+      expect(batch.fromSequence).toBe(index * 50 + 1);
+      expect(batch.toSequence).toBe((index + 1) * 50);
+    });
+  });
+
+  it('refuses a batch size that is not a positive integer', () => {
+    expect(() => planSequences(EMPTY_COUNTERS, messages(1), 0)).toThrow(RangeError);
+  });
+});
+
+describe('chunk', () => {
+  it('splits in order with a short last chunk', () => {
+    expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
