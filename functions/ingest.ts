@@ -1,6 +1,7 @@
 /** Lambda entry: ingest API. */
 import { createIngestHandler } from './api/ingest-route.js';
 import { serviceRuntime } from './commons/runtime.js';
+import { AgentCounterCache } from './use-cases/counter-cache.js';
 
 const runtime = serviceRuntime();
 
@@ -11,4 +12,6 @@ export const handler = createIngestHandler({
   queue: runtime.queue,
   batchSize: runtime.config.batchSize,
   rawWriteConcurrency: runtime.config.rawWriteConcurrency,
+  // Lives as long as the warm function instance.
+  counterCache: new AgentCounterCache(),
 });

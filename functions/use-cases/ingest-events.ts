@@ -4,10 +4,11 @@
  * No model call happens here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentKey } from '../domain/agent-key.js';
+import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
 import { contentHash, type IncomingEvent } from '../domain/events.js';
 import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
-import { chunk, EMPTY_COUNTERS, planSequences, type BatchRange } from '../domain/sequencing.js';
+import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
+import type { AgentCounterCache } from './counter-cache.js';
 import type { AgentLedger, BatchQueue, EventClaim, RawLog, RawRecord } from './ports.js';
 
 export interface IngestDependencies {
@@ -18,6 +19,8 @@ export interface IngestDependencies {
   /** How many raw records one request writes to S3 at once. */
   readonly rawWriteConcurrency: number;
   readonly now?: () => Date;
+  /** Last committed counters per agent in this process; saves a read per request when warm. */
+  readonly counterCache?: AgentCounterCache;
 }
 
 export interface IngestResult {
@@ -36,6 +39,7 @@ export interface IngestResult {
  */
 const EVENTS_PER_COMMIT = 90;
 const MAX_COMMIT_ATTEMPTS = 40;
+const NOT_LOADED = Symbol('not loaded');
 
 /**
  * Accepts a validated list of events for one agent.
@@ -60,27 +64,34 @@ export async function ingestEvents(
   let duplicates = 0;
   let pending = [...events];
 
+  const cacheKey = agentPartitionKey(agent);
+  // `undefined` means a new agent; NOT_LOADED means we must read the ledger first.
+  let expected: AgentCounters | undefined | typeof NOT_LOADED = deps.counterCache?.get(cacheKey) ?? NOT_LOADED;
+
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    const loaded = await callDependency('read agent ledger', () =>
-      deps.ledger.loadForIngest(agent, pending.map((event) => event.id)),
-    );
-    const conflicts: FieldIssue[] = [];
-    for (const [eventId, claim] of loaded.claims) {
-      if (claim.contentHash !== hashes.get(eventId)) {
-        const index = events.findIndex((event) => event.id === eventId);
-        conflicts.push({ field: `events[${index}].id`, rule: 'was already accepted with different content; event ids are unique per agent' });
+    if (expected === NOT_LOADED) {
+      const loaded = await callDependency('read agent ledger', () =>
+        deps.ledger.loadForIngest(agent, pending.map((event) => event.id)),
+      );
+      const conflicts: FieldIssue[] = [];
+      for (const [eventId, claim] of loaded.claims) {
+        if (claim.contentHash !== hashes.get(eventId)) {
+          const index = events.findIndex((event) => event.id === eventId);
+          conflicts.push({ field: `events[${index}].id`, rule: 'was already accepted with different content; event ids are unique per agent' });
+        }
+        if (!claims.has(eventId)) duplicates += 1;
+        claims.set(eventId, claim);
       }
-      if (!claims.has(eventId)) duplicates += 1;
-      claims.set(eventId, claim);
+      // Checked before anything of this request is committed, so a refused request writes nothing.
+      if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
+      pending = pending.filter((event) => !loaded.claims.has(event.id));
+      expected = loaded.status;
+      if (pending.length === 0) break;
     }
-    // Checked before the first commit, so a refused request writes nothing.
-    if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
-    pending = pending.filter((event) => !loaded.claims.has(event.id));
-    if (pending.length === 0) break;
 
     const slice = pending.slice(0, EVENTS_PER_COMMIT);
-    const expected = loaded.status;
-    const plan = planSequences(expected ?? EMPTY_COUNTERS, slice, deps.batchSize);
+    const base: AgentCounters = expected ?? EMPTY_COUNTERS;
+    const plan: SequencePlan<IncomingEvent> = planSequences(base, slice, deps.batchSize);
     const stamp = now().toISOString();
     const newClaims: EventClaim[] = plan.assigned.map(({ event, sequence, closesBatch }) => ({
       eventId: event.id,
@@ -93,13 +104,18 @@ export async function ingestEvents(
     try {
       await deps.ledger.commitSequences(agent, expected, plan.next, newClaims, plan.closedBatches, stamp);
     } catch (error) {
+      // Another writer advanced the counters, or some ids were already claimed
+      // (a retry): nothing was written; reload and try again.
+      deps.counterCache?.forget(cacheKey);
       if (error instanceof SequenceConflictError && attempt < MAX_COMMIT_ATTEMPTS) {
-        // Another writer advanced the counters first: reload and try again.
-        await sleep(Math.random() * Math.min(100, 5 * attempt));
+        if (attempt > 1) await sleep(Math.random() * Math.min(100, 5 * attempt));
+        expected = NOT_LOADED;
         continue;
       }
       throw asDependencyError('commit sequence numbers', error);
     }
+    expected = plan.next;
+    deps.counterCache?.set(cacheKey, plan.next);
     for (const claim of newClaims) {
       claims.set(claim.eventId, claim);
       committedIds.add(claim.eventId);

@@ -19,6 +19,7 @@ import type { HttpEvent, HttpResult } from '../../functions/commons/http.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
 import { injectFaults, type FaultPlan } from '../support/fault-injection.js';
+import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
 
 let stack: LocalStack;
 let read: ReturnType<typeof stackReaders>;
@@ -33,7 +34,7 @@ afterAll(async () => {
 });
 
 /** The ingest handler wired to the emulator, with one client failing as planned. */
-function faultyIngest(faults: { s3?: FaultPlan; sqs?: FaultPlan; dynamodb?: FaultPlan }) {
+function faultyIngest(faults: { s3?: FaultPlan; sqs?: FaultPlan; dynamodb?: FaultPlan }, counterCache?: AgentCounterCache) {
   const common = { endpoint: stack.endpoint, region: 'us-east-1' };
   const s3 = new S3Client({ ...common, forcePathStyle: true });
   const sqs = new SQSClient({ ...common, useQueueUrlAsEndpoint: false });
@@ -50,6 +51,7 @@ function faultyIngest(faults: { s3?: FaultPlan; sqs?: FaultPlan; dynamodb?: Faul
     queue: new SqsBatchQueue(sqs, read.queueUrl),
     batchSize: 50,
     rawWriteConcurrency: 1,
+    ...(counterCache ? { counterCache } : {}),
   });
   return {
     injected,
@@ -162,5 +164,24 @@ describe('a DynamoDB failure when committing sequence numbers', () => {
     const retry = await ingest.post(agentId, range('m', 1, 3));
     expect(retry.statusCode).toBe(202);
     expect(JSON.parse(retry.body!)).toEqual({ accepted: 3, duplicates: 0, sequence: [1, 2, 3] });
+  });
+});
+
+describe('warm instances with stale counter caches', () => {
+  it('still give consecutive sequence numbers when two instances alternate for one agent', async () => {
+    const agentId = 'two-instances';
+    const first = faultyIngest({}, new AgentCounterCache());
+    const second = faultyIngest({}, new AgentCounterCache());
+    const sequences: number[] = [];
+
+    for (let i = 1; i <= 6; i += 1) {
+      const instance = i % 2 === 0 ? second : first;
+      const response = await instance.post(agentId, [message(`w${i}`)]);
+      expect(response.statusCode).toBe(202);
+      sequences.push(...(JSON.parse(response.body!) as { sequence: number[] }).sequence);
+    }
+
+    expect(sequences).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await read.rawKeys(agentId)).toHaveLength(6);
   });
 });
