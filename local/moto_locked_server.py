@@ -6,6 +6,13 @@ checks. Real DynamoDB never allows that, and our exact-batching guarantees are
 built on it, so the emulator must not either. The server stays multi-threaded
 (connections are accepted concurrently); only the backend work is serialised.
 
+It also makes moto's TransactWriteItems roll back by item instead of by
+table: moto 5.2 deep-copies every table a transaction touches, once per
+transaction item, so each transaction costs time proportional to the table's
+size. Real DynamoDB's cost is per item. We snapshot only the items the
+transaction names and restore those on failure, which keeps moto's semantics
+(all or nothing) without the quadratic slowdown.
+
 Prints one JSON line {"port": N} on stdout once it is listening.
 """
 import json
@@ -16,6 +23,70 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_ba
 from werkzeug.serving import make_server
 
 _lock = threading.Lock()
+
+
+def _patch_transaction_rollback() -> None:
+    import copy as real_copy
+
+    import moto.dynamodb.models as ddb_models
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.dynamo_type import DynamoType
+    from moto.dynamodb.models.table import Table
+
+    class TableSnapshotsAreItemSnapshots:
+        """moto's `copy` module, except that deep-copying a Table is a no-op."""
+
+        def deepcopy(self, obj, memo=None):
+            if isinstance(obj, Table):
+                return obj
+            return real_copy.deepcopy(obj, memo)
+
+        def __getattr__(self, name):
+            return getattr(real_copy, name)
+
+    original = DynamoDBBackend.transact_write_items
+
+    def transact_write_items(self, transact_items):
+        touched = []
+        for entry in transact_items:
+            op_type, op = next(iter(entry.items()))
+            table = self.tables.get(op.get("TableName"))
+            key = op.get("Item") if op_type == "Put" else op.get("Key")
+            if table is None or not key or table.hash_key_attr not in key:
+                continue
+            hash_key = DynamoType(key[table.hash_key_attr])
+            range_key = None
+            if table.range_key_attr is not None:
+                if table.range_key_attr not in key:
+                    continue
+                range_key = DynamoType(key[table.range_key_attr])
+            item = table.get_item(hash_key, range_key)
+            snapshot = real_copy.deepcopy(item) if item is not None else None
+            touched.append((table, hash_key, range_key, snapshot))
+        try:
+            return original(self, transact_items)
+        except Exception:
+            for table, hash_key, range_key, snapshot in reversed(touched):
+                if range_key is None:
+                    if snapshot is None:
+                        table.items.pop(hash_key, None)
+                    else:
+                        table.items[hash_key] = snapshot
+                    continue
+                bucket = table.items[hash_key]
+                if snapshot is None:
+                    bucket.pop(range_key, None)
+                else:
+                    bucket[range_key] = snapshot
+                if not bucket:
+                    del table.items[hash_key]
+            raise
+
+    ddb_models.copy = TableSnapshotsAreItemSnapshots()
+    DynamoDBBackend.transact_write_items = transact_write_items
+
+
+_patch_transaction_rollback()
 _app = DomainDispatcherApplication(create_backend_app)
 
 

@@ -22,6 +22,7 @@ const COUNTERS = 'COUNTERS';
 const eventSortKey = (eventId: string) => `EVENT#${eventId}`;
 const batchSortKey = (index: number) => `BATCH#${String(index).padStart(10, '0')}`;
 const BATCH_GET_LIMIT = 100;
+const COUNTER_FIELDS = ['lastSequence', 'messages', 'actions', 'batchesClosed', 'lastBatchEnd'] as const;
 
 export class DynamoDbAgentLedger implements AgentLedger {
   constructor(
@@ -68,25 +69,26 @@ export class DynamoDbAgentLedger implements AgentLedger {
     now: string,
   ): Promise<void> {
     const pk = agentPartitionKey(agent);
+    // Only the counters that changed are written: a smaller item write, and the
+    // common case (one more message) is a three-clause update.
+    const assignments: Record<string, string | number> = { updatedAt: now };
+    for (const field of COUNTER_FIELDS) {
+      if (!expected || expected[field] !== next[field]) assignments[field] = next[field];
+    }
+    const creating = expected
+      ? {}
+      : { firstSeenAt: now, batchesQueued: 0, tenantId: agent.tenantId, agentId: agent.agentId };
+    const values = { ...assignments, ...creating };
+    const names = Object.keys(values);
     const counterUpdate = {
       Update: {
         TableName: this.tableName,
         Key: { pk, sk: COUNTERS },
-        UpdateExpression:
-          'SET lastSequence = :last, messages = :messages, actions = :actions, batchesClosed = :closed, ' +
-          'lastBatchEnd = :batchEnd, updatedAt = :now, firstSeenAt = if_not_exists(firstSeenAt, :now), ' +
-          'batchesQueued = if_not_exists(batchesQueued, :zero), tenantId = :tenant, agentId = :agent',
+        UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
         ConditionExpression: expected ? 'lastSequence = :expected' : 'attribute_not_exists(lastSequence)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
         ExpressionAttributeValues: {
-          ':last': next.lastSequence,
-          ':messages': next.messages,
-          ':actions': next.actions,
-          ':closed': next.batchesClosed,
-          ':batchEnd': next.lastBatchEnd,
-          ':now': now,
-          ':zero': 0,
-          ':tenant': agent.tenantId,
-          ':agent': agent.agentId,
+          ...Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value])),
           ...(expected ? { ':expected': expected.lastSequence } : {}),
         },
       },

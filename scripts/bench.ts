@@ -1,0 +1,36 @@
+/**
+ * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is
+ * named) on a fresh local stack, prints each table and JSON line, and records
+ * each section in docs/BENCHMARKS.md.
+ */
+import { startLocalStack } from '../local/local-stack.js';
+import { benchIngest } from './bench/ingest.js';
+import { printReport, recordReport, type BenchReport } from './bench/report.js';
+import type { LocalStack } from '../local/local-stack.js';
+
+
+const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = {
+  ingest: benchIngest,
+};
+
+const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = requested.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; available: ${Object.keys(benchmarks).join(', ')}\n`);
+  process.exit(2);
+}
+const names = requested.length > 0 ? requested : Object.keys(benchmarks);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+for (const name of names) {
+  // A fresh stack per benchmark, so one cannot warm or load the emulator for another.
+  const stack = await startLocalStack({ endpoint: process.env.AWS_ENDPOINT_URL, port: 0, namePrefix: `bench-${name}`, log });
+  try {
+    log(`running ${name}`);
+    const report = await benchmarks[name]!(stack);
+    printReport(report);
+    recordReport(report, process.env.AWS_ENDPOINT_URL ?? undefined);
+  } finally {
+    await stack.stop();
+  }
+}
