@@ -19,17 +19,19 @@ if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; available: ${Object.keys(benchmarks).join(', ')}\n`);
   process.exit(2);
 }
+// Read before any stack starts: starting one points AWS_ENDPOINT_URL at its own emulator.
+const externalEndpoint = process.env.AWS_ENDPOINT_URL;
 const names = requested.length > 0 ? requested : Object.keys(benchmarks);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 for (const name of names) {
   // A fresh stack per benchmark, so one cannot warm or load the emulator for another.
-  const stack = await startLocalStack({ endpoint: process.env.AWS_ENDPOINT_URL, port: 0, namePrefix: `bench-${name}`, log });
+  const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log });
   try {
     log(`running ${name}`);
     const report = await benchmarks[name]!(stack);
     printReport(report);
-    recordReport(report, process.env.AWS_ENDPOINT_URL ?? undefined);
+    recordReport(report, externalEndpoint ? `external endpoint ${externalEndpoint}` : undefined);
   } finally {
     await stack.stop();
   }
