@@ -44,7 +44,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   await ensureVirtualenv(log);
   const python = join(venvDir, 'bin', 'python');
   const child = spawn(python, [serverScript, '127.0.0.1', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin stays open as a lifeline: the launcher exits when it closes.
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, PYTHONUNBUFFERED: '1' },
   });
   const stderr: string[] = [];

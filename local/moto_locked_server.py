@@ -13,9 +13,11 @@ size. Real DynamoDB's cost is per item. We snapshot only the items the
 transaction names and restore those on failure, which keeps moto's semantics
 (all or nothing) without the quadratic slowdown.
 
-Prints one JSON line {"port": N} on stdout once it is listening.
+Prints one JSON line {"port": N} on stdout once it is listening, and exits
+when its standard input closes (its parent has gone).
 """
 import json
+import os
 import sys
 import threading
 
@@ -102,7 +104,14 @@ def locked_app(environ, start_response):
     return [body]
 
 
+def _exit_with_parent() -> None:
+    """The parent holds our stdin open; when it dies, however it dies, we stop too."""
+    sys.stdin.read()
+    os._exit(0)
+
+
 def main() -> None:
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
     host = sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     server = make_server(host, port, locked_app, threaded=True)
