@@ -4,4 +4,10 @@ import { serviceRuntime } from './commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createConsolidateBatchHandler({ ledger: runtime.ledger });
+export const handler = createConsolidateBatchHandler({
+  ledger: runtime.ledger,
+  rawLog: runtime.rawLog,
+  memory: runtime.memory,
+  model: runtime.model,
+  budget: runtime.config.budget,
+});

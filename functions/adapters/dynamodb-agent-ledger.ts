@@ -162,6 +162,37 @@ export class DynamoDbAgentLedger implements AgentLedger {
     );
   }
 
+  async recordBatchFailure(agent: AgentKey, batchIndex: number, cause: string, now: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: batchSortKey(batchIndex) },
+        UpdateExpression: 'SET lastError = :cause, lastErrorAt = :now ADD failures :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':cause': cause.slice(0, 2_000), ':now': now, ':one': 1 },
+      }),
+    );
+  }
+
+  async markBatchConsolidated(agent: AgentKey, batch: BatchRange, newestRecordAt: string, now: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+          UpdateExpression:
+            'SET lastConsolidatedSequence = :to, lastConsolidatedBatch = :batch, lastConsolidatedRecordAt = :newest, consolidatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastConsolidatedBatch) OR lastConsolidatedBatch < :batch)',
+          ExpressionAttributeValues: { ':to': batch.toSequence, ':batch': batch.index, ':newest': newestRecordAt, ':now': now },
+        }),
+      );
+    } catch (error) {
+      // Already recorded by an earlier delivery: progress only moves forward.
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return;
+      throw error;
+    }
+  }
+
   async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
     const output = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: COUNTERS }, ConsistentRead: true }),
@@ -183,6 +214,8 @@ export class DynamoDbAgentLedger implements AgentLedger {
       ...(item.queuedAt ? { queuedAt: String(item.queuedAt) } : {}),
       ...(item.arrivedAt ? { arrivedAt: String(item.arrivedAt) } : {}),
       deliveries: Number(item.deliveries ?? 0),
+      failures: Number(item.failures ?? 0),
+      ...(item.lastError ? { lastError: String(item.lastError) } : {}),
     };
   }
 }
@@ -199,6 +232,9 @@ function toStatus(item: Record<string, unknown>): AgentStatus {
     batchesClosed: Number(item.batchesClosed ?? 0),
     lastBatchEnd: Number(item.lastBatchEnd ?? 0),
     batchesQueued: Number(item.batchesQueued ?? 0),
+    lastConsolidatedSequence: Number(item.lastConsolidatedSequence ?? 0),
+    lastConsolidatedBatch: Number(item.lastConsolidatedBatch ?? 0),
+    ...(item.lastConsolidatedRecordAt ? { lastConsolidatedRecordAt: String(item.lastConsolidatedRecordAt) } : {}),
     firstSeenAt: String(item.firstSeenAt),
     updatedAt: String(item.updatedAt),
   };

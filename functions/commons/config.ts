@@ -19,12 +19,25 @@ const configSchema = z.object({
   /** Messages per consolidation batch. */
   BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(50),
   RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  MEMORY_TABLE_NAME: z.string().min(1),
+  /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
+  MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
+  MODEL_ID: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  MODEL_MAX_CALLS_PER_BATCH: z.coerce.number().int().min(1).max(1000).default(12),
+  MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
+  MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
+  MODEL_MAX_WALL_MS_PER_BATCH: z.coerce.number().int().min(1).default(240_000),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   AWS_ENDPOINT_URL: z.url().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
   /** Path-style S3 addressing; on by default whenever an endpoint override is set (emulators). */
   S3_FORCE_PATH_STYLE: flag.optional(),
 });
+
+/** Used when MODEL_PROVIDER=bedrock and MODEL_ID is not set. */
+export const DEFAULT_BEDROCK_MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 
 export interface ServiceConfig {
   readonly tenantId: string;
@@ -33,6 +46,12 @@ export interface ServiceConfig {
   readonly batchQueueUrl: string;
   readonly batchSize: number;
   readonly rawWriteConcurrency: number;
+  readonly memoryTableName: string;
+  readonly model:
+    | { readonly provider: 'local' }
+    | { readonly provider: 'bedrock'; readonly modelId: string }
+    | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
+  readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
   readonly s3ForcePathStyle: boolean;
@@ -50,6 +69,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = result.data;
+  if (c.MODEL_PROVIDER === 'openai' && (!c.OPENAI_BASE_URL || !c.MODEL_ID)) {
+    throw new ConfigurationError('invalid configuration: MODEL_PROVIDER=openai needs OPENAI_BASE_URL and MODEL_ID');
+  }
+  const model: ServiceConfig['model'] =
+    c.MODEL_PROVIDER === 'bedrock'
+      ? { provider: 'bedrock', modelId: c.MODEL_ID ?? DEFAULT_BEDROCK_MODEL_ID }
+      : c.MODEL_PROVIDER === 'openai'
+        ? { provider: 'openai', modelId: c.MODEL_ID!, baseUrl: c.OPENAI_BASE_URL!, ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}) }
+        : { provider: 'local' };
   const endpointOverridden = c.AWS_ENDPOINT_URL !== undefined || c.AWS_ENDPOINT_URL_S3 !== undefined;
   return {
     tenantId: c.TENANT_ID,
@@ -58,6 +86,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     batchQueueUrl: c.BATCH_QUEUE_URL,
     batchSize: c.BATCH_SIZE,
     rawWriteConcurrency: c.RAW_WRITE_CONCURRENCY,
+    memoryTableName: c.MEMORY_TABLE_NAME,
+    model,
+    budget: {
+      maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,
+      maxInputTokens: c.MODEL_MAX_INPUT_TOKENS_PER_BATCH,
+      maxOutputTokens: c.MODEL_MAX_OUTPUT_TOKENS_PER_BATCH,
+      maxWallMs: c.MODEL_MAX_WALL_MS_PER_BATCH,
+    },
     region: c.AWS_REGION,
     endpointOverridden,
     s3ForcePathStyle: c.S3_FORCE_PATH_STYLE ?? endpointOverridden,

@@ -7,6 +7,11 @@ import { createAwsClients, type AwsClients } from './clients.js';
 import { DynamoDbAgentLedger } from '../adapters/dynamodb-agent-ledger.js';
 import { S3RawLog } from '../adapters/s3-raw-log.js';
 import { SqsBatchQueue } from '../adapters/sqs-batch-queue.js';
+import { DynamoDbMemoryStore } from '../adapters/dynamodb-memory-store.js';
+import { BedrockModel } from '../models/bedrock-model.js';
+import { LocalModel } from '../models/local/local-model.js';
+import type { ModelPort } from '../models/model-port.js';
+import { OpenAiCompatibleModel } from '../models/openai-compatible-model.js';
 
 export interface ServiceRuntime {
   readonly config: ServiceConfig;
@@ -14,6 +19,20 @@ export interface ServiceRuntime {
   readonly ledger: DynamoDbAgentLedger;
   readonly rawLog: S3RawLog;
   readonly queue: SqsBatchQueue;
+  readonly memory: DynamoDbMemoryStore;
+  readonly model: ModelPort;
+}
+
+/** The model adapter the configuration names. */
+export function createModel(config: ServiceConfig): ModelPort {
+  switch (config.model.provider) {
+    case 'bedrock':
+      return new BedrockModel({ modelId: config.model.modelId, region: config.region });
+    case 'openai':
+      return new OpenAiCompatibleModel(config.model);
+    case 'local':
+      return new LocalModel();
+  }
 }
 
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
@@ -23,6 +42,8 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     ledger: new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName),
     rawLog: new S3RawLog(clients.s3, config.rawBucketName),
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
+    memory: new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName),
+    model: createModel(config),
   };
 }
 

@@ -9,6 +9,7 @@ import { contentHash, type IncomingEvent } from '../domain/events.js';
 import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
 import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
 import type { AgentCounterCache } from './counter-cache.js';
+import { mapWithConcurrency } from '../commons/concurrency.js';
 import type { AgentLedger, BatchQueue, EventClaim, RawLog, RawRecord } from './ports.js';
 
 export interface IngestDependencies {
@@ -181,28 +182,4 @@ async function callDependency<T>(what: string, call: () => Promise<T>): Promise<
 function asDependencyError(what: string, error: unknown): MemoryServiceError {
   if (error instanceof MemoryServiceError) return error;
   return new DependencyError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-}
-
-/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure after all settle. */
-export async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let firstError: unknown;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await task(items[index]!);
-      } catch (error) {
-        firstError ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (firstError !== undefined) throw firstError;
-  return results;
 }

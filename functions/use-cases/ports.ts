@@ -21,6 +21,11 @@ export interface EventClaim {
 /** An agent's pipeline state, as `GET /status` reports it. */
 export interface AgentStatus extends AgentCounters {
   readonly batchesQueued: number;
+  /** Last sequence number every updater has consolidated (0 before the first batch). */
+  readonly lastConsolidatedSequence: number;
+  readonly lastConsolidatedBatch: number;
+  /** Timestamp of the newest consolidated record. */
+  readonly lastConsolidatedRecordAt?: string;
   readonly firstSeenAt: string;
   readonly updatedAt: string;
 }
@@ -47,6 +52,10 @@ export interface AgentLedger {
   markBatchQueued(agent: AgentKey, batch: BatchRange, now: string): Promise<void>;
   /** Records that the consolidator received a batch job. */
   markBatchArrived(agent: AgentKey, batchIndex: number, now: string): Promise<void>;
+  /** Records why a batch job failed (the latest cause, and how often it failed). */
+  recordBatchFailure(agent: AgentKey, batchIndex: number, cause: string, now: string): Promise<void>;
+  /** Records that every updater applied a batch; only ever moves forward. */
+  markBatchConsolidated(agent: AgentKey, batch: BatchRange, newestRecordAt: string, now: string): Promise<void>;
   readStatus(agent: AgentKey): Promise<AgentStatus | undefined>;
   readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined>;
 }
@@ -56,6 +65,8 @@ export interface BatchMarker extends BatchRange {
   readonly queuedAt?: string;
   readonly arrivedAt?: string;
   readonly deliveries: number;
+  readonly failures: number;
+  readonly lastError?: string;
 }
 
 /** One raw record, stored once in S3 and never changed. */
@@ -71,6 +82,8 @@ export interface RawRecord extends Omit<IncomingEvent, 'timestamp'> {
 export interface RawLog {
   put(agent: AgentKey, record: RawRecord): Promise<void>;
   get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined>;
+  /** Records fromSequence..toSequence in order; throws MissingRecordsError naming any that are absent. */
+  getRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<RawRecord[]>;
 }
 
 /** A consolidation job for one closed batch. */

@@ -14,7 +14,7 @@ import { loadConfig } from '../../functions/commons/config.js';
 import type { HttpEvent } from '../../functions/commons/http.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
 import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
-import { mapWithConcurrency } from '../../functions/use-cases/ingest-events.js';
+import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import type { BenchReport } from './report.js';
 import { median, p99, round, timed } from './stats.js';

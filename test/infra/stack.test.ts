@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(3);
+    expect(functions).toHaveLength(4);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -68,9 +68,10 @@ describe('raw log bucket', () => {
   });
 });
 
-describe('agents table', () => {
-  it('is on demand with point-in-time recovery and a pk/sk key', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
+describe('agents and memory tables', () => {
+  it('are both on demand with point-in-time recovery and a pk/sk key', () => {
+    expect(Object.keys(template.findResources('AWS::DynamoDB::Table'))).toHaveLength(2);
+    template.allResourcesProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       KeySchema: [
@@ -113,6 +114,10 @@ describe('HTTP API', () => {
   it.each([
     ['ANY /v1/agents/{agentId}/events', 'IngestFunction'],
     ['ANY /v1/agents/{agentId}/status', 'StatusFunction'],
+    ['ANY /v1/agents/{agentId}/contacts', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/facts', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/tasks', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/audit', 'MemoryReaderFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -163,6 +168,43 @@ describe('least privilege', () => {
         ]),
       },
     });
+  });
+
+  it('lets the consolidator read raw records and write the stores, with no delete, scan or model access by default', () => {
+    expect(actionsOfRole('Consolidator')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'dynamodb:UpdateItem',
+      's3:GetObject',
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+  });
+
+  it('lets the consolidator invoke Bedrock models only when Bedrock is the model provider', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const bedrock = Template.fromStack(new MemoryServiceStack(app, 'WithBedrock', { modelProvider: 'bedrock' }));
+    bedrock.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'bedrock:InvokeModel', Effect: 'Allow' })]) },
+    });
+    bedrock.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ MODEL_PROVIDER: 'bedrock' }) },
+    });
+    expect(JSON.stringify(template.toJSON())).not.toContain('bedrock:InvokeModel');
+  });
+
+  it('lets the memory reader only get and query the memory table', () => {
+    expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
   it('lets the status function only read', () => {

@@ -5,6 +5,7 @@ const base = {
   AGENTS_TABLE_NAME: 'agents',
   RAW_BUCKET_NAME: 'raw',
   BATCH_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/jobs.fifo',
+  MEMORY_TABLE_NAME: 'memory',
 };
 
 describe('loadConfig', () => {
@@ -14,6 +15,20 @@ describe('loadConfig', () => {
 
   it('turns on path-style S3 when an endpoint override points at an emulator', () => {
     expect(loadConfig({ ...base, AWS_ENDPOINT_URL: 'http://localhost:4566' }).s3ForcePathStyle).toBe(true);
+  });
+
+  it('selects the local model with the default budget unless told otherwise', () => {
+    expect(loadConfig(base)).toMatchObject({ model: { provider: 'local' }, budget: { maxCalls: 12 } });
+  });
+
+  it('defaults the Bedrock model id, and requires a base URL and model id for an OpenAI-compatible server', () => {
+    expect(loadConfig({ ...base, MODEL_PROVIDER: 'bedrock' }).model).toMatchObject({ provider: 'bedrock', modelId: expect.stringContaining('anthropic') });
+    expect(() => loadConfig({ ...base, MODEL_PROVIDER: 'openai' })).toThrow(/OPENAI_BASE_URL and MODEL_ID/);
+    expect(loadConfig({ ...base, MODEL_PROVIDER: 'openai', MODEL_ID: 'llama3', OPENAI_BASE_URL: 'http://localhost:11434/v1' }).model).toEqual({
+      provider: 'openai',
+      modelId: 'llama3',
+      baseUrl: 'http://localhost:11434/v1',
+    });
   });
 
   it('fails fast naming each missing or malformed setting', () => {

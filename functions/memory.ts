@@ -1,0 +1,7 @@
+/** Lambda entry: store pages and audit reads. */
+import { createMemoryHandler } from './api/memory-route.js';
+import { serviceRuntime } from './commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createMemoryHandler({ tenantId: runtime.config.tenantId, memory: runtime.memory });

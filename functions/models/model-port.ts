@@ -1,0 +1,68 @@
+/**
+ * The model port: one structured-output call per updater and batch. Adapters:
+ * Amazon Bedrock (Converse with tool use), an OpenAI-compatible endpoint
+ * (Ollama, llama.cpp, vLLM) and a local deterministic adapter that needs no
+ * network. Every output is validated against the request's schema by the
+ * caller; adapters never decide what is valid.
+ */
+import type { z } from 'zod';
+import type { FactTable, UpdaterName } from '../domain/memory.js';
+
+/** A raw record as a model sees it. */
+export interface PromptRecord {
+  readonly id: string;
+  readonly sequence: number;
+  readonly timestamp: string;
+  readonly type: 'message' | 'action';
+  readonly role: string;
+  readonly content: string;
+  readonly interactionId?: string;
+  readonly contact?: { readonly id?: string; readonly name?: string };
+}
+
+/** What one updater hands the model: the batch's records and its current items, aliased. */
+export interface UpdaterInput {
+  readonly updater: UpdaterName;
+  readonly records: readonly PromptRecord[];
+  /** Existing items, each with its alias (C1, F2, T3) in place of its id. */
+  readonly existing: readonly (Record<string, unknown> & { readonly alias: string })[];
+  readonly tables: readonly FactTable[];
+}
+
+export interface RenderedPrompt {
+  readonly id: string;
+  readonly version: string;
+  readonly system: string;
+  readonly user: string;
+}
+
+export interface ModelRequest {
+  readonly task: UpdaterName;
+  readonly prompt: RenderedPrompt;
+  readonly input: UpdaterInput;
+  /** The output contract; LLM adapters send its JSON Schema as a tool definition. */
+  readonly outputSchema: z.ZodType;
+  readonly maxOutputTokens: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ModelResponse {
+  readonly output: unknown;
+  readonly usage: ModelUsage;
+  readonly modelId: string;
+}
+
+export interface ModelPort {
+  readonly modelId: string;
+  invoke(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** The model call failed for good (after the adapter's own retries). */
+export class ModelCallError extends Error {
+  override readonly name = 'ModelCallError';
+}

@@ -1,0 +1,221 @@
+/**
+ * Consolidate one batch job: read its raw records once, then run the
+ * contacts, facts and tasks updaters concurrently. Each updater proposes a
+ * patch through the model port, the patch is validated and applied to that
+ * updater's store alone, and committed atomically with its audit entry and
+ * refreshed view. One updater failing never stops or corrupts another; a
+ * redelivered job reruns only the updaters that have not committed.
+ *
+ * Batches of one agent apply in order. If jobs arrive out of order (two ingest
+ * requests can close consecutive batches and finish in either order), the
+ * consolidator first applies the earlier batches it finds unapplied, reading
+ * their ranges from the ledger.
+ */
+import { MemoryServiceError } from '../domain/errors.js';
+import type { AgentKey } from '../domain/agent-key.js';
+import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName } from '../domain/memory.js';
+import { aliasItems, applyPatch, InvalidModelOutputError } from '../domain/patch.js';
+import type { BatchRange } from '../domain/sequencing.js';
+import { buildView } from '../domain/views.js';
+import { issuesFromZod } from '../domain/events.js';
+import { BatchBudget, type BudgetLimits } from '../models/model-budget.js';
+import type { ModelPort, PromptRecord, UpdaterInput } from '../models/model-port.js';
+import { CURRENT_PROMPTS } from '../prompts/index.js';
+import { renderPrompt } from '../prompts/render.js';
+import type { MemoryStore } from './memory-ports.js';
+import type { AgentLedger, BatchJob, RawLog, RawRecord } from './ports.js';
+
+export interface ConsolidationDependencies {
+  readonly ledger: AgentLedger;
+  readonly rawLog: RawLog;
+  readonly memory: MemoryStore;
+  readonly model: ModelPort;
+  readonly budget: BudgetLimits;
+  readonly updaters?: readonly UpdaterName[];
+  readonly now?: () => Date;
+  /** How many earlier unapplied batches one job may apply first. */
+  readonly maxCatchUpBatches?: number;
+  readonly maxOutputTokens?: number;
+}
+
+export type UpdaterResult =
+  | { readonly updater: UpdaterName; readonly outcome: 'applied'; readonly changed: number; readonly quarantined: number; readonly inputTokens: number; readonly outputTokens: number }
+  | { readonly updater: UpdaterName; readonly outcome: 'skipped' }
+  | { readonly updater: UpdaterName; readonly outcome: 'failed'; readonly error: Error };
+
+export interface BatchOutcome {
+  readonly batch: BatchRange;
+  readonly results: readonly UpdaterResult[];
+  readonly modelCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly wallMs: number;
+}
+
+/** Some updaters failed; the others' work is committed. The job is retried for the failed ones. */
+export class UpdatersFailedError extends MemoryServiceError {
+  override readonly name = 'UpdatersFailedError';
+  constructor(readonly batch: number, readonly failures: readonly { updater: UpdaterName; error: Error }[]) {
+    super(`batch ${batch}: ${failures.map((f) => `${f.updater} failed (${f.error.name}: ${f.error.message})`).join('; ')}`);
+  }
+}
+
+export class BatchOrderError extends MemoryServiceError {
+  override readonly name = 'BatchOrderError';
+}
+
+/** Items given to the model, most recently reinforced first, to bound its input. */
+const MAX_EXISTING_IN_PROMPT = 150;
+
+export async function consolidateBatch(deps: ConsolidationDependencies, job: BatchJob): Promise<BatchOutcome[]> {
+  const agent: AgentKey = { tenantId: job.tenantId, agentId: job.agentId };
+  const updaters = deps.updaters ?? UPDATERS;
+  const heads = await deps.memory.loadHeads(agent, updaters);
+  const firstNeeded = Math.min(...heads.map((head) => head.lastBatch + 1));
+  const outcomes: BatchOutcome[] = [];
+  if (firstNeeded > job.index) {
+    // Every updater already applied this batch (a redelivery): make sure progress says so.
+    await markConsolidated(deps, agent, job, undefined);
+    return outcomes;
+  }
+  const maxCatchUp = deps.maxCatchUpBatches ?? 5;
+  if (job.index - firstNeeded > maxCatchUp) {
+    throw new BatchOrderError(`batch ${job.index} arrived while batch ${firstNeeded} is not applied; more than ${maxCatchUp} behind`);
+  }
+  for (let index = firstNeeded; index <= job.index; index += 1) {
+    const batch = index === job.index ? job : await deps.ledger.readBatch(agent, index);
+    if (!batch) throw new BatchOrderError(`batch ${index} of ${agent.agentId} has no ledger marker`);
+    outcomes.push(await applyBatch(deps, agent, { index, fromSequence: batch.fromSequence, toSequence: batch.toSequence }, updaters));
+  }
+  return outcomes;
+}
+
+async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, updaters: readonly UpdaterName[]): Promise<BatchOutcome> {
+  const started = Date.now();
+  // Raw records are read once per batch, and shared by the updaters.
+  const records = await deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
+  const budget = new BatchBudget(deps.budget);
+  const settled = await Promise.allSettled(updaters.map((updater) => runUpdater(deps, agent, updater, batch, records, budget)));
+  const results: UpdaterResult[] = settled.map((result, i) =>
+    result.status === 'fulfilled'
+      ? result.value
+      : { updater: updaters[i]!, outcome: 'failed', error: result.reason instanceof Error ? result.reason : new Error(String(result.reason)) },
+  );
+  const failures = results.filter((r): r is Extract<UpdaterResult, { outcome: 'failed' }> => r.outcome === 'failed');
+  if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
+  await markConsolidated(deps, agent, batch, records);
+  return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
+}
+
+async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {
+  const newest = records?.reduce((latest, r) => (r.timestamp > latest ? r.timestamp : latest), '') ?? '';
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  await deps.ledger.markBatchConsolidated(agent, batch, newest || now, now);
+}
+
+async function runUpdater(
+  deps: ConsolidationDependencies,
+  agent: AgentKey,
+  updater: UpdaterName,
+  batch: BatchRange,
+  records: readonly RawRecord[],
+  budget: BatchBudget,
+): Promise<UpdaterResult> {
+  const store = await deps.memory.load(agent, updater);
+  if (store.lastBatch >= batch.index) return { updater, outcome: 'skipped' };
+  if (store.lastBatch !== batch.index - 1) {
+    throw new BatchOrderError(`${updater} is at batch ${store.lastBatch}; batch ${batch.index} must wait for ${batch.index - 1}`);
+  }
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const visible = [...store.items]
+    .filter((item) => item.status !== 'archived')
+    .sort((a, b) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt))
+    .slice(0, MAX_EXISTING_IN_PROMPT);
+  const { aliasOf, idOf } = aliasItems(updater, visible);
+  const input: UpdaterInput = {
+    updater,
+    records: records.map(toPromptRecord),
+    existing: visible.map((item) => ({ alias: aliasOf.get(item.id)!, ...forModel(item) })),
+    tables: store.tables,
+  };
+  const template = CURRENT_PROMPTS[updater];
+  const prompt = renderPrompt(template, input);
+  const signal = budget.startCall();
+  const response = await deps.model.invoke({
+    task: updater,
+    prompt,
+    input,
+    outputSchema: updaterOutputSchemas[updater],
+    maxOutputTokens: deps.maxOutputTokens ?? 4_096,
+    signal,
+  });
+  budget.charge(response.usage);
+  const parsed = updaterOutputSchemas[updater].safeParse(response.output);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error, 'output').map((issue) => `${issue.field}: ${issue.rule}`);
+    throw new InvalidModelOutputError(`${updater}: model output failed validation: ${issues.slice(0, 5).join('; ')}`);
+  }
+  const evidence = new Map<string, Evidence>(records.map((r) => [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp }]));
+  const result = applyPatch(store, parsed.data.ops, { updater, batch: batch.index, now, scope: agent, records: evidence, aliases: idOf });
+  const version = store.version + 1;
+  await deps.memory.commit(agent, {
+    updater,
+    expectedVersion: store.version,
+    batch,
+    changes: result.changes,
+    ...(result.tablesChanged ? { tables: result.tables } : {}),
+    audit: {
+      updater,
+      batch,
+      appliedAt: now,
+      modelId: response.modelId,
+      prompt: { id: template.id, version: template.version },
+      usage: response.usage,
+      ops: parsed.data.ops,
+      changes: result.changes,
+      quarantined: result.quarantined,
+      ...(result.tablesChanged ? { tablesBefore: store.tables, tablesAfter: result.tables } : {}),
+    },
+    view: buildView(updater, result.items, {
+      version,
+      batch: batch.index,
+      lastSequence: batch.toSequence,
+      updatedAt: now,
+      ...(updater === 'facts' ? { tables: result.tables } : {}),
+    }),
+  });
+  return {
+    updater,
+    outcome: 'applied',
+    changed: result.changes.length,
+    quarantined: result.quarantined.length,
+    inputTokens: response.usage.inputTokens,
+    outputTokens: response.usage.outputTokens,
+  };
+}
+
+function toPromptRecord(record: RawRecord): PromptRecord {
+  return {
+    id: record.id,
+    sequence: record.sequence,
+    timestamp: record.timestamp,
+    type: record.type,
+    role: record.role,
+    content: record.content,
+    ...(record.interactionId ? { interactionId: record.interactionId } : {}),
+    ...(record.contact ? { contact: record.contact } : {}),
+  };
+}
+
+/** What a model needs to see of an existing item: its content, never its id. */
+function forModel(item: MemoryItem): Record<string, unknown> {
+  switch (item.kind) {
+    case 'contact':
+      return { name: item.name, aliases: item.aliases, role: item.role, organisation: item.organisation, relationships: item.relationships, preferences: item.preferences, channels: item.channels, summary: item.summary };
+    case 'fact':
+      return { table: item.table, row: item.row, statement: item.statement, status: item.status };
+    case 'task':
+      return { title: item.title, owner: item.owner, due: item.due, state: item.state };
+  }
+}
+

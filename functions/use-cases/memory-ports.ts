@@ -1,0 +1,59 @@
+/** Ports of the memory stores (contacts, facts, tasks) and their audit log. */
+import type { AgentKey } from '../domain/agent-key.js';
+import type { FactTable, MemoryItem, PatchOp, UpdaterName, UpdaterStore } from '../domain/memory.js';
+import type { ItemChange } from '../domain/patch.js';
+import type { UpdaterView } from '../domain/views.js';
+import type { BatchRange } from '../domain/sequencing.js';
+
+/** One applied patch, as the audit log keeps it: enough to diff and to reverse. */
+export interface AuditEntry {
+  readonly updater: UpdaterName;
+  readonly batch: BatchRange;
+  readonly appliedAt: string;
+  readonly modelId: string;
+  readonly prompt: { readonly id: string; readonly version: string };
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly ops: readonly PatchOp[];
+  readonly changes: readonly ItemChange[];
+  readonly quarantined: readonly { readonly op: PatchOp; readonly reason: string }[];
+  readonly tablesBefore?: readonly FactTable[];
+  readonly tablesAfter?: readonly FactTable[];
+}
+
+export interface UpdaterCommit {
+  readonly updater: UpdaterName;
+  /** The store head version the patch was computed against. */
+  readonly expectedVersion: number;
+  readonly batch: BatchRange;
+  readonly changes: readonly ItemChange[];
+  /** The fact tables after the patch, when they changed. */
+  readonly tables?: readonly FactTable[];
+  readonly audit: AuditEntry;
+  readonly view: UpdaterView;
+}
+
+export interface StoreHead {
+  readonly updater: UpdaterName;
+  readonly version: number;
+  readonly lastBatch: number;
+}
+
+export interface ItemPage {
+  readonly items: readonly MemoryItem[];
+  readonly nextToken?: string;
+}
+
+/**
+ * The memory stores. `commit` is atomic: the store head moves to the next
+ * version, every changed item, the audit entry (which doubles as the
+ * per-batch, per-updater completion marker) and the refreshed view are
+ * written together, or nothing is.
+ */
+export interface MemoryStore {
+  loadHeads(agent: AgentKey, updaters: readonly UpdaterName[]): Promise<StoreHead[]>;
+  load(agent: AgentKey, updater: UpdaterName): Promise<UpdaterStore>;
+  commit(agent: AgentKey, commit: UpdaterCommit): Promise<void>;
+  listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string }): Promise<ItemPage>;
+  readAudit(agent: AgentKey, batchIndex: number, updater: UpdaterName): Promise<AuditEntry | undefined>;
+  readView(agent: AgentKey, updater: UpdaterName): Promise<UpdaterView | undefined>;
+}

@@ -1,0 +1,39 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+
+export interface AgentPartitionedTableProps {
+  /**
+   * What happens to the table when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * A stream of item changes, for tables whose writes trigger further work.
+   * @default no stream
+   */
+  readonly stream?: StreamViewType;
+}
+
+/**
+ * A table whose partition key `pk` is tenant and agent, with a sort key `sk`
+ * (single-table design per agent). On demand, with point-in-time recovery.
+ * The agents table (counters, claims, batch markers) and the memory table
+ * (stores, views, audit) are both of this shape.
+ */
+export class AgentPartitionedTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: AgentPartitionedTableProps = {}) {
+    super(scope, id);
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      ...(props.stream ? { stream: props.stream } : {}),
+    });
+  }
+}
