@@ -8,7 +8,8 @@
 const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   /\bfrom now on\b/i,
   /\bgoing forward,? (you|always|never|ignore)\b/i,
-  /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules?|prompts?|previous|prior|above|policy|policies|guidelines?|deadlines?|everything)\b/i,
+  /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules?|prompts?|previous|prior|policy|policies|guidelines?|deadlines?)\b/i,
+  /\b(ignore|disregard|forget)\b (all|everything)\b/i,
   /\bremember that you (must|should|have to|need to|will)\b/i,
   /\byou (must|should|have to|need to) (always|never)\b/i,
   /\b(always|never) (approve|reveal|share|send|tell|obey|follow|ignore|refund|grant|delete)\b/i,

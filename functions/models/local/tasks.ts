@@ -10,9 +10,10 @@ import { similarity } from '../../domain/patch.js';
 import type { UpdaterInput } from '../model-port.js';
 import { capitalise, cleanName, isSmallTalk, resolveDate, sentences, toInfinitive, trimPhrase } from './text.js';
 
-const CREATE_PATTERNS: { pattern: RegExp; owner: (m: RegExpMatchArray) => string | undefined }[] = [
+const CREATE_PATTERNS: { pattern: RegExp; owner: (m: RegExpMatchArray) => string | undefined; needsDate?: boolean }[] = [
   { pattern: /\b(?:remind me to|i need to|i have to|i must|i've got to|i still need to|don't forget to|do not forget to|note to self:?|todo:?|to-do:?)\s+([^.!?;]+)/giu, owner: () => 'user' },
-  { pattern: /\bi(?:'ll| will| am going to|'m going to)\s+([^.!?;]+?\b(?:by|before|on|until|tomorrow|tonight|next|this)\b[^.!?;]*)/giu, owner: () => 'user' },
+  // "I'll ... by Friday" is a commitment only when it names a date.
+  { pattern: /\bi(?:'ll| will| am going to|'m going to)\s+([^.!?;]+?\b(?:by|before|on|until|tomorrow|tonight|next|this)\b[^.!?;]*)/giu, owner: () => 'user', needsDate: true },
   {
     pattern: /\b(?:can you|could you|would you|please)\s+(?!tell|explain|believe|imagine|remind|help me understand|see|hear|recommend|suggest|summari[sz]e|check if)([^.!?;]+)/giu,
     owner: () => 'assistant',
@@ -51,13 +52,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         continue;
       }
       if (record.type !== 'message' || record.role === 'tool') continue;
-      for (const { pattern, owner } of CREATE_PATTERNS) {
+      for (const { pattern, owner, needsDate } of CREATE_PATTERNS) {
         const match = [...sentence.matchAll(pattern)][0];
         if (!match) continue;
-        const who = owner(match);
+        const who = record.role === 'assistant' && owner(match) === 'user' ? 'assistant' : owner(match);
         const phrase = match[match.length - 1]!;
         if (!who || !/^[a-z]/i.test(phrase)) continue;
         const due = resolveDate(phrase, record.timestamp, true);
+        if (needsDate && !due) continue;
         const title = cleanTitle(due ? phrase.replace(due.text, '') : phrase);
         if (!title || title.split(' ').length < 2) continue;
         const ref = `t${++refs}`;
@@ -76,7 +78,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
 }
 
 function cleanTitle(phrase: string): string {
-  const title = trimPhrase(phrase.replace(/\b(?:by|before|on|until)\s*$/i, '').replace(/\s+(?:by|before|until)\s*(?=[,.]|$)/i, ''));
+  const title = trimPhrase(phrase).replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from))+$/i, '');
   return capitalise(title.replace(/\bme\b/g, 'the user').replace(/\bmy\b/g, "the user's"));
 }
 
