@@ -14,4 +14,6 @@ export const handler = createIngestHandler({
   rawWriteConcurrency: runtime.config.rawWriteConcurrency,
   // Lives as long as the warm function instance.
   counterCache: new AgentCounterCache(),
+  idleChecks: runtime.idleChecks,
+  idleFlushSeconds: runtime.config.idleFlushSeconds,
 });

@@ -4,6 +4,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
+import { IdleCheckQueue } from './constructs/idle-check-queue.js';
 import { MemoryApi } from './constructs/memory-api.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
@@ -36,10 +37,19 @@ export interface MemoryServiceStackProps extends StackProps {
   readonly modelId?: string;
   /** Base URL of the OpenAI-compatible server (provider 'openai'). */
   readonly openAiBaseUrl?: string;
+  /**
+   * Quiet period after which an agent's open partial batch is consolidated.
+   * @default Duration.minutes(15)
+   */
+  readonly idleFlushAfter?: Duration;
+  /**
+   * Consolidator timeout; the queue hides a received job for six times this.
+   * @default Duration.minutes(5)
+   */
+  readonly consolidatorTimeout?: Duration;
 }
 
-/** Consolidator timeout; the queue's visibility timeout is six times this. */
-const CONSOLIDATOR_TIMEOUT = Duration.minutes(5);
+const IDLE_CHECK_TIMEOUT = Duration.seconds(30);
 
 /**
  * The memory service: ingest API, raw log, agent ledger and the consolidation
@@ -53,10 +63,12 @@ export class MemoryServiceStack extends Stack {
     const agents = new AgentPartitionedTable(this, 'Agents');
     const memory = new AgentPartitionedTable(this, 'Memory');
     const modelProvider = props.modelProvider ?? 'local';
+    const consolidatorTimeout = props.consolidatorTimeout ?? Duration.minutes(5);
     const consolidation = new ConsolidationQueue(this, 'Consolidation', {
       maxReceiveCount: props.maxReceiveCount ?? 5,
-      visibilityTimeout: Duration.seconds(CONSOLIDATOR_TIMEOUT.toSeconds() * 6),
+      visibilityTimeout: Duration.seconds(consolidatorTimeout.toSeconds() * 6),
     });
+    const idleChecks = new IdleCheckQueue(this, 'IdleChecks', { visibilityTimeout: Duration.seconds(IDLE_CHECK_TIMEOUT.toSeconds() * 6) });
 
     // Every function gets the same settings block, validated by one schema at cold start.
     const environment = {
@@ -66,6 +78,8 @@ export class MemoryServiceStack extends Stack {
       BATCH_QUEUE_URL: consolidation.queue.queueUrl,
       BATCH_SIZE: String(props.batchSize ?? 50),
       MEMORY_TABLE_NAME: memory.table.tableName,
+      IDLE_CHECK_QUEUE_URL: idleChecks.queue.queueUrl,
+      IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
@@ -90,7 +104,33 @@ export class MemoryServiceStack extends Stack {
       'dynamodb:UpdateItem',
       'dynamodb:ConditionCheckItem',
     );
-    ingest.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn] }));
+    ingest.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn, idleChecks.queue.queueArn] }),
+    );
+
+    // Flushing closes the open batch: counters and batch markers, and the job it enqueues.
+    const flushActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'];
+    const flush = new ServiceFunction(this, 'Flush', {
+      entry: 'functions/flush.ts',
+      environment,
+      memorySize: 512,
+      description: 'POST /v1/agents/{agentId}/flush: consolidate the open partial batch now',
+    }).function;
+    agents.table.grant(flush, ...flushActions);
+    flush.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn] }));
+
+    const idleFlush = new ServiceFunction(this, 'IdleFlush', {
+      entry: 'functions/idle-flush.ts',
+      environment,
+      memorySize: 512,
+      timeout: IDLE_CHECK_TIMEOUT,
+      description: 'Flushes open batches of agents that went quiet',
+    }).function;
+    agents.table.grant(idleFlush, ...flushActions);
+    idleFlush.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn, idleChecks.queue.queueArn] }),
+    );
+    idleFlush.addEventSource(new SqsEventSource(idleChecks.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     const status = new ServiceFunction(this, 'Status', {
       entry: 'functions/status.ts',
@@ -103,7 +143,7 @@ export class MemoryServiceStack extends Stack {
     const consolidator = new ServiceFunction(this, 'Consolidator', {
       entry: 'functions/consolidate.ts',
       environment,
-      timeout: CONSOLIDATOR_TIMEOUT,
+      timeout: consolidatorTimeout,
       description: 'Consumes consolidation jobs from the FIFO queue',
     }).function;
     agents.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
@@ -143,6 +183,7 @@ export class MemoryServiceStack extends Stack {
       routes: [
         { path: '/v1/agents/{agentId}/events', handler: ingest },
         { path: '/v1/agents/{agentId}/status', handler: status },
+        { path: '/v1/agents/{agentId}/flush', handler: flush },
         { path: '/v1/agents/{agentId}/contacts', handler: memoryReader },
         { path: '/v1/agents/{agentId}/facts', handler: memoryReader },
         { path: '/v1/agents/{agentId}/tasks', handler: memoryReader },

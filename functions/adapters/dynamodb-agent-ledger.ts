@@ -22,7 +22,7 @@ const COUNTERS = 'COUNTERS';
 const eventSortKey = (eventId: string) => `EVENT#${eventId}`;
 const batchSortKey = (index: number) => `BATCH#${String(index).padStart(10, '0')}`;
 const BATCH_GET_LIMIT = 100;
-const COUNTER_FIELDS = ['lastSequence', 'messages', 'actions', 'batchesClosed', 'lastBatchEnd'] as const;
+const COUNTER_FIELDS = ['lastSequence', 'messages', 'actions', 'batchesClosed', 'lastBatchEnd', 'batchMessages'] as const;
 
 export class DynamoDbAgentLedger implements AgentLedger {
   constructor(
@@ -85,11 +85,14 @@ export class DynamoDbAgentLedger implements AgentLedger {
         TableName: this.tableName,
         Key: { pk, sk: COUNTERS },
         UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
-        ConditionExpression: expected ? 'lastSequence = :expected' : 'attribute_not_exists(lastSequence)',
+        // Flushes move lastBatchEnd without a new sequence number, so both are checked.
+        ConditionExpression: expected
+          ? 'lastSequence = :expected AND lastBatchEnd = :expectedBatchEnd'
+          : 'attribute_not_exists(lastSequence)',
         ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
         ExpressionAttributeValues: {
           ...Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value])),
-          ...(expected ? { ':expected': expected.lastSequence } : {}),
+          ...(expected ? { ':expected': expected.lastSequence, ':expectedBatchEnd': expected.lastBatchEnd } : {}),
         },
       },
     };
@@ -103,7 +106,7 @@ export class DynamoDbAgentLedger implements AgentLedger {
     const batchPuts = closedBatches.map((batch) => ({
       Put: {
         TableName: this.tableName,
-        Item: { pk, sk: batchSortKey(batch.index), ...batch, closedAt: now, deliveries: 0 },
+        Item: { pk, sk: batchSortKey(batch.index), ...batch, closedAt: now, deliveries: 0, ...(claims.length === 0 ? { flushed: true } : {}) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     }));
@@ -231,6 +234,7 @@ function toStatus(item: Record<string, unknown>): AgentStatus {
     actions: Number(item.actions ?? 0),
     batchesClosed: Number(item.batchesClosed ?? 0),
     lastBatchEnd: Number(item.lastBatchEnd ?? 0),
+    batchMessages: Number(item.batchMessages ?? 0),
     batchesQueued: Number(item.batchesQueued ?? 0),
     lastConsolidatedSequence: Number(item.lastConsolidatedSequence ?? 0),
     lastConsolidatedBatch: Number(item.lastConsolidatedBatch ?? 0),
@@ -248,6 +252,7 @@ function toClaim(item: Record<string, unknown>): EventClaim {
     contentHash: String(item.contentHash),
     receivedAt: String(item.receivedAt),
     timestamp: String(item.timestamp),
+    ...(item.opensBatch ? { opensBatch: true as const } : {}),
     ...(batch
       ? { closesBatch: { index: Number(batch.index), fromSequence: Number(batch.fromSequence), toSequence: Number(batch.toSequence) } }
       : {}),

@@ -20,6 +20,9 @@ const configSchema = z.object({
   BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(50),
   RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   MEMORY_TABLE_NAME: z.string().min(1),
+  IDLE_CHECK_QUEUE_URL: z.url(),
+  /** Quiet period after which an agent's open batch is consolidated. */
+  IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
   MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   MODEL_ID: z.string().min(1).optional(),
@@ -47,6 +50,8 @@ export interface ServiceConfig {
   readonly batchSize: number;
   readonly rawWriteConcurrency: number;
   readonly memoryTableName: string;
+  readonly idleCheckQueueUrl: string;
+  readonly idleFlushSeconds: number;
   readonly model:
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
@@ -87,6 +92,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     batchSize: c.BATCH_SIZE,
     rawWriteConcurrency: c.RAW_WRITE_CONCURRENCY,
     memoryTableName: c.MEMORY_TABLE_NAME,
+    idleCheckQueueUrl: c.IDLE_CHECK_QUEUE_URL,
+    idleFlushSeconds: c.IDLE_FLUSH_SECONDS,
     model,
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,

@@ -8,6 +8,7 @@ import { DynamoDbAgentLedger } from '../adapters/dynamodb-agent-ledger.js';
 import { S3RawLog } from '../adapters/s3-raw-log.js';
 import { SqsBatchQueue } from '../adapters/sqs-batch-queue.js';
 import { DynamoDbMemoryStore } from '../adapters/dynamodb-memory-store.js';
+import { SqsIdleCheckScheduler } from '../adapters/sqs-idle-check-scheduler.js';
 import { BedrockModel } from '../models/bedrock-model.js';
 import { LocalModel } from '../models/local/local-model.js';
 import type { ModelPort } from '../models/model-port.js';
@@ -21,6 +22,7 @@ export interface ServiceRuntime {
   readonly queue: SqsBatchQueue;
   readonly memory: DynamoDbMemoryStore;
   readonly model: ModelPort;
+  readonly idleChecks: SqsIdleCheckScheduler;
 }
 
 /** The model adapter the configuration names. */
@@ -44,6 +46,7 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
     memory: new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName),
     model: createModel(config),
+    idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Sequence and batch arithmetic for one agent, with no I/O. Messages and
- * actions share the agent's sequence; batches are counted in messages: each
- * time the message count reaches a multiple of the batch size, one batch
- * closes, covering every sequence number since the previous batch ended.
+ * actions share the agent's sequence; batches are counted in messages: when
+ * the open batch holds `batchSize` messages it closes, covering every
+ * sequence number since the previous batch ended. A flush closes the open
+ * batch early; the next batch then starts after it, so ranges stay
+ * contiguous and never overlap.
  */
 
 export interface AgentCounters {
@@ -11,6 +13,8 @@ export interface AgentCounters {
   readonly actions: number;
   readonly batchesClosed: number;
   readonly lastBatchEnd: number;
+  /** Messages in the open batch (since `lastBatchEnd`). */
+  readonly batchMessages: number;
 }
 
 export const EMPTY_COUNTERS: AgentCounters = {
@@ -19,6 +23,7 @@ export const EMPTY_COUNTERS: AgentCounters = {
   actions: 0,
   batchesClosed: 0,
   lastBatchEnd: 0,
+  batchMessages: 0,
 };
 
 /** A closed batch: `messages` messages plus any actions between them. */
@@ -33,6 +38,8 @@ export interface SequencedEvent<E> {
   readonly sequence: number;
   /** Set on the event whose message completed a batch. */
   readonly closesBatch?: BatchRange;
+  /** Set on the first event after a batch boundary: it opens a batch. */
+  readonly opensBatch?: true;
 }
 
 export interface SequencePlan<E> {
@@ -48,28 +55,38 @@ export function planSequences<E extends { readonly type: 'message' | 'action' }>
   batchSize: number,
 ): SequencePlan<E> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
-  let { lastSequence, messages, actions, batchesClosed, lastBatchEnd } = counters;
+  let { lastSequence, messages, actions, batchesClosed, lastBatchEnd, batchMessages } = counters;
   const assigned: SequencedEvent<E>[] = [];
   const closedBatches: BatchRange[] = [];
   for (const event of events) {
+    const opens = lastSequence === lastBatchEnd ? ({ opensBatch: true } as const) : {};
     lastSequence += 1;
     if (event.type === 'action') {
       actions += 1;
-      assigned.push({ event, sequence: lastSequence });
+      assigned.push({ event, sequence: lastSequence, ...opens });
       continue;
     }
     messages += 1;
-    if (messages % batchSize === 0) {
+    batchMessages += 1;
+    if (batchMessages >= batchSize) {
       batchesClosed += 1;
       const batch: BatchRange = { index: batchesClosed, fromSequence: lastBatchEnd + 1, toSequence: lastSequence };
       lastBatchEnd = lastSequence;
+      batchMessages = 0;
       closedBatches.push(batch);
-      assigned.push({ event, sequence: lastSequence, closesBatch: batch });
+      assigned.push({ event, sequence: lastSequence, closesBatch: batch, ...opens });
     } else {
-      assigned.push({ event, sequence: lastSequence });
+      assigned.push({ event, sequence: lastSequence, ...opens });
     }
   }
-  return { assigned, next: { lastSequence, messages, actions, batchesClosed, lastBatchEnd }, closedBatches };
+  return { assigned, next: { lastSequence, messages, actions, batchesClosed, lastBatchEnd, batchMessages }, closedBatches };
+}
+
+/** Closes the open batch early (flush), or returns undefined when nothing is open. */
+export function planFlush(counters: AgentCounters): { batch: BatchRange; next: AgentCounters } | undefined {
+  if (counters.lastSequence <= counters.lastBatchEnd) return undefined;
+  const batch: BatchRange = { index: counters.batchesClosed + 1, fromSequence: counters.lastBatchEnd + 1, toSequence: counters.lastSequence };
+  return { batch, next: { ...counters, batchesClosed: batch.index, lastBatchEnd: batch.toSequence, batchMessages: 0 } };
 }
 
 /** Splits a list into chunks of at most `size` items, keeping order. */

@@ -10,7 +10,7 @@ import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConf
 import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
 import type { AgentCounterCache } from './counter-cache.js';
 import { mapWithConcurrency } from '../commons/concurrency.js';
-import type { AgentLedger, BatchQueue, EventClaim, RawLog, RawRecord } from './ports.js';
+import type { AgentLedger, BatchQueue, EventClaim, IdleCheckScheduler, RawLog, RawRecord } from './ports.js';
 
 export interface IngestDependencies {
   readonly ledger: AgentLedger;
@@ -22,6 +22,10 @@ export interface IngestDependencies {
   readonly now?: () => Date;
   /** Last committed counters per agent in this process; saves a read per request when warm. */
   readonly counterCache?: AgentCounterCache;
+  /** Schedules the idle flush of a batch when an event opens it. */
+  readonly idleChecks?: IdleCheckScheduler;
+  /** Quiet period after which an open batch is flushed. */
+  readonly idleFlushSeconds?: number;
 }
 
 export interface IngestResult {
@@ -41,6 +45,8 @@ export interface IngestResult {
 const EVENTS_PER_COMMIT = 90;
 const MAX_COMMIT_ATTEMPTS = 40;
 const NOT_LOADED = Symbol('not loaded');
+/** SQS's longest per-message delay; longer quiet periods re-schedule. */
+export const MAX_SQS_DELAY_SECONDS = 900;
 
 /**
  * Accepts a validated list of events for one agent.
@@ -94,13 +100,14 @@ export async function ingestEvents(
     const base: AgentCounters = expected ?? EMPTY_COUNTERS;
     const plan: SequencePlan<IncomingEvent> = planSequences(base, slice, deps.batchSize);
     const stamp = now().toISOString();
-    const newClaims: EventClaim[] = plan.assigned.map(({ event, sequence, closesBatch }) => ({
+    const newClaims: EventClaim[] = plan.assigned.map(({ event, sequence, closesBatch, opensBatch }) => ({
       eventId: event.id,
       sequence,
       contentHash: hashes.get(event.id)!,
       receivedAt: stamp,
       timestamp: event.timestamp ?? stamp,
       ...(closesBatch ? { closesBatch } : {}),
+      ...(opensBatch && deps.idleChecks ? { opensBatch } : {}),
     }));
     try {
       await deps.ledger.commitSequences(agent, expected, plan.next, newClaims, plan.closedBatches, stamp);
@@ -150,6 +157,18 @@ export async function ingestEvents(
     await callDependency(`mark batch ${batch.index} queued`, () =>
       deps.ledger.markBatchQueued(agent, batch, now().toISOString()),
     );
+  }
+
+  // An event that opened a batch schedules its idle flush (again on retry: the check is idempotent).
+  const idleChecks = deps.idleChecks;
+  if (idleChecks) {
+    for (const event of events) {
+      const claim = claims.get(event.id)!;
+      if (!claim.opensBatch) continue;
+      await callDependency(`schedule idle check from ${claim.sequence}`, () =>
+        idleChecks.schedule({ tenantId: agent.tenantId, agentId: agent.agentId, openFrom: claim.sequence }, Math.min(MAX_SQS_DELAY_SECONDS, deps.idleFlushSeconds ?? MAX_SQS_DELAY_SECONDS)),
+      );
+    }
   }
 
   return {

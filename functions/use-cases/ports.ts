@@ -16,6 +16,8 @@ export interface EventClaim {
   /** The event's own timestamp, or the server time when the client sent none. */
   readonly timestamp: string;
   readonly closesBatch?: BatchRange;
+  /** The event opened a batch: an idle-flush check was scheduled for it. */
+  readonly opensBatch?: true;
 }
 
 /** An agent's pipeline state, as `GET /status` reports it. */
@@ -95,4 +97,17 @@ export interface BatchJob extends BatchRange {
 /** The consolidation queue (FIFO, one message group per agent). */
 export interface BatchQueue {
   enqueue(job: BatchJob): Promise<void>;
+}
+
+/** A request to flush an agent's open batch if it is still open and idle. */
+export interface IdleCheck {
+  readonly tenantId: string;
+  readonly agentId: string;
+  /** First sequence number of the batch that was open when the check was scheduled. */
+  readonly openFrom: number;
+}
+
+/** Schedules idle checks (an SQS standard queue with per-message delay; at most 15 minutes per hop). */
+export interface IdleCheckScheduler {
+  schedule(check: IdleCheck, delaySeconds: number): Promise<void>;
 }

@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(4);
+    expect(functions).toHaveLength(6);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -93,6 +93,18 @@ describe('consolidation queue', () => {
     expect(template.toJSON().Resources[dlqId].Properties).toMatchObject({ FifoQueue: true });
   });
 
+  it('has a standard idle-check queue (per-message delays) with a dead-letter queue, consumed with partial failures', () => {
+    const queueId = logicalIdOf('AWS::SQS::Queue', 'IdleChecksQueue');
+    const idleFlushId = logicalIdOf('AWS::Lambda::Function', 'IdleFlushFunction');
+    const queue = template.toJSON().Resources[queueId].Properties;
+    expect(queue.FifoQueue).toBeUndefined();
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(5);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: idleFlushId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
   it('hides a received job for at least six times the consolidator timeout', () => {
     const queueId = logicalIdOf('AWS::SQS::Queue', 'ConsolidationQueue');
     const consolidatorId = logicalIdOf('AWS::Lambda::Function', 'ConsolidatorFunction');
@@ -114,6 +126,7 @@ describe('HTTP API', () => {
   it.each([
     ['ANY /v1/agents/{agentId}/events', 'IngestFunction'],
     ['ANY /v1/agents/{agentId}/status', 'StatusFunction'],
+    ['ANY /v1/agents/{agentId}/flush', 'FlushFunction'],
     ['ANY /v1/agents/{agentId}/contacts', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/facts', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/tasks', 'MemoryReaderFunction'],
@@ -147,6 +160,19 @@ describe('least privilege', () => {
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
       's3:PutObject',
+      'sqs:SendMessage',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+  });
+
+  it.each(['Flush', 'IdleFlush'])('lets the %s function close batches and send jobs, and nothing else', (prefix) => {
+    const actions = actionsOfRole(prefix).filter((action) => !action.startsWith('sqs:') || action === 'sqs:SendMessage');
+    expect(actions).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
       'sqs:SendMessage',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',

@@ -6,6 +6,7 @@ const base = {
   RAW_BUCKET_NAME: 'raw',
   BATCH_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/jobs.fifo',
   MEMORY_TABLE_NAME: 'memory',
+  IDLE_CHECK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/idle',
 };
 
 describe('loadConfig', () => {

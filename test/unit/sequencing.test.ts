@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_COUNTERS, chunk, planSequences } from '../../functions/domain/sequencing.js';
+import { EMPTY_COUNTERS, chunk, planFlush, planSequences } from '../../functions/domain/sequencing.js';
 
 const messages = (n: number) => Array.from({ length: n }, () => ({ type: 'message' as const }));
 
@@ -41,7 +41,7 @@ describe('planSequences', () => {
   });
 
   it('continues a batch that earlier requests began', () => {
-    const counters = { lastSequence: 48, messages: 45, actions: 3, batchesClosed: 0, lastBatchEnd: 0 };
+    const counters = { lastSequence: 48, messages: 45, actions: 3, batchesClosed: 0, lastBatchEnd: 0, batchMessages: 45 };
 
     const plan = planSequences(counters, messages(6), 50);
 
@@ -63,6 +63,27 @@ describe('planSequences', () => {
       expect(batch.fromSequence).toBe(index * 50 + 1);
       expect(batch.toSequence).toBe((index + 1) * 50);
     });
+  });
+
+  it('marks the first event after a batch boundary as opening a batch', () => {
+    const plan = planSequences(EMPTY_COUNTERS, messages(52), 50);
+
+    expect(plan.assigned.filter((event) => event.opensBatch).map((event) => event.sequence)).toEqual([1, 51]);
+  });
+
+  it('starts a full batch after a flush, so ranges never overlap', () => {
+    const first = planSequences(EMPTY_COUNTERS, messages(30), 50);
+    const flush = planFlush(first.next)!;
+    const after = planSequences(flush.next, messages(50), 50);
+
+    expect(flush.batch).toEqual({ index: 1, fromSequence: 1, toSequence: 30 });
+    expect(after.closedBatches).toEqual([{ index: 2, fromSequence: 31, toSequence: 80 }]);
+    expect(after.assigned[0]!.opensBatch).toBe(true);
+  });
+
+  it('flushes nothing when no batch is open', () => {
+    expect(planFlush(planSequences(EMPTY_COUNTERS, messages(50), 50).next)).toBeUndefined();
+    expect(planFlush(EMPTY_COUNTERS)).toBeUndefined();
   });
 
   it('refuses a batch size that is not a positive integer', () => {

@@ -1,0 +1,60 @@
+/**
+ * Flush: close an agent's open batch early so the stores do not lag by up to
+ * 49 messages. Used by `POST /v1/agents/{agentId}/flush` and by the idle
+ * flush, which only flushes once the agent has been quiet long enough.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentKey } from '../domain/agent-key.js';
+import { NotFoundError, SequenceConflictError } from '../domain/errors.js';
+import { planFlush, type BatchRange } from '../domain/sequencing.js';
+import type { AgentLedger, BatchQueue } from './ports.js';
+
+export interface FlushDependencies {
+  readonly ledger: AgentLedger;
+  readonly queue: BatchQueue;
+  readonly now?: () => Date;
+}
+
+export type FlushResult =
+  | { readonly flushed: true; readonly batch: BatchRange }
+  | { readonly flushed: false; readonly reason: 'nothing-open' | 'already-closed' }
+  | { readonly flushed: false; readonly reason: 'not-idle'; readonly retryInSeconds: number };
+
+export interface FlushConditions {
+  /** Only flush the batch that started at this sequence number (idle checks). */
+  readonly openFrom?: number;
+  /** Only flush when nothing was ingested for this long. */
+  readonly idleForSeconds?: number;
+}
+
+const MAX_ATTEMPTS = 10;
+
+export async function flushAgent(deps: FlushDependencies, agent: AgentKey, conditions: FlushConditions = {}): Promise<FlushResult> {
+  const now = deps.now ?? (() => new Date());
+  for (let attempt = 1; ; attempt += 1) {
+    const status = await deps.ledger.readStatus(agent);
+    if (!status) throw new NotFoundError(`agent ${agent.agentId} has no events`);
+    if (conditions.openFrom !== undefined && status.lastBatchEnd >= conditions.openFrom) return { flushed: false, reason: 'already-closed' };
+    if (conditions.idleForSeconds !== undefined) {
+      const quietSeconds = (now().getTime() - Date.parse(status.updatedAt)) / 1000;
+      if (quietSeconds < conditions.idleForSeconds) {
+        return { flushed: false, reason: 'not-idle', retryInSeconds: Math.max(1, Math.ceil(conditions.idleForSeconds - quietSeconds)) };
+      }
+    }
+    const plan = planFlush(status);
+    if (!plan) return { flushed: false, reason: 'nothing-open' };
+    try {
+      await deps.ledger.commitSequences(agent, status, plan.next, [], [plan.batch], now().toISOString());
+    } catch (error) {
+      // Ingest or another flush moved the counters: look again.
+      if (error instanceof SequenceConflictError && attempt < MAX_ATTEMPTS) {
+        await sleep(Math.random() * 20 * attempt);
+        continue;
+      }
+      throw error;
+    }
+    await deps.queue.enqueue({ tenantId: agent.tenantId, agentId: agent.agentId, ...plan.batch });
+    await deps.ledger.markBatchQueued(agent, plan.batch, now().toISOString());
+    return { flushed: true, batch: plan.batch };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Bounded lag: a flush (on request, or after a quiet period) consolidates the
+ * open partial batch; sequence ranges stay contiguous and never overlap the
+ * next full batch.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../local/local-stack.js';
+import { api, message, startTestStack } from '../support/local-stack.js';
+import { stackReaders } from '../support/stack-readers.js';
+import { waitFor } from '../support/wait.js';
+
+let stack: LocalStack;
+let read: ReturnType<typeof stackReaders>;
+
+beforeAll(async () => {
+  stack = await startTestStack({ stackProps: { idleFlushAfter: Duration.seconds(2) } });
+  read = stackReaders(stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const status = async (agentId: string) => (await api(stack, 'GET', `/v1/agents/${agentId}/status`)).body;
+const messages = (prefix: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => message(`${prefix}${from + i}`, i === 0 ? 'I had lunch with Priya Natarajan today.' : 'ok'));
+
+describe('POST /v1/agents/{agentId}/flush', () => {
+  it('consolidates the open partial batch, and the next full batch starts after it', async () => {
+    const agentId = 'flush-on-request';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('a', 1, 30) });
+
+    const flushed = await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
+
+    expect(flushed.status).toBe(202);
+    expect(flushed.body).toEqual({ flushed: true, batch: { index: 1, fromSequence: 1, toSequence: 30 } });
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 30);
+    const contacts = await api<{ items: { name: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/contacts`);
+    expect(contacts.body.items.map((c) => c.name)).toEqual(['Priya Natarajan']);
+
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('b', 31, 80) });
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 80);
+    expect(await read.ledger.readBatch(read.agent(agentId), 2)).toMatchObject({ fromSequence: 31, toSequence: 80 });
+  });
+
+  it('answers 200 when nothing is open, 404 for an unknown agent and 405 for a wrong method', async () => {
+    const agentId = 'flush-nothing';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('c', 1, 50) });
+
+    expect(await api(stack, 'POST', `/v1/agents/${agentId}/flush`).then((r) => [r.status, r.body])).toEqual([200, { flushed: false, reason: 'nothing-open' }]);
+    expect((await api(stack, 'POST', '/v1/agents/never-posted/flush')).status).toBe(404);
+    expect((await api(stack, 'GET', `/v1/agents/${agentId}/flush`)).status).toBe(405);
+  });
+});
+
+describe('idle flush', () => {
+  it('consolidates a partial batch once the agent has been quiet for the configured period, waiting out activity', async () => {
+    const agentId = 'goes-quiet';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('d', 1, 5) });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('e', 6, 10) });
+
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 10, 20_000);
+
+    expect(await read.ledger.readBatch(read.agent(agentId), 1)).toMatchObject({ fromSequence: 1, toSequence: 10 });
+    expect(await read.ledger.readBatch(read.agent(agentId), 2)).toBeUndefined();
+  });
+});
