@@ -22,7 +22,7 @@ import type { LocalStack } from '../../local/local-stack.js';
 import { injectFaults } from '../support/fault-injection.js';
 import { api, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
-import { scriptedConversation } from '../support/scripted-conversation.js';
+import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
 
 type Behaviour = 'fail' | 'invalid' | 'hang';
 

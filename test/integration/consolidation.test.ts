@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import { api, startTestStack } from '../support/local-stack.js';
-import { scriptedConversation } from '../support/scripted-conversation.js';
+import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
 import { waitFor } from '../support/wait.js';
 
 let stack: LocalStack;
