@@ -5,12 +5,14 @@
  */
 import { startLocalStack } from '../local/local-stack.js';
 import { benchIngest } from './bench/ingest.js';
+import { benchConsolidate } from './bench/consolidate.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
 
 const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = {
   ingest: benchIngest,
+  consolidate: benchConsolidate,
 };
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
