@@ -1,0 +1,121 @@
+/**
+ * Where an agent's base summaries stand: the open day and the open
+ * interaction. Records (in sequence order, after consolidation) advance it; a
+ * record outside the open day or interaction closes it. The sweep closes them
+ * for agents that went quiet. Closed periods become base summaries; days with
+ * no records become empty markers, so weeks still complete. Pure.
+ */
+import { childIndices, dayNumber, parentIndex, DEFAULT_LADDERS, type LadderConfig } from './ladders.js';
+
+export interface SummaryCursor {
+  /** Highest sequence number already placed. */
+  readonly lastSequence: number;
+  readonly lastActivityAt?: string;
+  /** The open day, and its first sequence number (absent while it has no records). */
+  readonly day?: number;
+  readonly dayFrom?: number;
+  /** Number of the last interaction started (0 before the first). */
+  readonly interaction: number;
+  /** First sequence number of the open interaction (absent when none is open). */
+  readonly interactionFrom?: number;
+  readonly interactionKey?: string;
+}
+
+export const EMPTY_CURSOR: SummaryCursor = { lastSequence: 0, interaction: 0 };
+
+/** A base period that closed: records fromSequence..toSequence, or none (an empty day). */
+export interface ClosedPeriod {
+  readonly ladder: 'time' | 'count';
+  readonly index: number;
+  readonly range?: { readonly fromSequence: number; readonly toSequence: number };
+}
+
+export interface CursorOptions {
+  readonly timeZone: string;
+  /** Records with no interactionId further apart than this start a new interaction. */
+  readonly idleGapMs: number;
+  readonly ladders?: LadderConfig;
+}
+
+export interface PlacedRecord {
+  readonly sequence: number;
+  readonly timestamp: string;
+  readonly interactionId?: string;
+}
+
+export function advanceCursor(cursor: SummaryCursor, records: readonly PlacedRecord[], options: CursorOptions): { cursor: SummaryCursor; closed: ClosedPeriod[] } {
+  const closed: ClosedPeriod[] = [];
+  let next: { -readonly [K in keyof SummaryCursor]: SummaryCursor[K] } = { ...cursor };
+  for (const record of records) {
+    if (record.sequence <= next.lastSequence) continue;
+    const day = Math.max(dayNumber(record.timestamp, options.timeZone), next.day ?? Number.NEGATIVE_INFINITY);
+    if (next.day === undefined) {
+      // The first week completes too: the days before the agent's first record are empty.
+      const weekStart = childIndices(options.ladders ?? DEFAULT_LADDERS, 'time', 1, parentIndex(options.ladders ?? DEFAULT_LADDERS, 'time', 0, day))[0]!;
+      for (let empty = weekStart; empty < day; empty += 1) closed.push({ ladder: 'time', index: empty });
+    } else if (day > next.day) {
+      closed.push(...closeDays(next, day));
+    }
+    if (next.day !== day || next.dayFrom === undefined) {
+      next.day = day;
+      next.dayFrom = record.sequence;
+    }
+
+    const key = record.interactionId !== undefined ? `id:${record.interactionId}` : 'gap';
+    const gap = next.lastActivityAt ? Date.parse(record.timestamp) - Date.parse(next.lastActivityAt) : 0;
+    const starts = next.interactionFrom === undefined || key !== next.interactionKey || (key === 'gap' && gap > options.idleGapMs);
+    if (starts) {
+      if (next.interactionFrom !== undefined) closed.push({ ladder: 'count', index: next.interaction, range: { fromSequence: next.interactionFrom, toSequence: next.lastSequence } });
+      next.interaction += 1;
+      next.interactionFrom = record.sequence;
+      next.interactionKey = key;
+    }
+    next.lastSequence = record.sequence;
+    next.lastActivityAt = record.timestamp;
+  }
+  return { cursor: next, closed };
+}
+
+/** Closes the open day and marks the days up to (not including) `until` as empty. */
+function closeDays(cursor: { day?: number; dayFrom?: number; lastSequence: number }, until: number): ClosedPeriod[] {
+  const closed: ClosedPeriod[] = [];
+  if (cursor.day === undefined) return closed;
+  closed.push({ ladder: 'time', index: cursor.day, ...(cursor.dayFrom !== undefined ? { range: { fromSequence: cursor.dayFrom, toSequence: cursor.lastSequence } } : {}) });
+  for (let empty = cursor.day + 1; empty < until; empty += 1) closed.push({ ladder: 'time', index: empty });
+  return closed;
+}
+
+/**
+ * The sweep, for agents that went quiet: closes the open day once it has
+ * ended (marking the silent days since as empty, through yesterday) and the
+ * open interaction once the idle gap has passed.
+ */
+export function sweepCursor(cursor: SummaryCursor, now: string, options: CursorOptions): { cursor: SummaryCursor; closed: ClosedPeriod[] } {
+  const closed: ClosedPeriod[] = [];
+  const next: { -readonly [K in keyof SummaryCursor]: SummaryCursor[K] } = { ...cursor };
+  const today = dayNumber(now, options.timeZone);
+  if (next.day !== undefined && today > next.day) {
+    closed.push(...closeDays(next, today));
+    next.day = today;
+    delete next.dayFrom;
+  }
+  if (next.interactionFrom !== undefined && next.lastActivityAt && Date.parse(now) - Date.parse(next.lastActivityAt) > options.idleGapMs) {
+    closed.push({ ladder: 'count', index: next.interaction, range: { fromSequence: next.interactionFrom, toSequence: next.lastSequence } });
+    delete next.interactionFrom;
+    delete next.interactionKey;
+  }
+  return { cursor: next, closed };
+}
+
+/** When a sweep could next close something for this cursor (for the sweep index). */
+export function nextSweepAt(cursor: SummaryCursor, options: CursorOptions): string | undefined {
+  const candidates: number[] = [];
+  if (cursor.day !== undefined) candidates.push((cursor.day + 1) * 86_400_000 + offsetMs(options.timeZone));
+  if (cursor.interactionFrom !== undefined && cursor.lastActivityAt) candidates.push(Date.parse(cursor.lastActivityAt) + options.idleGapMs + 1);
+  return candidates.length ? new Date(Math.min(...candidates)).toISOString() : undefined;
+}
+
+/** A conservative bound on how far a time zone's midnight is from UTC's (sweeps may run a little early and find nothing). */
+function offsetMs(timeZone: string): number {
+  return timeZone === 'UTC' ? 0 : -14 * 3_600_000;
+}
