@@ -10,4 +10,5 @@ export const handler = createConsolidateBatchHandler({
   memory: runtime.memory,
   model: runtime.model,
   budget: runtime.config.budget,
+  summaries: runtime.summaries,
 });

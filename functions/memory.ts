@@ -4,4 +4,9 @@ import { serviceRuntime } from './commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createMemoryHandler({ tenantId: runtime.config.tenantId, memory: runtime.memory });
+export const handler = createMemoryHandler({
+  tenantId: runtime.config.tenantId,
+  memory: runtime.memory,
+  summaries: runtime.summaries.summaries,
+  ladders: runtime.summaries.ladders,
+});

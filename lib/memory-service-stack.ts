@@ -1,6 +1,13 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SWEEP_INDEX } from '../functions/adapters/dynamodb-summary-store.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
@@ -47,6 +54,16 @@ export interface MemoryServiceStackProps extends StackProps {
    * @default Duration.minutes(5)
    */
   readonly consolidatorTimeout?: Duration;
+  /**
+   * IANA time zone in which the time ladder cuts days.
+   * @default 'UTC'
+   */
+  readonly summaryTimeZone?: string;
+  /**
+   * How often the summary sweep runs.
+   * @default Duration.minutes(15)
+   */
+  readonly sweepEvery?: Duration;
 }
 
 const IDLE_CHECK_TIMEOUT = Duration.seconds(30);
@@ -62,6 +79,11 @@ export class MemoryServiceStack extends Stack {
     const rawLog = new RawLogBucket(this, 'RawLog');
     const agents = new AgentPartitionedTable(this, 'Agents');
     const memory = new AgentPartitionedTable(this, 'Memory');
+    const summaries = new AgentPartitionedTable(this, 'Summaries', {
+      // Each new summary announces itself to the ladder consumer.
+      stream: StreamViewType.NEW_IMAGE,
+      indexes: [{ name: SWEEP_INDEX, partitionKey: 'sweepShard', sortKey: 'sweepAt', include: ['tenantId', 'agentId'] }],
+    });
     const modelProvider = props.modelProvider ?? 'local';
     const consolidatorTimeout = props.consolidatorTimeout ?? Duration.minutes(5);
     const consolidation = new ConsolidationQueue(this, 'Consolidation', {
@@ -79,6 +101,8 @@ export class MemoryServiceStack extends Stack {
       BATCH_SIZE: String(props.batchSize ?? 50),
       MEMORY_TABLE_NAME: memory.table.tableName,
       IDLE_CHECK_QUEUE_URL: idleChecks.queue.queueUrl,
+      SUMMARIES_TABLE_NAME: summaries.table.tableName,
+      SUMMARY_TIME_ZONE: props.summaryTimeZone ?? 'UTC',
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
@@ -156,17 +180,58 @@ export class MemoryServiceStack extends Stack {
       'dynamodb:UpdateItem',
       'dynamodb:ConditionCheckItem',
     );
-    consolidator.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }),
-    );
-    if (modelProvider === 'bedrock') {
-      consolidator.addToRolePolicy(
+    consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+    const allowModel = (fn: NodejsFunction) => {
+      if (modelProvider !== 'bedrock') return;
+      fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['bedrock:InvokeModel'],
           resources: [`arn:${this.partition}:bedrock:*::foundation-model/*`, `arn:${this.partition}:bedrock:*:${this.account}:inference-profile/*`],
         }),
       );
-    }
+    };
+    const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
+    allowModel(consolidator);
+    // Base summaries: cursor and summary writes.
+    summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem');
+
+    const ladderDeadLetters = new Queue(this, 'LadderDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const ladder = new ServiceFunction(this, 'Ladder', {
+      entry: 'functions/ladder.ts',
+      environment,
+      timeout: Duration.minutes(2),
+      description: 'Summaries stream consumer: registers each summary with its parent and writes complete parents',
+    }).function;
+    summaries.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    allowModel(ladder);
+    ladder.addEventSource(
+      new DynamoEventSource(summaries.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        // Only new summaries announce anything; slot and cursor writes are filtered out.
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.beginsWith('SUM#') } } } })],
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        maxRecordAge: Duration.hours(12),
+        onFailure: new SqsDlq(ladderDeadLetters),
+      }),
+    );
+
+    const sweep = new ServiceFunction(this, 'Sweep', {
+      entry: 'functions/sweep.ts',
+      environment,
+      timeout: Duration.minutes(5),
+      description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
+    }).function;
+    summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+    agents.table.grant(sweep, 'dynamodb:GetItem');
+    sweep.addToRolePolicy(readRawRecords);
+    allowModel(sweep);
+    new Rule(this, 'SweepSchedule', {
+      description: 'Summary sweep for agents that went quiet',
+      schedule: Schedule.rate(props.sweepEvery ?? Duration.minutes(15)),
+      targets: [new LambdaFunction(sweep)],
+    });
     consolidator.addEventSource(
       new SqsEventSource(consolidation.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
@@ -178,6 +243,7 @@ export class MemoryServiceStack extends Stack {
       description: 'GET contacts, facts, tasks (paginated) and audit entries',
     }).function;
     memory.table.grant(memoryReader, 'dynamodb:GetItem', 'dynamodb:Query');
+    summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {
       routes: [
@@ -188,6 +254,8 @@ export class MemoryServiceStack extends Stack {
         { path: '/v1/agents/{agentId}/facts', handler: memoryReader },
         { path: '/v1/agents/{agentId}/tasks', handler: memoryReader },
         { path: '/v1/agents/{agentId}/audit', handler: memoryReader },
+        { path: '/v1/agents/{agentId}/summaries', handler: memoryReader },
+        { path: '/v1/agents/{agentId}/sweep', handler: sweep },
       ],
     });
 
@@ -195,6 +263,7 @@ export class MemoryServiceStack extends Stack {
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });
     new CfnOutput(this, 'AgentsTableName', { value: agents.table.tableName });
     new CfnOutput(this, 'MemoryTableName', { value: memory.table.tableName });
+    new CfnOutput(this, 'SummariesTableName', { value: summaries.table.tableName });
     new CfnOutput(this, 'ConsolidationQueueUrl', { value: consolidation.queue.queueUrl });
     new CfnOutput(this, 'ConsolidationDeadLetterQueueUrl', { value: consolidation.deadLetterQueue.queueUrl });
   }

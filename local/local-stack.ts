@@ -9,10 +9,29 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { MemoryServiceStackProps } from '../lib/memory-service-stack.js';
 import { startApiServer, routesFromTemplate } from './api-server.js';
 import { startEmulator, type Emulator } from './emulator.js';
-import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
+import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner as QueueRunner } from './event-source-runner.js';
+import type { StreamSourceStats } from './stream-source-runner.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface EventSourceRunner extends QueueRunner {
+  readonly streamStats: StreamSourceStats;
+}
+
+/** Resolves once `condition` has held on `rounds` consecutive checks. */
+async function waitUntil(condition: () => boolean, deadline: number, rounds: number): Promise<void> {
+  let held = 0;
+  while (held < rounds) {
+    if (Date.now() > deadline) throw new Error('event sources not idle in time');
+    await sleep(100);
+    held = condition() ? held + 1 : 0;
+  }
+}
 import { loadFunctions, type LocalFunction } from './lambda-functions.js';
 import { provisionFromTemplate, type ResourceMap } from './provision.js';
 import { synthesizeTemplate, type CfnTemplate } from './template.js';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
+import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
 
 export interface LocalStackOptions {
   /** An emulator that is already running (LocalStack, a shared moto); otherwise one is started. */
@@ -24,6 +43,8 @@ export interface LocalStackOptions {
   readonly namePrefix?: string;
   readonly stackProps?: MemoryServiceStackProps;
   readonly pollIntervalMs?: number;
+  /** Run scheduled rules at this interval instead of their own rate. */
+  readonly scheduleIntervalMs?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -34,7 +55,7 @@ export interface LocalStack {
   readonly resources: ResourceMap;
   readonly functions: ReadonlyMap<string, LocalFunction>;
   readonly eventSources: EventSourceRunner;
-  readonly clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient };
+  readonly clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient; streams: DynamoDBStreamsClient };
   /** The local name of the first resource of a CloudFormation type whose logical id starts with `prefix`. */
   resourceRef(type: string, logicalIdPrefix: string): string;
   stop(): Promise<void>;
@@ -55,6 +76,7 @@ export function emulatorClients(endpoint: string) {
     dynamodb: new DynamoDBClient(common),
     s3: new S3Client({ ...common, forcePathStyle: true }),
     sqs: new SQSClient({ ...common, useQueueUrlAsEndpoint: false }),
+    streams: new DynamoDBStreamsClient(common),
   };
 }
 
@@ -74,10 +96,30 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       log,
       isReady: () => ready,
     });
-    const eventSources = startEventSourceRunner(clients.sqs, sqsMappingsFromTemplate(template, resources, functions), {
-      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    const poll = { ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}), log };
+    const queues = startEventSourceRunner(clients.sqs, sqsMappingsFromTemplate(template, resources, functions), poll);
+    const streams = startStreamSourceRunner(clients.streams, clients.sqs, streamMappingsFromTemplate(template, resources, functions), poll);
+    const schedules = startScheduleRunner(schedulesFromTemplate(template, functions), {
+      ...(options.scheduleIntervalMs !== undefined ? { intervalMs: options.scheduleIntervalMs } : {}),
       log,
     });
+    const eventSources: EventSourceRunner = {
+      stats: queues.stats,
+      streamStats: streams.stats,
+      // Queues feed streams (consolidation writes summaries) and streams feed nothing back, so
+      // waiting for queues, then streams, then queues again settles the whole pipeline.
+      async waitForIdle(timeoutMs = 60_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (let round = 0; round < 2; round += 1) {
+          await queues.waitForIdle(Math.max(1, deadline - Date.now()));
+          await waitUntil(() => streams.isIdle(), deadline, 2);
+        }
+      },
+      async stop() {
+        schedules.stop();
+        await Promise.all([queues.stop(), streams.stop()]);
+      },
+    };
     ready = true;
     return {
       url: api.url,

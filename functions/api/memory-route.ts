@@ -3,6 +3,8 @@
  * (`limit` 1-100, default 50; `nextToken` from the previous page).
  * `GET /v1/agents/{agentId}/audit?batch=N`: the patches applied for batch N,
  * with before and after of every changed item.
+ * `GET /v1/agents/{agentId}/summaries?ladder=time|count[&level=N]`: a
+ * ladder's summaries (every level when `level` is omitted), page by page.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -13,17 +15,20 @@ import { parseAgentId } from '../domain/events.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { UPDATERS, type UpdaterName } from '../domain/memory.js';
 import type { MemoryStore } from '../use-cases/memory-ports.js';
+import type { SummaryStore } from '../use-cases/summary-ports.js';
+import { LEVEL_NAMES, topLevel, type LadderConfig } from '../domain/ladders.js';
 
 export interface MemoryRouteDependencies {
   readonly memory: MemoryStore;
+  readonly summaries: SummaryStore;
+  readonly ladders: LadderConfig;
   readonly tenantId: string;
 }
 
-function positiveInteger(value: string | undefined, field: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
+function integerInRange(value: string, field: string, min: number, max: number): number {
   const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
-    throw new ValidationError([{ field, rule: `must be an integer from 1 to ${max}` }]);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    throw new ValidationError([{ field, rule: `must be an integer from ${min} to ${max}` }]);
   }
   return parsed;
 }
@@ -37,15 +42,27 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
       const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
       const resource = event.rawPath.split('/').pop() ?? '';
       const query = event.queryStringParameters ?? {};
+      if (resource === 'summaries') {
+        const ladder = query.ladder;
+        if (ladder !== 'time' && ladder !== 'count') throw new ValidationError([{ field: 'ladder', rule: 'is required: time or count' }]);
+        const top = topLevel(deps.ladders, ladder);
+        const level = query.level === undefined ? undefined : integerInRange(query.level, 'level', 0, top);
+        const limit = query.limit === undefined ? 50 : integerInRange(query.limit, 'limit', 1, 100);
+        const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
+        return jsonResponse(200, {
+          items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
+          ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+        });
+      }
       if (resource === 'audit') {
-        const batch = positiveInteger(query.batch, 'batch', Number.NaN, Number.MAX_SAFE_INTEGER);
-        if (Number.isNaN(batch)) throw new ValidationError([{ field: 'batch', rule: 'is required: a batch index' }]);
+        if (query.batch === undefined) throw new ValidationError([{ field: 'batch', rule: 'is required: a batch index' }]);
+        const batch = integerInRange(query.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
         const entries = (await Promise.all(UPDATERS.map((updater) => deps.memory.readAudit(agent, batch, updater)))).filter(Boolean);
         if (entries.length === 0) throw new NotFoundError(`no patch applied for batch ${batch} of agent ${agent.agentId}`);
         return jsonResponse(200, { batch, entries });
       }
       if (!(UPDATERS as readonly string[]).includes(resource)) throw new NotFoundError(`unknown store ${resource}`);
-      const limit = positiveInteger(query.limit, 'limit', 50, 100);
+      const limit = query.limit === undefined ? 50 : integerInRange(query.limit, 'limit', 1, 100);
       const page = await deps.memory.listItems(agent, resource as UpdaterName, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
       return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
     });

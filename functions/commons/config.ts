@@ -11,6 +11,21 @@ const flag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+const fanIns = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, { error: 'must be comma-separated integers, e.g. 7,4,3,4' })
+  .transform((value) => value.split(',').map(Number))
+  .refine((values) => values.every((v) => v >= 2 && v <= 100), { error: 'each fan-in must be from 2 to 100' });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const configSchema = z.object({
   TENANT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default'),
   AGENTS_TABLE_NAME: z.string().min(1),
@@ -21,6 +36,14 @@ const configSchema = z.object({
   RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   MEMORY_TABLE_NAME: z.string().min(1),
   IDLE_CHECK_QUEUE_URL: z.url(),
+  SUMMARIES_TABLE_NAME: z.string().min(1),
+  /** IANA time zone in which days are cut for the time ladder. */
+  SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC'),
+  /** Records without an interactionId further apart than this start a new interaction. */
+  INTERACTION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Fan-ins of the levels above the base, comma-separated. */
+  TIME_LADDER_FAN_INS: fanIns.default([7, 4, 3, 4]),
+  COUNT_LADDER_FAN_INS: fanIns.default([10, 4, 3, 4]),
   /** Quiet period after which an agent's open batch is consolidated. */
   IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
@@ -52,6 +75,10 @@ export interface ServiceConfig {
   readonly memoryTableName: string;
   readonly idleCheckQueueUrl: string;
   readonly idleFlushSeconds: number;
+  readonly summariesTableName: string;
+  readonly timeZone: string;
+  readonly interactionIdleMs: number;
+  readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
   readonly model:
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
@@ -94,6 +121,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     memoryTableName: c.MEMORY_TABLE_NAME,
     idleCheckQueueUrl: c.IDLE_CHECK_QUEUE_URL,
     idleFlushSeconds: c.IDLE_FLUSH_SECONDS,
+    summariesTableName: c.SUMMARIES_TABLE_NAME,
+    timeZone: c.SUMMARY_TIME_ZONE,
+    interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
+    fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
     model,
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,

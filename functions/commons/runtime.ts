@@ -9,6 +9,9 @@ import { S3RawLog } from '../adapters/s3-raw-log.js';
 import { SqsBatchQueue } from '../adapters/sqs-batch-queue.js';
 import { DynamoDbMemoryStore } from '../adapters/dynamodb-memory-store.js';
 import { SqsIdleCheckScheduler } from '../adapters/sqs-idle-check-scheduler.js';
+import { DynamoDbSummaryStore } from '../adapters/dynamodb-summary-store.js';
+import { DEFAULT_LADDERS, type LadderConfig } from '../domain/ladders.js';
+import type { SummaryDependencies } from '../use-cases/summaries.js';
 import { BedrockModel } from '../models/bedrock-model.js';
 import { LocalModel } from '../models/local/local-model.js';
 import type { ModelPort } from '../models/model-port.js';
@@ -23,6 +26,7 @@ export interface ServiceRuntime {
   readonly memory: DynamoDbMemoryStore;
   readonly model: ModelPort;
   readonly idleChecks: SqsIdleCheckScheduler;
+  readonly summaries: SummaryDependencies;
 }
 
 /** The model adapter the configuration names. */
@@ -38,16 +42,29 @@ export function createModel(config: ServiceConfig): ModelPort {
 }
 
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
+  const rawLog = new S3RawLog(clients.s3, config.rawBucketName);
+  const model = createModel(config);
   return {
     config,
     clients,
     ledger: new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName),
-    rawLog: new S3RawLog(clients.s3, config.rawBucketName),
+    rawLog,
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
     memory: new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName),
-    model: createModel(config),
+    model,
     idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),
+    summaries: {
+      summaries: new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName),
+      rawLog,
+      model,
+      ladders: ladderConfig(config),
+      cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
+    },
   };
+}
+
+export function ladderConfig(config: ServiceConfig): LadderConfig {
+  return { ...DEFAULT_LADDERS, fanIns: { time: [...config.fanIns.time], count: [...config.fanIns.count] } };
 }
 
 let shared: ServiceRuntime | undefined;

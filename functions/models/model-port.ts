@@ -29,6 +29,16 @@ export interface UpdaterInput {
   readonly tables: readonly FactTable[];
 }
 
+/** What a summary call hands the model: its sources (records or child summaries), and its length limit. */
+export interface SummaryInput {
+  readonly ladder: 'time' | 'count';
+  readonly level: number;
+  readonly from: string;
+  readonly to: string;
+  readonly maxTokens: number;
+  readonly sources: readonly { readonly id: string; readonly at: string; readonly text: string; readonly role?: string }[];
+}
+
 export interface RenderedPrompt {
   readonly id: string;
   readonly version: string;
@@ -36,14 +46,24 @@ export interface RenderedPrompt {
   readonly user: string;
 }
 
-export interface ModelRequest {
-  readonly task: UpdaterName;
+export type ModelRequest = UpdaterRequest | SummaryRequest;
+
+interface RequestBase {
   readonly prompt: RenderedPrompt;
-  readonly input: UpdaterInput;
   /** The output contract; LLM adapters send its JSON Schema as a tool definition. */
   readonly outputSchema: z.ZodType;
   readonly maxOutputTokens: number;
   readonly signal?: AbortSignal;
+}
+
+export interface UpdaterRequest extends RequestBase {
+  readonly task: UpdaterName;
+  readonly input: UpdaterInput;
+}
+
+export interface SummaryRequest extends RequestBase {
+  readonly task: 'summary';
+  readonly input: SummaryInput;
 }
 
 export interface ModelUsage {

@@ -23,6 +23,7 @@ import type { ModelPort, PromptRecord, UpdaterInput } from '../models/model-port
 import { CURRENT_PROMPTS } from '../prompts/index.js';
 import { renderPrompt } from '../prompts/render.js';
 import type { MemoryStore } from './memory-ports.js';
+import { placeRecords, type SummaryDependencies } from './summaries.js';
 import type { AgentLedger, BatchJob, RawLog, RawRecord } from './ports.js';
 
 export interface ConsolidationDependencies {
@@ -36,6 +37,8 @@ export interface ConsolidationDependencies {
   /** How many earlier unapplied batches one job may apply first. */
   readonly maxCatchUpBatches?: number;
   readonly maxOutputTokens?: number;
+  /** When set, each consolidated batch advances the summary ladders' base. */
+  readonly summaries?: SummaryDependencies;
 }
 
 export type UpdaterResult =
@@ -74,8 +77,10 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
   const firstNeeded = Math.min(...heads.map((head) => head.lastBatch + 1));
   const outcomes: BatchOutcome[] = [];
   if (firstNeeded > job.index) {
-    // Every updater already applied this batch (a redelivery): make sure progress says so.
+    // Every updater already applied this batch (a redelivery): make sure progress says so,
+    // and that the summaries saw its records (an earlier attempt may have failed there).
     await markConsolidated(deps, agent, job, undefined);
+    await catchUpSummaries(deps, agent, job);
     return outcomes;
   }
   const maxCatchUp = deps.maxCatchUpBatches ?? 5;
@@ -104,7 +109,16 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   const failures = results.filter((r): r is Extract<UpdaterResult, { outcome: 'failed' }> => r.outcome === 'failed');
   if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
   await markConsolidated(deps, agent, batch, records);
+  if (deps.summaries) await placeRecords(deps.summaries, agent, records);
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
+}
+
+async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<void> {
+  if (!deps.summaries) return;
+  const placed = (await deps.summaries.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
+  if (placed >= batch.toSequence) return;
+  const records = await deps.rawLog.getRange(agent, Math.max(batch.fromSequence, placed + 1), batch.toSequence);
+  await placeRecords(deps.summaries, agent, records);
 }
 
 async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {

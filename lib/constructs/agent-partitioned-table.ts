@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 
 export interface AgentPartitionedTableProps {
@@ -13,6 +13,11 @@ export interface AgentPartitionedTableProps {
    * @default no stream
    */
   readonly stream?: StreamViewType;
+  /**
+   * Global secondary indexes (string keys), e.g. a sparse index for a sweep.
+   * @default none
+   */
+  readonly indexes?: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string; readonly include: readonly string[] }[];
 }
 
 /**
@@ -35,5 +40,14 @@ export class AgentPartitionedTable extends Construct {
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       ...(props.stream ? { stream: props.stream } : {}),
     });
+    for (const index of props.indexes ?? []) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: [...index.include],
+      });
+    }
   }
 }

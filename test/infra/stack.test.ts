@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -68,9 +68,9 @@ describe('raw log bucket', () => {
   });
 });
 
-describe('agents and memory tables', () => {
-  it('are both on demand with point-in-time recovery and a pk/sk key', () => {
-    expect(Object.keys(template.findResources('AWS::DynamoDB::Table'))).toHaveLength(2);
+describe('agents, memory and summaries tables', () => {
+  it('are all on demand with point-in-time recovery and a pk/sk key', () => {
+    expect(Object.keys(template.findResources('AWS::DynamoDB::Table'))).toHaveLength(3);
     template.allResourcesProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -79,6 +79,57 @@ describe('agents and memory tables', () => {
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
     });
+  });
+});
+
+describe('summary ladders', () => {
+  it('announce every summary on the summaries table stream (new images) and index agents due for a sweep', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'sweep',
+          KeySchema: [
+            { AttributeName: 'sweepShard', KeyType: 'HASH' },
+            { AttributeName: 'sweepAt', KeyType: 'RANGE' },
+          ],
+        }),
+      ],
+    });
+  });
+
+  it('feed the ladder function only inserted summaries, bisecting on error with bounded retries and age, failures to a queue', () => {
+    const ladderId = logicalIdOf('AWS::Lambda::Function', 'LadderFunction');
+    const dlqId = logicalIdOf('AWS::SQS::Queue', 'LadderDeadLetterQueue');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: ladderId },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      MaximumRecordAgeInSeconds: 43_200,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlqId, 'Arn'] } } },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'SUM#' }] } } } }) }] },
+    });
+  });
+
+  it('sweep quiet agents on a schedule', () => {
+    const sweepId = logicalIdOf('AWS::Lambda::Function', 'SweepFunction');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweepId, 'Arn'] } })],
+    });
+  });
+
+  it('let the ladder function read and write summaries, and never the raw log', () => {
+    const actions = actionsOfRole('Ladder');
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
+    const streamReading = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+    expect(actions.filter((a) => a.startsWith('dynamodb:') && !streamReading.includes(a))).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
   });
 });
 
@@ -131,6 +182,8 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/facts', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/tasks', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/audit', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/summaries', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/sweep', 'SweepFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -202,6 +255,8 @@ describe('least privilege', () => {
       'dynamodb:ConditionCheckItem',
       'dynamodb:GetItem',
       'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
       'dynamodb:PutItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
@@ -229,8 +284,8 @@ describe('least privilege', () => {
     expect(JSON.stringify(template.toJSON())).not.toContain('bedrock:InvokeModel');
   });
 
-  it('lets the memory reader only get and query the memory table', () => {
-    expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  it('lets the memory reader only get and query the memory and summaries tables', () => {
+    expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
   it('lets the status function only read', () => {

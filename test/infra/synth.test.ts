@@ -19,12 +19,12 @@ describe('cdk synth', () => {
       const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
         (resource) => resource.Type === 'AWS::Lambda::Function',
       );
-      expect(functions).toHaveLength(6);
+      expect(functions).toHaveLength(8);
       const bundles = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
       for (const bundle of bundles) {
         expect(readdirSync(join(outdir, bundle))).toContain('index.mjs');
       }
-      expect(bundles.length).toBeGreaterThanOrEqual(6);
+      expect(bundles.length).toBeGreaterThanOrEqual(8);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ const base = {
   BATCH_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/jobs.fifo',
   MEMORY_TABLE_NAME: 'memory',
   IDLE_CHECK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/idle',
+  SUMMARIES_TABLE_NAME: 'summaries',
 };
 
 describe('loadConfig', () => {
@@ -30,6 +31,16 @@ describe('loadConfig', () => {
       modelId: 'llama3',
       baseUrl: 'http://localhost:11434/v1',
     });
+  });
+
+  it('reads ladder fan-ins, the time zone and the interaction gap', () => {
+    expect(loadConfig({ ...base, TIME_LADDER_FAN_INS: '7,4', SUMMARY_TIME_ZONE: 'Europe/Berlin', INTERACTION_IDLE_MINUTES: '45' })).toMatchObject({
+      fanIns: { time: [7, 4], count: [10, 4, 3, 4] },
+      timeZone: 'Europe/Berlin',
+      interactionIdleMs: 45 * 60_000,
+    });
+    expect(() => loadConfig({ ...base, SUMMARY_TIME_ZONE: 'Mars/Olympus' })).toThrow(/SUMMARY_TIME_ZONE: must be an IANA time zone/);
+    expect(() => loadConfig({ ...base, COUNT_LADDER_FAN_INS: '10,1' })).toThrow(/COUNT_LADDER_FAN_INS/);
   });
 
   it('fails fast naming each missing or malformed setting', () => {

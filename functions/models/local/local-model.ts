@@ -9,6 +9,7 @@ import type { ModelPort, ModelRequest, ModelResponse } from '../model-port.js';
 import { extractContacts } from './contacts.js';
 import { extractFacts } from './facts.js';
 import { extractTasks } from './tasks.js';
+import { summariseExtractively } from './summaries.js';
 import { countTokens } from './text.js';
 
 export const LOCAL_MODEL_ID = 'local-rules-v1';
@@ -18,7 +19,13 @@ export class LocalModel implements ModelPort {
 
   async invoke(request: ModelRequest): Promise<ModelResponse> {
     const output =
-      request.task === 'contacts' ? extractContacts(request.input) : request.task === 'facts' ? extractFacts(request.input) : extractTasks(request.input);
+      request.task === 'summary'
+        ? summariseExtractively(request.input)
+        : request.task === 'contacts'
+          ? extractContacts(request.input)
+          : request.task === 'facts'
+            ? extractFacts(request.input)
+            : extractTasks(request.input);
     return {
       output,
       modelId: this.modelId,

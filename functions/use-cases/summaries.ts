@@ -1,0 +1,160 @@
+/**
+ * The two summary ladders.
+ *
+ * - `placeRecords` runs after each consolidated batch: it advances the
+ *   agent's summary cursor and writes a base summary for every day or
+ *   interaction that closed, reading those raw records once (an empty day gets
+ *   a marker with no model call).
+ * - `sweepAgent` closes days that ended and interactions that went idle, for
+ *   agents that went quiet.
+ * - `ladderStep` runs for every summary the Summaries stream announces: it
+ *   registers the summary with its parent's slot and writes the parent only
+ *   once its full fan-in has arrived. Higher levels read only the level below.
+ *
+ * Every write is idempotent: summaries are put once (conditional), slots are
+ * string sets, and the cursor is versioned.
+ */
+import type { AgentKey } from '../domain/agent-key.js';
+import { childIndices, coveredRange, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
+import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
+import { MemoryServiceError } from '../domain/errors.js';
+import type { ModelPort, SummaryInput } from '../models/model-port.js';
+import { countTokens } from '../models/local/text.js';
+import { renderSummaryPrompt } from '../prompts/summary.v1.js';
+import { z } from 'zod';
+import type { RawLog, RawRecord } from './ports.js';
+import type { StoredSummary, SummaryStore } from './summary-ports.js';
+
+export interface SummaryDependencies {
+  readonly summaries: SummaryStore;
+  readonly rawLog: RawLog;
+  readonly model: ModelPort;
+  readonly ladders: LadderConfig;
+  readonly cursor: CursorOptions;
+  readonly now?: () => Date;
+}
+
+/** The ladder step needs no raw log: higher levels are written from the level below only. */
+export type LadderDependencies = Omit<SummaryDependencies, 'rawLog' | 'cursor'>;
+
+export class CursorConflictError extends MemoryServiceError {
+  override readonly name = 'CursorConflictError';
+}
+
+const summaryOutput = z.strictObject({ text: z.string().max(20_000) });
+const MAX_CURSOR_ATTEMPTS = 5;
+
+export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, records: readonly PlacedRecord[]): Promise<StoredSummary[]> {
+  return moveCursor(deps, agent, (cursor) => advanceCursor(cursor, records, deps.cursor));
+}
+
+export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Promise<StoredSummary[]> {
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  return moveCursor(deps, agent, (cursor) => sweepCursor(cursor, now, deps.cursor));
+}
+
+async function moveCursor(
+  deps: SummaryDependencies,
+  agent: AgentKey,
+  move: (cursor: SummaryCursor) => { cursor: SummaryCursor; closed: ClosedPeriod[] },
+): Promise<StoredSummary[]> {
+  for (let attempt = 1; attempt <= MAX_CURSOR_ATTEMPTS; attempt += 1) {
+    const current = await deps.summaries.getCursor(agent);
+    const { cursor, closed } = move(current?.cursor ?? EMPTY_CURSOR);
+    // Summaries first, cursor second: a crash between them recomputes the same periods, and the
+    // conditional puts write nothing twice.
+    const written: StoredSummary[] = [];
+    for (const period of closed) {
+      const summary = await writeBase(deps, agent, period);
+      if (summary) written.push(summary);
+    }
+    if (closed.length === 0 && current && JSON.stringify(cursor) === JSON.stringify(current.cursor)) return written;
+    if (await deps.summaries.putCursor(agent, cursor, current?.version ?? 0, nextSweepAt(cursor, deps.cursor))) return written;
+  }
+  throw new CursorConflictError(`summary cursor of ${agent.agentId} kept moving`);
+}
+
+async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod): Promise<StoredSummary | undefined> {
+  const range = coveredRange(deps.ladders, period.ladder, 0, period.index);
+  const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, ...range, children: [] as string[] };
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  if (!period.range) {
+    const marker: StoredSummary = { ...base, sources: [], text: '', tokens: 0, inputTokens: 0, empty: true, modelId: '', createdAt: now };
+    return (await deps.summaries.putSummary(agent, marker)) ? marker : undefined;
+  }
+  // The raw records of a base period are read here, once.
+  const records = await deps.rawLog.getRange(agent, period.range.fromSequence, period.range.toSequence);
+  const summary = await summarise(deps, {
+    ladder: period.ladder,
+    level: 0,
+    ...range,
+    maxTokens: levelBound(deps.ladders, 0),
+    sources: records.map((record: RawRecord) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
+  });
+  const stored: StoredSummary = { ...base, sources: records.map((r) => r.id), ...summary, empty: false, createdAt: now };
+  return (await deps.summaries.putSummary(agent, stored)) ? stored : undefined;
+}
+
+async function summarise(deps: LadderDependencies, input: SummaryInput) {
+  const prompt = renderSummaryPrompt(input);
+  const response = await deps.model.invoke({ task: 'summary', prompt, input, outputSchema: summaryOutput, maxOutputTokens: input.maxTokens * 2 });
+  const parsed = summaryOutput.safeParse(response.output);
+  if (!parsed.success) throw new MemoryServiceError(`summary model output is not {text}: ${parsed.error.message.slice(0, 200)}`);
+  // A summary longer than its level's bound would grow every level above it: cut it to the bound.
+  const text = truncateToTokens(parsed.data.text, input.maxTokens);
+  return { text, tokens: countTokens(text), inputTokens: response.usage.inputTokens, modelId: response.modelId };
+}
+
+function levelBound(ladders: LadderConfig, level: number): number {
+  return ladders.maxTokens[Math.min(level, ladders.maxTokens.length - 1)]!;
+}
+
+function truncateToTokens(text: string, maxTokens: number): string {
+  if (countTokens(text) <= maxTokens) return text;
+  const lines = text.split('\n');
+  while (lines.length > 1 && countTokens(lines.join('\n')) > maxTokens) lines.pop();
+  return lines.join('\n');
+}
+
+/**
+ * One stream announcement: register the summary with its parent's slot, and
+ * write the parent when every child is there. Duplicate or out-of-order
+ * deliveries re-register the same id (a set) and find the parent written.
+ */
+export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summary: Pick<StoredSummary, 'id' | 'ladder' | 'level' | 'index'>): Promise<StoredSummary | undefined> {
+  const { ladder, level, index } = summary;
+  if (level >= topLevel(deps.ladders, ladder)) return undefined;
+  const parentLevel = level + 1;
+  const parent = parentIndex(deps.ladders, ladder, level, index);
+  const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, summary.id);
+  const childKeys = childIndices(deps.ladders, ladder, parentLevel, parent).map((child) => ({ ladder, level, index: child }));
+  if (!childKeys.every((key) => registered.has(summaryId(key.ladder, key.level, key.index)))) return undefined;
+
+  const [existing] = await deps.summaries.getSummaries(agent, [{ ladder, level: parentLevel, index: parent }]);
+  if (existing) return undefined;
+  const children = await deps.summaries.getSummaries(agent, childKeys);
+  if (children.length !== childKeys.length) throw new MemoryServiceError(`slot ${ladder}:${parentLevel}:${parent} lists children that are not stored`);
+  return writeParent(deps, agent, ladder, parentLevel, parent, children);
+}
+
+async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, children: readonly StoredSummary[]): Promise<StoredSummary | undefined> {
+  const range = coveredRange(deps.ladders, ladder, level, index);
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const base = { id: summaryId(ladder, level, index), ladder, level, index, ...range, children: children.map((c) => c.id), sources: [], createdAt: now };
+  const withText = children.filter((child) => !child.empty);
+  const parent: StoredSummary =
+    withText.length === 0
+      ? { ...base, text: '', tokens: 0, inputTokens: 0, empty: true, modelId: '' }
+      : {
+          ...base,
+          empty: false,
+          ...(await summarise(deps, {
+            ladder,
+            level,
+            ...range,
+            maxTokens: levelBound(deps.ladders, level),
+            sources: withText.map((child) => ({ id: child.id, at: child.from, text: child.text })),
+          })),
+        };
+  return (await deps.summaries.putSummary(agent, parent)) ? parent : undefined;
+}

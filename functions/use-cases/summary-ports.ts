@@ -1,0 +1,46 @@
+/** Ports of the summary ladders. */
+import type { AgentKey } from '../domain/agent-key.js';
+import type { Ladder } from '../domain/ladders.js';
+import type { SummaryCursor } from '../domain/summary-cursor.js';
+
+/** One summary, as stored and listed. */
+export interface StoredSummary {
+  /** `<ladder>:<level>:<index>` */
+  readonly id: string;
+  readonly ladder: Ladder;
+  readonly level: number;
+  readonly index: number;
+  /** Covered range: ISO dates (time ladder) or interaction numbers (count ladder). */
+  readonly from: string;
+  readonly to: string;
+  /** Ids of the summaries it was written from (levels above the base). */
+  readonly children: readonly string[];
+  /** Record ids it was written from (base level). */
+  readonly sources: readonly string[];
+  readonly text: string;
+  readonly tokens: number;
+  /** Model input tokens spent writing it (0 for empty markers). */
+  readonly inputTokens: number;
+  /** A period with no activity: written with no model call. */
+  readonly empty: boolean;
+  readonly modelId: string;
+  readonly createdAt: string;
+}
+
+export interface SummaryPage {
+  readonly items: readonly StoredSummary[];
+  readonly nextToken?: string;
+}
+
+export interface SummaryStore {
+  getCursor(agent: AgentKey): Promise<{ cursor: SummaryCursor; version: number } | undefined>;
+  /** Conditional on the version read; false when another writer moved it first. */
+  putCursor(agent: AgentKey, cursor: SummaryCursor, expectedVersion: number, sweepAt: string | undefined): Promise<boolean>;
+  /** Writes a summary once; false when it already exists (a duplicate trigger writes nothing). */
+  putSummary(agent: AgentKey, summary: StoredSummary): Promise<boolean>;
+  /** Adds a child id to a parent's slot; returns the slot's children so far. */
+  registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>>;
+  getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]>;
+  listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage>;
+  dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]>;
+}

@@ -1,0 +1,200 @@
+/**
+ * A local stand-in for Lambda's DynamoDB Streams event source mappings: reads
+ * each mapped stream from the template's starting position, applies the
+ * mapping's filter patterns, hands batches of up to `BatchSize` records to the
+ * same handler Lambda runs, and on a handler error bisects the batch, retries
+ * up to `MaximumRetryAttempts`, and sends what still fails (or is older than
+ * `MaximumRecordAgeInSeconds`) to the on-failure queue, as Lambda does.
+ */
+import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LocalFunction } from './lambda-functions.js';
+import { resolveValue, type ResourceMap } from './provision.js';
+import type { CfnTemplate } from './template.js';
+
+export interface StreamMappingSpec {
+  readonly logicalId: string;
+  readonly streamArn: string;
+  readonly startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  readonly batchSize: number;
+  readonly patterns: readonly Record<string, unknown>[];
+  readonly bisectOnError: boolean;
+  readonly maxRetries: number;
+  readonly maxRecordAgeSeconds: number;
+  readonly onFailureQueueUrl?: string;
+  readonly target: LocalFunction;
+}
+
+export interface StreamSourceStats {
+  invocations: number;
+  recordsDelivered: number;
+  recordsFiltered: number;
+  recordsFailed: number;
+}
+
+export function streamMappingsFromTemplate(
+  template: CfnTemplate,
+  resources: ResourceMap,
+  functions: ReadonlyMap<string, LocalFunction>,
+): StreamMappingSpec[] {
+  const streamOwners = [...resources.values()].filter((r) => r.streamArn);
+  const queuesByArn = new Map([...resources.values()].filter((r) => r.type === 'AWS::SQS::Queue').map((r) => [r.arn, r.ref]));
+  return Object.entries(template.Resources)
+    .filter(([, resource]) => resource.Type === 'AWS::Lambda::EventSourceMapping')
+    .flatMap(([logicalId, resource]) => {
+      const props = resource.Properties ?? {};
+      const source = props.EventSourceArn as { 'Fn::GetAtt'?: [string, string] };
+      const owner = source['Fn::GetAtt']?.[1] === 'StreamArn' ? streamOwners.find((r) => r.logicalId === source['Fn::GetAtt']![0]) : undefined;
+      if (!owner) return [];
+      const target = functions.get((props.FunctionName as { Ref: string }).Ref);
+      if (!target) throw new Error(`stream mapping ${logicalId} targets a function that was not loaded`);
+      const filters = ((props.FilterCriteria as { Filters?: { Pattern: string }[] } | undefined)?.Filters ?? []).map((f) => JSON.parse(f.Pattern) as Record<string, unknown>);
+      const destination = (props.DestinationConfig as { OnFailure?: { Destination: unknown } } | undefined)?.OnFailure?.Destination;
+      const onFailureQueueUrl = destination ? queuesByArn.get(resolveValue(destination, resources)) : undefined;
+      return [
+        {
+          logicalId,
+          streamArn: owner.streamArn!,
+          startingPosition: (props.StartingPosition as 'TRIM_HORIZON' | 'LATEST') ?? 'TRIM_HORIZON',
+          batchSize: Number(props.BatchSize ?? 100),
+          patterns: filters,
+          bisectOnError: props.BisectBatchOnFunctionError === true,
+          maxRetries: Number(props.MaximumRetryAttempts ?? 10_000),
+          maxRecordAgeSeconds: Number(props.MaximumRecordAgeInSeconds ?? 604_800),
+          ...(onFailureQueueUrl ? { onFailureQueueUrl } : {}),
+          target,
+        },
+      ];
+    });
+}
+
+/** EventBridge-style pattern matching, as Lambda's filter criteria use: literal lists and `prefix`. */
+export function matchesPattern(value: unknown, pattern: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    return pattern.some((rule) => {
+      if (rule && typeof rule === 'object' && 'prefix' in rule) return typeof value === 'string' && value.startsWith(String((rule as { prefix: string }).prefix));
+      return value === rule;
+    });
+  }
+  if (pattern && typeof pattern === 'object') {
+    if (!value || typeof value !== 'object') return false;
+    return Object.entries(pattern).every(([key, sub]) => matchesPattern((value as Record<string, unknown>)[key], sub));
+  }
+  return value === pattern;
+}
+
+export function startStreamSourceRunner(
+  streams: DynamoDBStreamsClient,
+  sqs: SQSClient,
+  mappings: readonly StreamMappingSpec[],
+  options: { pollIntervalMs?: number; log?: (line: string) => void } = {},
+) {
+  const pollIntervalMs = options.pollIntervalMs ?? 100;
+  const log = options.log ?? (() => {});
+  const stats: StreamSourceStats = { invocations: 0, recordsDelivered: 0, recordsFiltered: 0, recordsFailed: 0 };
+  const idle = new Map(mappings.map((m) => [m.logicalId, false]));
+  let running = true;
+
+  const sendToFailureDestination = async (mapping: StreamMappingSpec, records: readonly DynamoDBRecord[], reason: string) => {
+    stats.recordsFailed += records.length;
+    log(`${mapping.logicalId}: ${records.length} record(s) to the failure destination: ${reason}`);
+    if (!mapping.onFailureQueueUrl) return;
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: mapping.onFailureQueueUrl,
+        MessageBody: JSON.stringify({
+          requestContext: { condition: reason, functionArn: mapping.target.logicalId },
+          DDBStreamBatchInfo: {
+            streamArn: mapping.streamArn,
+            startSequenceNumber: records[0]?.dynamodb?.SequenceNumber,
+            endSequenceNumber: records.at(-1)?.dynamodb?.SequenceNumber,
+            batchSize: records.length,
+          },
+        }),
+      }),
+    );
+  };
+
+  const deliver = async (mapping: StreamMappingSpec, records: DynamoDBRecord[], attempt: number): Promise<void> => {
+    stats.invocations += 1;
+    try {
+      await mapping.target.invoke({ Records: records } satisfies DynamoDBStreamEvent);
+      stats.recordsDelivered += records.length;
+    } catch (error) {
+      if (mapping.bisectOnError && records.length > 1) {
+        const half = Math.ceil(records.length / 2);
+        await deliver(mapping, records.slice(0, half), attempt + 1);
+        await deliver(mapping, records.slice(half), attempt + 1);
+      } else if (attempt < mapping.maxRetries) {
+        await sleep(Math.min(1_000, 50 * 2 ** attempt));
+        await deliver(mapping, records, attempt + 1);
+      } else {
+        await sendToFailureDestination(mapping, records, `RetryAttemptsExhausted: ${String(error)}`);
+      }
+    }
+  };
+
+  const loops = mappings.map(async (mapping) => {
+    const description = await streams.send(new DescribeStreamCommand({ StreamArn: mapping.streamArn }));
+    const iterators = new Map<string, string | undefined>();
+    for (const shard of description.StreamDescription?.Shards ?? []) {
+      const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shard.ShardId, ShardIteratorType: mapping.startingPosition }));
+      iterators.set(shard.ShardId!, iterator.ShardIterator);
+    }
+    while (running) {
+      let delivered = false;
+      try {
+        for (const [shardId, iterator] of iterators) {
+          if (!iterator) continue;
+          const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: mapping.batchSize }));
+          iterators.set(shardId, page.NextShardIterator);
+          const records = (page.Records ?? []).map((record) => toLambdaRecord(record, mapping.streamArn));
+          if (records.length === 0) continue;
+          delivered = true;
+          const cutoff = Date.now() / 1000 - mapping.maxRecordAgeSeconds;
+          const fresh = records.filter((r) => (r.dynamodb?.ApproximateCreationDateTime ?? Number.POSITIVE_INFINITY) >= cutoff);
+          if (fresh.length < records.length) await sendToFailureDestination(mapping, records.filter((r) => !fresh.includes(r)), 'RecordAgeExceeded');
+          const matching = mapping.patterns.length === 0 ? fresh : fresh.filter((record) => mapping.patterns.some((p) => matchesPattern(record, p)));
+          stats.recordsFiltered += fresh.length - matching.length;
+          if (matching.length > 0) await deliver(mapping, matching, 0);
+        }
+      } catch (error) {
+        if (running) log(`stream source ${mapping.logicalId}: ${String(error)}`);
+      }
+      idle.set(mapping.logicalId, !delivered);
+      if (!delivered && running) await sleep(pollIntervalMs);
+    }
+  });
+
+  return {
+    stats,
+    isIdle: () => [...idle.values()].every(Boolean),
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+function toLambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion ?? 'us-east-1',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(record.dynamodb?.Keys ? { Keys: record.dynamodb.Keys as never } : {}),
+      ...(record.dynamodb?.NewImage ? { NewImage: record.dynamodb.NewImage as never } : {}),
+      ...(record.dynamodb?.OldImage ? { OldImage: record.dynamodb.OldImage as never } : {}),
+      SequenceNumber: record.dynamodb?.SequenceNumber,
+      SizeBytes: record.dynamodb?.SizeBytes,
+      StreamViewType: record.dynamodb?.StreamViewType as never,
+      ...(created ? { ApproximateCreationDateTime: created instanceof Date ? created.getTime() / 1000 : Number(created) } : {}),
+    },
+  };
+}
