@@ -21,6 +21,8 @@ export async function sweepIfSettled(deps: SweepDependencies, agent: AgentKey): 
   if (!status) throw new NotFoundError(`agent ${agent.agentId} has no events`);
   // Closing a day before its last records are consolidated would leave them out of its summary.
   if (status.lastConsolidatedSequence < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
+  const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
+  if (placed < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
   const written = await sweepAgent(deps, agent);
   return { swept: true, written: written.length };
 }

@@ -79,8 +79,8 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
   if (firstNeeded > job.index) {
     // Every updater already applied this batch (a redelivery): make sure progress says so,
     // and that the summaries saw its records (an earlier attempt may have failed there).
-    await markConsolidated(deps, agent, job, undefined);
     await catchUpSummaries(deps, agent, job);
+    await markConsolidated(deps, agent, job, undefined);
     return outcomes;
   }
   const maxCatchUp = deps.maxCatchUpBatches ?? 5;
@@ -108,8 +108,10 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   );
   const failures = results.filter((r): r is Extract<UpdaterResult, { outcome: 'failed' }> => r.outcome === 'failed');
   if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
-  await markConsolidated(deps, agent, batch, records);
+  // Summaries first: "consolidated" then also means the summary cursor has seen these records,
+  // which is what the sweep relies on before it closes a day.
   if (deps.summaries) await placeRecords(deps.summaries, agent, records);
+  await markConsolidated(deps, agent, batch, records);
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
 }
 

@@ -1,0 +1,134 @@
+/**
+ * Two years of uneven activity (burst days, then days or weeks of silence)
+ * through the local stack with the local model: both ladders are complete
+ * wherever their inputs are, never built before their inputs, contiguous,
+ * bounded in length, and unchanged by duplicated or out-of-order deliveries.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbSummaryStore } from '../../functions/adapters/dynamodb-summary-store.js';
+import { DEFAULT_LADDERS, childIndices, parentIndex, topLevel, type Ladder } from '../../functions/domain/ladders.js';
+import { LocalModel } from '../../functions/models/local/local-model.js';
+import { ladderStep } from '../../functions/use-cases/summaries.js';
+import type { LocalStack } from '../../local/local-stack.js';
+import { simulatedHistory } from '../../scripts/corpus/simulated-history.js';
+import { api, startTestStack } from '../support/local-stack.js';
+import { waitFor } from '../support/wait.js';
+
+interface Listed {
+  id: string;
+  ladder: Ladder;
+  level: number;
+  from: string;
+  to: string;
+  children: string[];
+  text: string;
+  tokens: number;
+  empty: boolean;
+  createdAt: string;
+}
+
+let stack: LocalStack;
+const agentId = 'two-years';
+const history = simulatedHistory({ start: '2024-11-25', days: 730, burstSize: 20 });
+const interactions = new Set(history.map((e) => e.interactionId)).size;
+const summaries: Record<Ladder, Listed[]> = { time: [], count: [] };
+
+async function listAll(ladder: Ladder): Promise<Listed[]> {
+  const items: Listed[] = [];
+  let token: string | undefined;
+  do {
+    const page = await api<{ items: Listed[]; nextToken?: string }>(stack, 'GET', `/v1/agents/${agentId}/summaries?ladder=${ladder}&limit=100${token ? `&nextToken=${token}` : ''}`);
+    expect(page.status).toBe(200);
+    items.push(...page.body.items);
+    token = page.body.nextToken;
+  } while (token);
+  return items;
+}
+
+const indexOf = (summary: Listed) => Number(summary.id.split(':')[2]);
+const levelIndices = (ladder: Ladder, level: number) => new Set(summaries[ladder].filter((s) => s.level === level).map(indexOf));
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  for (let start = 0; start < history.length; start += 100) {
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: history.slice(start, start + 100) })).status).toBe(202);
+  }
+  await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
+  await waitFor(async () => (await api(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === history.length, 240_000, 250);
+  // The agent has been quiet since its last burst: the sweep closes its last day and interaction.
+  expect((await api(stack, 'POST', `/v1/agents/${agentId}/sweep`)).body).toMatchObject({ swept: true });
+  await stack.eventSources.waitForIdle(240_000);
+  summaries.time = await listAll('time');
+  summaries.count = await listAll('count');
+}, 600_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe.each(['time', 'count'] as const)('%s ladder', (ladder) => {
+  it('has every level complete where its inputs are complete, and no level built before its inputs', () => {
+    for (let level = 1; level <= topLevel(DEFAULT_LADDERS, ladder); level += 1) {
+      const below = levelIndices(ladder, level - 1);
+      const here = levelIndices(ladder, level);
+      const candidates = new Set([...below].map((child) => parentIndex(DEFAULT_LADDERS, ladder, level - 1, child)));
+      for (const parent of candidates) {
+        const complete = childIndices(DEFAULT_LADDERS, ladder, level, parent).every((child) => below.has(child));
+        expect(here.has(parent), `${ladder} level ${level} index ${parent}`).toBe(complete);
+      }
+      for (const parent of here) expect(candidates.has(parent)).toBe(true);
+    }
+  });
+
+  it('lists each parent’s children in order, and covers contiguous ranges at every level', () => {
+    for (let level = 0; level <= topLevel(DEFAULT_LADDERS, ladder); level += 1) {
+      const sorted = summaries[ladder].filter((s) => s.level === level).sort((a, b) => indexOf(a) - indexOf(b));
+      sorted.forEach((summary, i) => {
+        if (level > 0) expect(summary.children).toEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary)).map((c) => `${ladder}:${level - 1}:${c}`));
+        if (i === 0) return;
+        expect(indexOf(summary)).toBe(indexOf(sorted[i - 1]!) + 1);
+        const previousEnd = sorted[i - 1]!.to;
+        const expectedStart = ladder === 'time' ? new Date(Date.parse(`${previousEnd}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : String(Number(previousEnd) + 1);
+        expect(summary.from).toBe(expectedStart);
+      });
+    }
+  });
+
+  it('keeps every summary within its level’s length bound', () => {
+    for (const summary of summaries[ladder]) expect(summary.tokens).toBeLessThanOrEqual(DEFAULT_LADDERS.maxTokens[summary.level]!);
+  });
+});
+
+describe('shape of two years', () => {
+  it('has a summary for every interaction, and 10-, 40- and 120-interaction levels where fan-in allows', () => {
+    const counts = [0, 1, 2, 3, 4].map((level) => levelIndices('count', level).size);
+
+    expect(counts).toEqual([interactions, Math.floor(interactions / 10), Math.floor(interactions / 40), Math.floor(interactions / 120), Math.floor(interactions / 480)]);
+  });
+
+  it('covers every day from the first Monday, with empty markers for silent days and complete 52-week summaries', () => {
+    const days = summaries.time.filter((s) => s.level === 0);
+    const active = new Set(history.map((e) => e.timestamp.slice(0, 10)));
+
+    expect(days[0]!.from).toBe('2024-11-25');
+    expect(days.filter((d) => !d.empty).map((d) => d.from).sort()).toEqual([...active].sort());
+    expect(levelIndices('time', 4).size).toBeGreaterThanOrEqual(1);
+    expect(summaries.time.find((s) => s.level === 4)).toMatchObject({ empty: false, text: expect.stringMatching(/\d{4}-\d{2}-\d{2}: /) });
+  });
+
+  it('writes nothing twice when stream deliveries are duplicated or out of order', async () => {
+    const store = new DynamoDbSummaryStore(DynamoDBDocumentClient.from(stack.clients.dynamodb), stack.resourceRef('AWS::DynamoDB::Table', 'SummariesTable'));
+    const deps = { summaries: store, model: new LocalModel(), ladders: DEFAULT_LADDERS };
+    const week = summaries.time.find((s) => s.level === 1 && !s.empty)!;
+    const days = summaries.time.filter((s) => week.children.includes(s.id));
+
+    for (const day of [...days].reverse().concat(days)) {
+      expect(await ladderStep(deps, { tenantId: 'default', agentId }, { id: day.id, ladder: 'time', level: 0, index: indexOf(day) })).toBeUndefined();
+    }
+
+    const after = await listAll('time');
+    expect(after).toHaveLength(summaries.time.length);
+    expect(after.find((s) => s.id === week.id)).toEqual(week);
+  });
+});
