@@ -6,6 +6,7 @@
 import { startLocalStack } from '../local/local-stack.js';
 import { benchIngest } from './bench/ingest.js';
 import { benchConsolidate } from './bench/consolidate.js';
+import { benchLadders } from './bench/ladders.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -13,6 +14,7 @@ import type { LocalStack } from '../local/local-stack.js';
 const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = {
   ingest: benchIngest,
   consolidate: benchConsolidate,
+  ladders: benchLadders,
 };
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
