@@ -223,7 +223,7 @@ export class MemoryServiceStack extends Stack {
       timeout: Duration.minutes(5),
       description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
     }).function;
-    summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+    summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     allowModel(sweep);
@@ -256,6 +256,7 @@ export class MemoryServiceStack extends Stack {
         { path: '/v1/agents/{agentId}/audit', handler: memoryReader },
         { path: '/v1/agents/{agentId}/summaries', handler: memoryReader },
         { path: '/v1/agents/{agentId}/sweep', handler: sweep },
+        { path: '/v1/agents/{agentId}/summaries/rebuild', handler: sweep },
       ],
     });
 

@@ -84,6 +84,16 @@ export class DynamoDbSummaryStore implements SummaryStore {
     }
   }
 
+  async replaceSummary(agent: AgentKey, summary: StoredSummary): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: agentPartitionKey(agent), sk: summaryKey(summary.ladder, summary.level, summary.index), tenantId: agent.tenantId, agentId: agent.agentId, ...summary },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+
   async registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>> {
     const output = await this.client.send(
       new UpdateCommand({
@@ -162,10 +172,13 @@ function toSummary(item: Record<string, unknown>): StoredSummary {
     ladder: item.ladder as Ladder,
     level: Number(item.level),
     index: Number(item.index),
+    origin: Number(item.origin ?? 0),
     from: String(item.from),
     to: String(item.to),
     children: (item.children as string[] | undefined) ?? [],
     sources: (item.sources as string[] | undefined) ?? [],
+    ...(item.range ? { range: item.range as { fromSequence: number; toSequence: number } } : {}),
+    ...(item.rebuiltAt ? { rebuiltAt: String(item.rebuiltAt) } : {}),
     text: String(item.text ?? ''),
     tokens: Number(item.tokens ?? 0),
     inputTokens: Number(item.inputTokens ?? 0),

@@ -6,7 +6,10 @@
  * parent's children are a contiguous run of indices:
  *
  * - time, level 0: the day number (days since 1970-01-01 in the agent's time
- *   zone); level 1: Monday-aligned weeks; higher levels group the level below.
+ *   zone); level 1: Monday-aligned weeks; level 2 groups weeks counted from
+ *   the agent's first week (its origin), so an agent's first 4-, 12- and
+ *   52-week summaries complete however mid-block it started; higher levels
+ *   group the level below.
  * - count, level 0: the interaction number (1-based); higher levels group.
  *
  * The top fan-ins follow the design literally (4 x 12 weeks is 48 weeks, 4 x
@@ -41,35 +44,46 @@ export function topLevel(config: LadderConfig, ladder: Ladder): number {
   return config.fanIns[ladder].length;
 }
 
-/** The parent's index of a period at `level` (which must be below the top). */
-export function parentIndex(config: LadderConfig, ladder: Ladder, level: number, index: number): number {
+/**
+ * The parent's index of a period at `level` (which must be below the top).
+ * `origin` is the agent's first week index (time ladder; ignored otherwise).
+ */
+export function parentIndex(config: LadderConfig, ladder: Ladder, level: number, index: number, origin = 0): number {
   const fanIn = config.fanIns[ladder][level]!;
   if (ladder === 'time' && level === 0) return Math.floor((index + WEEK_OFFSET) / fanIn);
+  if (ladder === 'time' && level === 1) return Math.floor((index - origin) / fanIn);
   if (ladder === 'count' && level === 0) return Math.floor((index - 1) / fanIn);
   return Math.floor(index / fanIn);
 }
 
 /** The indices of a parent's children, in order. */
-export function childIndices(config: LadderConfig, ladder: Ladder, parentLevel: number, parent: number): number[] {
+export function childIndices(config: LadderConfig, ladder: Ladder, parentLevel: number, parent: number, origin = 0): number[] {
   const fanIn = config.fanIns[ladder][parentLevel - 1]!;
-  const first = ladder === 'time' && parentLevel === 1 ? parent * fanIn - WEEK_OFFSET : ladder === 'count' && parentLevel === 1 ? parent * fanIn + 1 : parent * fanIn;
+  const first =
+    ladder === 'time' && parentLevel === 1
+      ? parent * fanIn - WEEK_OFFSET
+      : ladder === 'time' && parentLevel === 2
+        ? origin + parent * fanIn
+        : ladder === 'count' && parentLevel === 1
+          ? parent * fanIn + 1
+          : parent * fanIn;
   return Array.from({ length: fanIn }, (_, i) => first + i);
 }
 
 /** The base periods (days or interactions) a summary at (level, index) covers. */
-export function baseRange(config: LadderConfig, ladder: Ladder, level: number, index: number): { first: number; last: number } {
+export function baseRange(config: LadderConfig, ladder: Ladder, level: number, index: number, origin = 0): { first: number; last: number } {
   let first = index;
   let last = index;
   for (let k = level; k > 0; k -= 1) {
-    first = childIndices(config, ladder, k, first)[0]!;
-    last = childIndices(config, ladder, k, last).at(-1)!;
+    first = childIndices(config, ladder, k, first, origin)[0]!;
+    last = childIndices(config, ladder, k, last, origin).at(-1)!;
   }
   return { first, last };
 }
 
 /** The covered range as reported: ISO dates for the time ladder, interaction numbers for the count ladder. */
-export function coveredRange(config: LadderConfig, ladder: Ladder, level: number, index: number): { from: string; to: string } {
-  const { first, last } = baseRange(config, ladder, level, index);
+export function coveredRange(config: LadderConfig, ladder: Ladder, level: number, index: number, origin = 0): { from: string; to: string } {
+  const { first, last } = baseRange(config, ladder, level, index, origin);
   return ladder === 'time' ? { from: dayToIso(first), to: dayToIso(last) } : { from: String(first), to: String(last) };
 }
 

@@ -8,6 +8,8 @@
 import { childIndices, dayNumber, parentIndex, DEFAULT_LADDERS, type LadderConfig } from './ladders.js';
 
 export interface SummaryCursor {
+  /** The agent's first week index: levels above the week are counted from it. */
+  readonly originWeek?: number;
   /** Highest sequence number already placed. */
   readonly lastSequence: number;
   readonly lastActivityAt?: string;
@@ -51,7 +53,9 @@ export function advanceCursor(cursor: SummaryCursor, records: readonly PlacedRec
     const day = Math.max(dayNumber(record.timestamp, options.timeZone), next.day ?? Number.NEGATIVE_INFINITY);
     if (next.day === undefined) {
       // The first week completes too: the days before the agent's first record are empty.
-      const weekStart = childIndices(options.ladders ?? DEFAULT_LADDERS, 'time', 1, parentIndex(options.ladders ?? DEFAULT_LADDERS, 'time', 0, day))[0]!;
+      const ladders = options.ladders ?? DEFAULT_LADDERS;
+      next.originWeek = parentIndex(ladders, 'time', 0, day);
+      const weekStart = childIndices(ladders, 'time', 1, next.originWeek)[0]!;
       for (let empty = weekStart; empty < day; empty += 1) closed.push({ ladder: 'time', index: empty });
     } else if (day > next.day) {
       closed.push(...closeDays(next, day));

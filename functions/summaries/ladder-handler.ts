@@ -19,7 +19,7 @@ export function createLadderHandler(deps: LadderDependencies) {
       const image = unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
       if (!String(image.sk).startsWith('SUM#')) continue;
       const agent = { tenantId: String(image.tenantId), agentId: String(image.agentId) };
-      const parent = await ladderStep(deps, agent, { id: String(image.id), ladder: image.ladder, level: Number(image.level), index: Number(image.index) });
+      const parent = await ladderStep(deps, agent, { id: String(image.id), ladder: image.ladder, level: Number(image.level), index: Number(image.index), origin: Number(image.origin ?? 0) });
       if (parent) {
         logger.info('summary written', { agentId: agent.agentId, id: parent.id, from: parent.from, to: parent.to, empty: parent.empty, tokens: parent.tokens });
         metrics.addMetric('SummariesWritten', MetricUnit.Count, 1);

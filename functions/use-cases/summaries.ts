@@ -65,7 +65,7 @@ async function moveCursor(
     // conditional puts write nothing twice.
     const written: StoredSummary[] = [];
     for (const period of closed) {
-      const summary = await writeBase(deps, agent, period);
+      const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0);
       if (summary) written.push(summary);
     }
     if (closed.length === 0 && current && JSON.stringify(cursor) === JSON.stringify(current.cursor)) return written;
@@ -74,9 +74,9 @@ async function moveCursor(
   throw new CursorConflictError(`summary cursor of ${agent.agentId} kept moving`);
 }
 
-async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod): Promise<StoredSummary | undefined> {
+async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod, origin: number): Promise<StoredSummary | undefined> {
   const range = coveredRange(deps.ladders, period.ladder, 0, period.index);
-  const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, ...range, children: [] as string[] };
+  const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, origin, ...range, children: [] as string[] };
   const now = (deps.now ?? (() => new Date()))().toISOString();
   if (!period.range) {
     const marker: StoredSummary = { ...base, sources: [], text: '', tokens: 0, inputTokens: 0, empty: true, modelId: '', createdAt: now };
@@ -91,7 +91,7 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
     maxTokens: levelBound(deps.ladders, 0),
     sources: records.map((record: RawRecord) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
   });
-  const stored: StoredSummary = { ...base, sources: records.map((r) => r.id), ...summary, empty: false, createdAt: now };
+  const stored: StoredSummary = { ...base, sources: records.map((r) => r.id), range: period.range, ...summary, empty: false, createdAt: now };
   return (await deps.summaries.putSummary(agent, stored)) ? stored : undefined;
 }
 
@@ -121,26 +121,26 @@ function truncateToTokens(text: string, maxTokens: number): string {
  * write the parent when every child is there. Duplicate or out-of-order
  * deliveries re-register the same id (a set) and find the parent written.
  */
-export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summary: Pick<StoredSummary, 'id' | 'ladder' | 'level' | 'index'>): Promise<StoredSummary | undefined> {
-  const { ladder, level, index } = summary;
+export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summary: Pick<StoredSummary, 'id' | 'ladder' | 'level' | 'index' | 'origin'>): Promise<StoredSummary | undefined> {
+  const { ladder, level, index, origin } = summary;
   if (level >= topLevel(deps.ladders, ladder)) return undefined;
   const parentLevel = level + 1;
-  const parent = parentIndex(deps.ladders, ladder, level, index);
+  const parent = parentIndex(deps.ladders, ladder, level, index, origin);
   const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, summary.id);
-  const childKeys = childIndices(deps.ladders, ladder, parentLevel, parent).map((child) => ({ ladder, level, index: child }));
+  const childKeys = childIndices(deps.ladders, ladder, parentLevel, parent, origin).map((child) => ({ ladder, level, index: child }));
   if (!childKeys.every((key) => registered.has(summaryId(key.ladder, key.level, key.index)))) return undefined;
 
   const [existing] = await deps.summaries.getSummaries(agent, [{ ladder, level: parentLevel, index: parent }]);
   if (existing) return undefined;
   const children = await deps.summaries.getSummaries(agent, childKeys);
   if (children.length !== childKeys.length) throw new MemoryServiceError(`slot ${ladder}:${parentLevel}:${parent} lists children that are not stored`);
-  return writeParent(deps, agent, ladder, parentLevel, parent, children);
+  return writeParent(deps, agent, ladder, parentLevel, parent, origin, children);
 }
 
-async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, children: readonly StoredSummary[]): Promise<StoredSummary | undefined> {
-  const range = coveredRange(deps.ladders, ladder, level, index);
+async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, origin: number, children: readonly StoredSummary[]): Promise<StoredSummary | undefined> {
+  const range = coveredRange(deps.ladders, ladder, level, index, origin);
   const now = (deps.now ?? (() => new Date()))().toISOString();
-  const base = { id: summaryId(ladder, level, index), ladder, level, index, ...range, children: children.map((c) => c.id), sources: [], createdAt: now };
+  const base = { id: summaryId(ladder, level, index), ladder, level, index, origin, ...range, children: children.map((c) => c.id), sources: [], createdAt: now };
   const withText = children.filter((child) => !child.empty);
   const parent: StoredSummary =
     withText.length === 0
@@ -157,4 +157,51 @@ async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: La
           })),
         };
   return (await deps.summaries.putSummary(agent, parent)) ? parent : undefined;
+}
+
+/** Base periods one rebuild may regenerate (a synchronous request has a time limit). */
+export const MAX_REBUILD_PERIODS = 92;
+
+/**
+ * Regenerates the base summaries of `ladder` from `first` to `last` (day
+ * numbers or interaction numbers) from their raw records, then every existing
+ * ancestor from its children. Idempotent: the same inputs give the same
+ * summaries, and nothing is inserted, so the ladder is not triggered again.
+ */
+export async function rebuildSummaries(deps: SummaryDependencies, agent: AgentKey, ladder: Ladder, first: number, last: number): Promise<string[]> {
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const rebuilt: string[] = [];
+  const indices = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const bases = await deps.summaries.getSummaries(agent, indices.map((index) => ({ ladder, level: 0, index })));
+  for (const base of bases) {
+    if (base.empty || !base.range) continue;
+    const records = await deps.rawLog.getRange(agent, base.range.fromSequence, base.range.toSequence);
+    const summary = await summarise(deps, {
+      ladder,
+      level: 0,
+      from: base.from,
+      to: base.to,
+      maxTokens: levelBound(deps.ladders, 0),
+      sources: records.map((record) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
+    });
+    await deps.summaries.replaceSummary(agent, { ...base, ...summary, sources: records.map((r) => r.id), rebuiltAt: now });
+    rebuilt.push(base.id);
+  }
+  const origin = bases[0]?.origin ?? 0;
+  let affected = new Set(bases.map((b) => b.index));
+  for (let level = 1; level <= topLevel(deps.ladders, ladder) && affected.size > 0; level += 1) {
+    const parents = [...new Set([...affected].map((index) => parentIndex(deps.ladders, ladder, level - 1, index, origin)))];
+    const existing = await deps.summaries.getSummaries(agent, parents.map((index) => ({ ladder, level, index })));
+    for (const parent of existing) {
+      const children = await deps.summaries.getSummaries(agent, childIndices(deps.ladders, ladder, level, parent.index, origin).map((index) => ({ ladder, level: level - 1, index })));
+      const withText = children.filter((child) => !child.empty);
+      if (withText.length > 0) {
+        const summary = await summarise(deps, { ladder, level, from: parent.from, to: parent.to, maxTokens: levelBound(deps.ladders, level), sources: withText.map((child) => ({ id: child.id, at: child.from, text: child.text })) });
+        await deps.summaries.replaceSummary(agent, { ...parent, ...summary, rebuiltAt: now });
+        rebuilt.push(parent.id);
+      }
+    }
+    affected = new Set(existing.map((p) => p.index));
+  }
+  return rebuilt;
 }

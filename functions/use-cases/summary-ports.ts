@@ -10,6 +10,8 @@ export interface StoredSummary {
   readonly ladder: Ladder;
   readonly level: number;
   readonly index: number;
+  /** The agent's first week index (time ladder), from which levels above the week are counted. */
+  readonly origin: number;
   /** Covered range: ISO dates (time ladder) or interaction numbers (count ladder). */
   readonly from: string;
   readonly to: string;
@@ -17,6 +19,10 @@ export interface StoredSummary {
   readonly children: readonly string[];
   /** Record ids it was written from (base level). */
   readonly sources: readonly string[];
+  /** Sequence range of those records (base level, not empty). */
+  readonly range?: { readonly fromSequence: number; readonly toSequence: number };
+  /** Set when `rebuild` regenerated it. */
+  readonly rebuiltAt?: string;
   readonly text: string;
   readonly tokens: number;
   /** Model input tokens spent writing it (0 for empty markers). */
@@ -38,6 +44,8 @@ export interface SummaryStore {
   putCursor(agent: AgentKey, cursor: SummaryCursor, expectedVersion: number, sweepAt: string | undefined): Promise<boolean>;
   /** Writes a summary once; false when it already exists (a duplicate trigger writes nothing). */
   putSummary(agent: AgentKey, summary: StoredSummary): Promise<boolean>;
+  /** Overwrites an existing summary (rebuild); a change, not an insert, so the ladder is not triggered again. */
+  replaceSummary(agent: AgentKey, summary: StoredSummary): Promise<void>;
   /** Adds a child id to a parent's slot; returns the slot's children so far. */
   registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>>;
   getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]>;

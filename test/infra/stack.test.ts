@@ -184,6 +184,7 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/audit', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/summaries', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/sweep', 'SweepFunction'],
+    ['ANY /v1/agents/{agentId}/summaries/rebuild', 'SweepFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });

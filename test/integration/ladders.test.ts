@@ -7,7 +7,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbSummaryStore } from '../../functions/adapters/dynamodb-summary-store.js';
-import { DEFAULT_LADDERS, childIndices, parentIndex, topLevel, type Ladder } from '../../functions/domain/ladders.js';
+import { DEFAULT_LADDERS, childIndices, dayNumber, parentIndex, topLevel, type Ladder } from '../../functions/domain/ladders.js';
 import { LocalModel } from '../../functions/models/local/local-model.js';
 import { ladderStep } from '../../functions/use-cases/summaries.js';
 import type { LocalStack } from '../../local/local-stack.js';
@@ -47,6 +47,9 @@ async function listAll(ladder: Ladder): Promise<Listed[]> {
 }
 
 const indexOf = (summary: Listed) => Number(summary.id.split(':')[2]);
+/** Levels above the week count weeks from the agent's first one. */
+const origin = parentIndex(DEFAULT_LADDERS, 'time', 0, dayNumber(history[0]!.timestamp));
+const originOf = (ladder: Ladder) => (ladder === 'time' ? origin : 0);
 const levelIndices = (ladder: Ladder, level: number) => new Set(summaries[ladder].filter((s) => s.level === level).map(indexOf));
 
 beforeAll(async () => {
@@ -72,9 +75,9 @@ describe.each(['time', 'count'] as const)('%s ladder', (ladder) => {
     for (let level = 1; level <= topLevel(DEFAULT_LADDERS, ladder); level += 1) {
       const below = levelIndices(ladder, level - 1);
       const here = levelIndices(ladder, level);
-      const candidates = new Set([...below].map((child) => parentIndex(DEFAULT_LADDERS, ladder, level - 1, child)));
+      const candidates = new Set([...below].map((child) => parentIndex(DEFAULT_LADDERS, ladder, level - 1, child, originOf(ladder))));
       for (const parent of candidates) {
-        const complete = childIndices(DEFAULT_LADDERS, ladder, level, parent).every((child) => below.has(child));
+        const complete = childIndices(DEFAULT_LADDERS, ladder, level, parent, originOf(ladder)).every((child) => below.has(child));
         expect(here.has(parent), `${ladder} level ${level} index ${parent}`).toBe(complete);
       }
       for (const parent of here) expect(candidates.has(parent)).toBe(true);
@@ -85,7 +88,7 @@ describe.each(['time', 'count'] as const)('%s ladder', (ladder) => {
     for (let level = 0; level <= topLevel(DEFAULT_LADDERS, ladder); level += 1) {
       const sorted = summaries[ladder].filter((s) => s.level === level).sort((a, b) => indexOf(a) - indexOf(b));
       sorted.forEach((summary, i) => {
-        if (level > 0) expect(summary.children).toEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary)).map((c) => `${ladder}:${level - 1}:${c}`));
+        if (level > 0) expect(summary.children).toEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary), originOf(ladder)).map((c) => `${ladder}:${level - 1}:${c}`));
         if (i === 0) return;
         expect(indexOf(summary)).toBe(indexOf(sorted[i - 1]!) + 1);
         const previousEnd = sorted[i - 1]!.to;
@@ -112,6 +115,8 @@ describe('shape of two years', () => {
     const active = new Set(history.map((e) => e.timestamp.slice(0, 10)));
 
     expect(days[0]!.from).toBe('2024-11-25');
+    // The agent's first 4-, 12- and 52-week summaries start with its first week, whatever the calendar.
+    for (const level of [2, 3, 4]) expect(summaries.time.filter((s) => s.level === level).sort((a, b) => indexOf(a) - indexOf(b))[0]?.from).toBe('2024-11-25');
     expect(days.filter((d) => !d.empty).map((d) => d.from).sort()).toEqual([...active].sort());
     expect(levelIndices('time', 4).size).toBeGreaterThanOrEqual(1);
     expect(summaries.time.find((s) => s.level === 4)).toMatchObject({ empty: false, text: expect.stringMatching(/\d{4}-\d{2}-\d{2}: /) });
@@ -124,11 +129,42 @@ describe('shape of two years', () => {
     const days = summaries.time.filter((s) => week.children.includes(s.id));
 
     for (const day of [...days].reverse().concat(days)) {
-      expect(await ladderStep(deps, { tenantId: 'default', agentId }, { id: day.id, ladder: 'time', level: 0, index: indexOf(day) })).toBeUndefined();
+      expect(await ladderStep(deps, { tenantId: 'default', agentId }, { id: day.id, ladder: 'time', level: 0, index: indexOf(day), origin })).toBeUndefined();
     }
 
     const after = await listAll('time');
     expect(after).toHaveLength(summaries.time.length);
     expect(after.find((s) => s.id === week.id)).toEqual(week);
+  });
+});
+
+describe('rebuild', () => {
+  it('regenerates a range and every ancestor that depends on it, idempotently, inserting nothing', async () => {
+    const week = summaries.time.find((s) => s.level === 1 && !s.empty)!;
+    const before = await listAll('time');
+
+    const first = await api<{ rebuilt: string[] }>(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to });
+    const second = await api<{ rebuilt: string[] }>(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to });
+    await stack.eventSources.waitForIdle();
+
+    expect(first.status).toBe(200);
+    expect(first.body.rebuilt).toEqual(expect.arrayContaining([week.id]));
+    expect(first.body.rebuilt.filter((id) => id.startsWith('time:0:'))).toEqual(week.children.filter((id) => !before.find((s) => s.id === id)!.empty));
+    const levels = new Set(first.body.rebuilt.map((id) => Number(id.split(':')[1])));
+    expect(Math.max(...levels)).toBe(Math.max(...before.filter((s) => s.from <= week.from && s.to >= week.to).map((s) => s.level)));
+    expect(Math.max(...levels)).toBe(4);
+    expect(second.body).toEqual(first.body);
+    const after = await listAll('time');
+    expect(after).toHaveLength(before.length);
+    expect(after.map((s) => [s.id, s.text])).toEqual(before.map((s) => [s.id, s.text]));
+  });
+
+  it('refuses a malformed or oversized range, naming the field', async () => {
+    const bad = await api(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: 'March', to: '2025-03-09' });
+    const large = await api(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'count', from: 1, to: 500 });
+
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues).toEqual([{ field: 'from', rule: 'must be an ISO date' }]);
+    expect(large.body.issues).toEqual([{ field: 'to', rule: 'a rebuild covers at most 92 base periods' }]);
   });
 });

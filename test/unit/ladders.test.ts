@@ -30,6 +30,14 @@ describe('time ladder', () => {
     expect(sizes).toEqual([7, 28, 84, 336]);
   });
 
+  it('counts 4-week blocks from the agent’s first week, so its first blocks complete', () => {
+    const origin = 2865; // a week in the middle of a calendar-aligned 4-week block
+    expect(childIndices(config, 'time', 2, 0, origin)).toEqual([2865, 2866, 2867, 2868]);
+    expect(parentIndex(config, 'time', 1, 2868, origin)).toBe(0);
+    expect(parentIndex(config, 'time', 1, 2869, origin)).toBe(1);
+    expect(coveredRange(config, 'time', 2, 0, origin).from).toBe(coveredRange(config, 'time', 1, origin).from);
+  });
+
   it('places a day by the agent’s time zone', () => {
     expect(dayToIso(dayNumber('2026-11-30T23:30:00Z'))).toBe('2026-11-30');
     expect(dayToIso(dayNumber('2026-11-30T23:30:00Z', 'Europe/Berlin'))).toBe('2026-12-01');
