@@ -11,4 +11,5 @@ export const handler = createConsolidateBatchHandler({
   model: runtime.model,
   budget: runtime.config.budget,
   summaries: runtime.summaries,
+  snapshot: runtime.snapshot,
 });

@@ -2,6 +2,7 @@
 import { createLadderHandler } from './summaries/ladder-handler.js';
 import { serviceRuntime } from './commons/runtime.js';
 
-const { summaries } = serviceRuntime();
+const runtime = serviceRuntime();
+const { summaries } = runtime;
 
-export const handler = createLadderHandler({ summaries: summaries.summaries, model: summaries.model, ladders: summaries.ladders });
+export const handler = createLadderHandler({ summaries: summaries.summaries, model: summaries.model, ladders: summaries.ladders, snapshot: runtime.snapshot });

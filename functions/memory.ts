@@ -7,6 +7,7 @@ const runtime = serviceRuntime();
 export const handler = createMemoryHandler({
   tenantId: runtime.config.tenantId,
   memory: runtime.memory,
+  injections: runtime.injections,
   summaries: runtime.summaries.summaries,
   ladders: runtime.summaries.ladders,
 });

@@ -78,7 +78,8 @@ export class MemoryServiceStack extends Stack {
 
     const rawLog = new RawLogBucket(this, 'RawLog');
     const agents = new AgentPartitionedTable(this, 'Agents');
-    const memory = new AgentPartitionedTable(this, 'Memory');
+    // Injection-log entries expire (see DynamoDbInjectionLog); nothing else in the table has the attribute.
+    const memory = new AgentPartitionedTable(this, 'Memory', { timeToLiveAttribute: 'expiresAt' });
     const summaries = new AgentPartitionedTable(this, 'Summaries', {
       // Each new summary announces itself to the ladder consumer.
       stream: StreamViewType.NEW_IMAGE,
@@ -192,8 +193,8 @@ export class MemoryServiceStack extends Stack {
     };
     const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
     allowModel(consolidator);
-    // Base summaries: cursor and summary writes.
-    summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
+    summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
 
     const ladderDeadLetters = new Queue(this, 'LadderDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     const ladder = new ServiceFunction(this, 'Ladder', {
@@ -202,7 +203,10 @@ export class MemoryServiceStack extends Stack {
       timeout: Duration.minutes(2),
       description: 'Summaries stream consumer: registers each summary with its parent and writes complete parents',
     }).function;
-    summaries.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    summaries.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query');
+    // Snapshot reassembly: views and snapshot in the memory table, progress in the agents table.
+    memory.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    agents.table.grant(ladder, 'dynamodb:GetItem');
     allowModel(ladder);
     ladder.addEventSource(
       new DynamoEventSource(summaries.table, {
@@ -224,6 +228,7 @@ export class MemoryServiceStack extends Stack {
       description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
     }).function;
     summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     allowModel(sweep);
@@ -243,6 +248,15 @@ export class MemoryServiceStack extends Stack {
       description: 'GET contacts, facts, tasks (paginated) and audit entries',
     }).function;
     memory.table.grant(memoryReader, 'dynamodb:GetItem', 'dynamodb:Query');
+
+    // The read path: one GetItem of the snapshot; context responses also write their injection-log entry.
+    const reader = new ServiceFunction(this, 'Reader', {
+      entry: 'functions/read.ts',
+      environment,
+      memorySize: 1024,
+      description: 'GET snapshot (one lookup) and budgeted context',
+    }).function;
+    memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {
@@ -256,6 +270,9 @@ export class MemoryServiceStack extends Stack {
         { path: '/v1/agents/{agentId}/audit', handler: memoryReader },
         { path: '/v1/agents/{agentId}/summaries', handler: memoryReader },
         { path: '/v1/agents/{agentId}/sweep', handler: sweep },
+        { path: '/v1/agents/{agentId}/snapshot', handler: reader },
+        { path: '/v1/agents/{agentId}/context', handler: reader },
+        { path: '/v1/agents/{agentId}/injections/{requestId}', handler: memoryReader },
         { path: '/v1/agents/{agentId}/summaries/rebuild', handler: sweep },
       ],
     });

@@ -5,6 +5,8 @@
  * with before and after of every changed item.
  * `GET /v1/agents/{agentId}/summaries?ladder=time|count[&level=N]`: a
  * ladder's summaries (every level when `level` is omitted), page by page.
+ * `GET /v1/agents/{agentId}/injections/{requestId}`: what a context response
+ * injected (item ids and versions).
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -16,10 +18,12 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { UPDATERS, type UpdaterName } from '../domain/memory.js';
 import type { MemoryStore } from '../use-cases/memory-ports.js';
 import type { SummaryStore } from '../use-cases/summary-ports.js';
+import type { InjectionLog } from '../use-cases/injection-log.js';
 import { LEVEL_NAMES, topLevel, type LadderConfig } from '../domain/ladders.js';
 
 export interface MemoryRouteDependencies {
   readonly memory: MemoryStore;
+  readonly injections: InjectionLog;
   readonly summaries: SummaryStore;
   readonly ladders: LadderConfig;
   readonly tenantId: string;
@@ -42,6 +46,11 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
       const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
       const resource = event.rawPath.split('/').pop() ?? '';
       const query = event.queryStringParameters ?? {};
+      if (event.pathParameters?.requestId !== undefined) {
+        const injection = await deps.injections.read(agent, event.pathParameters.requestId);
+        if (!injection) throw new NotFoundError(`no context response ${event.pathParameters.requestId} for agent ${agent.agentId}`);
+        return jsonResponse(200, injection);
+      }
       if (resource === 'summaries') {
         const ladder = query.ladder;
         if (ladder !== 'time' && ladder !== 'count') throw new ValidationError([{ field: 'ladder', rule: 'is required: time or count' }]);

@@ -44,6 +44,8 @@ const configSchema = z.object({
   /** Fan-ins of the levels above the base, comma-separated. */
   TIME_LADDER_FAN_INS: fanIns.default([7, 4, 3, 4]),
   COUNT_LADDER_FAN_INS: fanIns.default([10, 4, 3, 4]),
+  /** How long a warm read function serves a snapshot without looking it up again. */
+  SNAPSHOT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Quiet period after which an agent's open batch is consolidated. */
   IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
@@ -79,6 +81,7 @@ export interface ServiceConfig {
   readonly timeZone: string;
   readonly interactionIdleMs: number;
   readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
+  readonly snapshotCacheMs: number;
   readonly model:
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
@@ -125,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
+    snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,

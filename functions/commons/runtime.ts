@@ -12,6 +12,9 @@ import { SqsIdleCheckScheduler } from '../adapters/sqs-idle-check-scheduler.js';
 import { DynamoDbSummaryStore } from '../adapters/dynamodb-summary-store.js';
 import { DEFAULT_LADDERS, type LadderConfig } from '../domain/ladders.js';
 import type { SummaryDependencies } from '../use-cases/summaries.js';
+import { DynamoDbSnapshotStore } from '../adapters/dynamodb-snapshot-store.js';
+import { DynamoDbInjectionLog } from '../adapters/dynamodb-injection-log.js';
+import type { SnapshotDependencies } from '../use-cases/assemble-snapshot.js';
 import { BedrockModel } from '../models/bedrock-model.js';
 import { LocalModel } from '../models/local/local-model.js';
 import type { ModelPort } from '../models/model-port.js';
@@ -27,6 +30,9 @@ export interface ServiceRuntime {
   readonly model: ModelPort;
   readonly idleChecks: SqsIdleCheckScheduler;
   readonly summaries: SummaryDependencies;
+  readonly snapshots: DynamoDbSnapshotStore;
+  readonly snapshot: SnapshotDependencies;
+  readonly injections: DynamoDbInjectionLog;
 }
 
 /** The model adapter the configuration names. */
@@ -44,22 +50,29 @@ export function createModel(config: ServiceConfig): ModelPort {
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
   const rawLog = new S3RawLog(clients.s3, config.rawBucketName);
   const model = createModel(config);
+  const ledger = new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName);
+  const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
+  const summaryStore = new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName);
+  const snapshots = new DynamoDbSnapshotStore(clients.dynamo, config.memoryTableName);
   return {
     config,
     clients,
-    ledger: new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName),
+    ledger,
     rawLog,
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
-    memory: new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName),
+    memory,
     model,
     idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),
     summaries: {
-      summaries: new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName),
+      summaries: summaryStore,
       rawLog,
       model,
       ladders: ladderConfig(config),
       cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
     },
+    snapshots,
+    snapshot: { memory, summaries: summaryStore, ledger, snapshots, ladders: ladderConfig(config) },
+    injections: new DynamoDbInjectionLog(clients.dynamo, config.memoryTableName),
   };
 }
 

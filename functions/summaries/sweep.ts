@@ -9,9 +9,11 @@ import { NotFoundError } from '../domain/errors.js';
 import { SWEEP_SHARDS } from '../adapters/dynamodb-summary-store.js';
 import type { AgentLedger } from '../use-cases/ports.js';
 import { sweepAgent, type SummaryDependencies } from '../use-cases/summaries.js';
+import { assembleSnapshot, type SnapshotDependencies } from '../use-cases/assemble-snapshot.js';
 
 export interface SweepDependencies extends SummaryDependencies {
   readonly ledger: AgentLedger;
+  readonly snapshot?: SnapshotDependencies;
 }
 
 export type SweepResult = { readonly swept: true; readonly written: number } | { readonly swept: false; readonly reason: 'consolidation-pending' };
@@ -24,6 +26,7 @@ export async function sweepIfSettled(deps: SweepDependencies, agent: AgentKey): 
   const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
   if (placed < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
   const written = await sweepAgent(deps, agent);
+  if (written.length > 0 && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return { swept: true, written: written.length };
 }
 

@@ -24,6 +24,7 @@ import { CURRENT_PROMPTS } from '../prompts/index.js';
 import { renderPrompt } from '../prompts/render.js';
 import type { MemoryStore } from './memory-ports.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
+import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
 import type { AgentLedger, BatchJob, RawLog, RawRecord } from './ports.js';
 
 export interface ConsolidationDependencies {
@@ -39,6 +40,8 @@ export interface ConsolidationDependencies {
   readonly maxOutputTokens?: number;
   /** When set, each consolidated batch advances the summary ladders' base. */
   readonly summaries?: SummaryDependencies;
+  /** When set, the agent's snapshot is reassembled after each batch. */
+  readonly snapshot?: SnapshotDependencies;
 }
 
 export type UpdaterResult =
@@ -81,6 +84,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     // and that the summaries saw its records (an earlier attempt may have failed there).
     await catchUpSummaries(deps, agent, job);
     await markConsolidated(deps, agent, job, undefined);
+    if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
     return outcomes;
   }
   const maxCatchUp = deps.maxCatchUpBatches ?? 5;
@@ -92,6 +96,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     if (!batch) throw new BatchOrderError(`batch ${index} of ${agent.agentId} has no ledger marker`);
     outcomes.push(await applyBatch(deps, agent, { index, fromSequence: batch.fromSequence, toSequence: batch.toSequence }, updaters));
   }
+  if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return outcomes;
 }
 

@@ -51,4 +51,6 @@ export interface SummaryStore {
   getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]>;
   listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage>;
   dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]>;
+  /** The newest summary with text at a level, if any. */
+  latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined>;
 }

@@ -17,6 +17,11 @@ export interface AgentPartitionedTableProps {
    * Global secondary indexes (string keys), e.g. a sparse index for a sweep.
    * @default none
    */
+  /**
+   * Attribute holding an expiry time (epoch seconds) after which DynamoDB deletes the item.
+   * @default no expiry
+   */
+  readonly timeToLiveAttribute?: string;
   readonly indexes?: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string; readonly include: readonly string[] }[];
 }
 
@@ -39,6 +44,7 @@ export class AgentPartitionedTable extends Construct {
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       ...(props.stream ? { stream: props.stream } : {}),
+      ...(props.timeToLiveAttribute ? { timeToLiveAttribute: props.timeToLiveAttribute } : {}),
     });
     for (const index of props.indexes ?? []) {
       this.table.addGlobalSecondaryIndex({

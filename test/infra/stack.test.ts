@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(8);
+    expect(functions).toHaveLength(9);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -124,10 +124,15 @@ describe('summary ladders', () => {
     const actions = actionsOfRole('Ladder');
     expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
     const streamReading = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+    // Summaries (slots, parents), and for snapshot reassembly: views and snapshot, progress.
     expect(actions.filter((a) => a.startsWith('dynamodb:') && !streamReading.includes(a))).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
       'dynamodb:PutItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
   });
@@ -185,6 +190,9 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/summaries', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/sweep', 'SweepFunction'],
     ['ANY /v1/agents/{agentId}/summaries/rebuild', 'SweepFunction'],
+    ['ANY /v1/agents/{agentId}/snapshot', 'ReaderFunction'],
+    ['ANY /v1/agents/{agentId}/context', 'ReaderFunction'],
+    ['ANY /v1/agents/{agentId}/injections/{requestId}', 'MemoryReaderFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -260,6 +268,7 @@ describe('least privilege', () => {
       'dynamodb:PutItem',
       'dynamodb:PutItem',
       'dynamodb:Query',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
       'dynamodb:UpdateItem',
       's3:GetObject',
@@ -287,6 +296,10 @@ describe('least privilege', () => {
 
   it('lets the memory reader only get and query the memory and summaries tables', () => {
     expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  });
+
+  it('lets the read function get the snapshot and record injections, and nothing else', () => {
+    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
   it('lets the status function only read', () => {

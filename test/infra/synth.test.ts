@@ -19,12 +19,12 @@ describe('cdk synth', () => {
       const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
         (resource) => resource.Type === 'AWS::Lambda::Function',
       );
-      expect(functions).toHaveLength(8);
+      expect(functions).toHaveLength(9);
       const bundles = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
       for (const bundle of bundles) {
         expect(readdirSync(join(outdir, bundle))).toContain('index.mjs');
       }
-      expect(bundles.length).toBeGreaterThanOrEqual(8);
+      expect(bundles.length).toBeGreaterThanOrEqual(9);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

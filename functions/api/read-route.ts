@@ -1,0 +1,114 @@
+/**
+ * The read path.
+ * `GET /v1/agents/{agentId}/snapshot[?views=contacts,facts,tasks,time,count]`:
+ * one GetItem (none on a cache hit), `ETag` = snapshot version,
+ * `If-None-Match` answers 304.
+ * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...]`:
+ * a budgeted, prompt-ready block built from the snapshot alone, recorded in
+ * the injection log under the request id returned in `x-request-id`.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from '../commons/powertools.js';
+import { httpErrors, jsonResponse, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { parseAgentId } from '../domain/events.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { MIN_CONTEXT_TOKENS, renderContext } from '../domain/context.js';
+import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../domain/snapshot.js';
+import { countTokens } from '../models/local/text.js';
+import type { SnapshotReader } from '../use-cases/snapshot-reader.js';
+import type { InjectionLog } from '../use-cases/injection-log.js';
+
+export interface ReadRouteDependencies {
+  readonly tenantId: string;
+  readonly snapshots: SnapshotReader;
+  readonly injections: InjectionLog;
+  readonly now?: () => Date;
+}
+
+const MAX_CONTEXT_TOKENS = 32_000;
+
+function parseViews(value: string | undefined): SnapshotView[] {
+  if (value === undefined || value === '') return [...SNAPSHOT_VIEWS];
+  const views = value.split(',').map((view) => view.trim());
+  const unknown = views.filter((view) => !(SNAPSHOT_VIEWS as readonly string[]).includes(view));
+  if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${SNAPSHOT_VIEWS.join(', ')}; unknown: ${unknown.join(', ')}` }]);
+  return views as SnapshotView[];
+}
+
+function parseMaxTokens(value: string | undefined): number {
+  if (value === undefined) return 1_500;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < MIN_CONTEXT_TOKENS || parsed > MAX_CONTEXT_TOKENS) {
+    throw new ValidationError([{ field: 'maxTokens', rule: `must be an integer from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}` }]);
+  }
+  return parsed;
+}
+
+function text(value: string | undefined, field: string, max: number): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (value.length > max) throw new ValidationError([{ field, rule: `must be at most ${max} characters` }]);
+  return value.trim();
+}
+
+export function createReadHandler(deps: ReadRouteDependencies) {
+  const now = deps.now ?? (() => new Date());
+  return middy<HttpEvent, HttpResult, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpErrors(logger))
+    .handler(async (event) => {
+      requireMethod(event, ['GET']);
+      const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
+      const query = event.queryStringParameters ?? {};
+      const isContext = event.rawPath.endsWith('/context');
+      // Parameters are checked before the lookup, so a bad request costs nothing.
+      const views = isContext ? [] : parseViews(query.views);
+      const maxTokens = isContext ? parseMaxTokens(query.maxTokens) : 0;
+      const search = isContext ? text(query.query, 'query', 1_000) : undefined;
+      const contact = isContext ? text(query.contact, 'contact', 200) : undefined;
+
+      const snapshot: Snapshot | undefined = await deps.snapshots.read(agent);
+      if (!snapshot) throw new NotFoundError(`agent ${agent.agentId} has no snapshot (never seen, or nothing consolidated yet)`);
+      const etag = `"${snapshot.version}"`;
+
+      if (!isContext) {
+        if (event.headers?.['if-none-match'] === etag) return { statusCode: 304, headers: { etag } };
+        return jsonResponse(200, selectViews(snapshot, views), { etag, 'cache-control': 'private, no-cache' });
+      }
+
+      const requestId = randomUUID();
+      const rendered = renderContext(snapshot, {
+        maxTokens,
+        ...(search ? { query: search } : {}),
+        ...(contact ? { contact } : {}),
+        now: now().toISOString(),
+        countTokens,
+      });
+      await deps.injections.record(agent, {
+        requestId,
+        at: now().toISOString(),
+        snapshotVersion: snapshot.version,
+        maxTokens,
+        ...(search ? { query: search } : {}),
+        ...(contact ? { contact } : {}),
+        tokens: rendered.tokens,
+        items: rendered.included,
+      });
+      return jsonResponse(
+        200,
+        {
+          markdown: rendered.markdown,
+          tokens: rendered.tokens,
+          maxTokens,
+          items: rendered.included,
+          omitted: rendered.omitted,
+          freshness: snapshot.freshness,
+          snapshotVersion: snapshot.version,
+          requestId,
+        },
+        { etag, 'x-request-id': requestId },
+      );
+    });
+}

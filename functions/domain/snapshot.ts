@@ -1,0 +1,56 @@
+/**
+ * The snapshot: everything an agent reads on a turn, ready-made in one item
+ * (one GetItem). It holds each store's budgeted view (saying what it left
+ * out), the latest summary at each level of both ladders, and how far it lags
+ * the raw log.
+ */
+import type { Ladder } from './ladders.js';
+import type { UpdaterView } from './views.js';
+
+export const SNAPSHOT_VIEWS = ['contacts', 'facts', 'tasks', 'time', 'count'] as const;
+export type SnapshotView = (typeof SNAPSHOT_VIEWS)[number];
+
+export interface LadderLevelView {
+  readonly id: string;
+  readonly level: number;
+  readonly name: string;
+  readonly from: string;
+  readonly to: string;
+  readonly text: string;
+  readonly tokens: number;
+  /** When the summary was written: its "as of". */
+  readonly asOf: string;
+}
+
+export interface Freshness {
+  /** Every store has consolidated records up to this sequence number. */
+  readonly lastConsolidatedSequence: number;
+  /** The last sequence number ingested when the snapshot was assembled. */
+  readonly lastIngestedSequence: number;
+  /** Records ingested but not yet in the stores, at assembly time. */
+  readonly pendingRecords: number;
+  /** Timestamp of the newest consolidated record. */
+  readonly newestConsolidatedRecordAt?: string;
+}
+
+export interface Snapshot {
+  readonly tenantId: string;
+  readonly agentId: string;
+  readonly version: number;
+  readonly generatedAt: string;
+  readonly freshness: Freshness;
+  readonly contacts?: UpdaterView;
+  readonly facts?: UpdaterView;
+  readonly tasks?: UpdaterView;
+  readonly time: readonly LadderLevelView[];
+  readonly count: readonly LadderLevelView[];
+}
+
+export type LadderViews = Record<Ladder, readonly LadderLevelView[]>;
+
+/** The snapshot restricted to the requested views (freshness and identity always included). */
+export function selectViews(snapshot: Snapshot, views: readonly SnapshotView[]): Partial<Snapshot> {
+  const { contacts, facts, tasks, time, count, ...always } = snapshot;
+  const all = { contacts, facts, tasks, time, count };
+  return { ...always, ...Object.fromEntries(views.map((view) => [view, all[view]])) };
+}
