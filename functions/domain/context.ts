@@ -86,16 +86,17 @@ function candidates(snapshot: Snapshot): Candidate[] {
   }
   for (const item of snapshot.tasks?.items ?? []) {
     const open = item.state === 'open';
-    const state = open ? `open${item.due ? `, due ${item.due}` : ''}` : `${item.state} ${day(String(item.closedAt ?? item.updatedAt))}`;
+    const state = open ? `open${item.due ? `, due ${item.due}` : ''}` : `${item.state} ${day(String(item.closedAt ?? item.sourceAt))}`;
     list.push({
       id: String(item.id),
       kind: 'task',
       version: String(item.updatedAt),
       section: 'Tasks',
-      line: `- ${mark(String(item.status))}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${provenance(String(item.updatedAt), item.evidence)}`,
-      search: `${item.title} ${item.owner}`,
-      confidence: Number(item.confidence ?? 0.5) + (open ? 0.2 : 0),
-      at: String(item.updatedAt),
+      line: `- ${mark(String(item.status))}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${provenance(String(item.sourceAt), item.evidence)}`,
+      search: `${item.title} ${item.owner} ${open ? 'open to do pending need' : 'done closed'}`,
+      // Open commitments are what an agent most often needs; closed ones rarely.
+      confidence: Number(item.confidence ?? 0.5) + (open ? 0.3 : -0.3),
+      at: String(item.sourceAt),
       about: `${item.title} ${item.owner}`,
     });
   }
@@ -105,10 +106,10 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'fact',
       version: String(item.updatedAt),
       section: 'Facts',
-      line: `- ${mark(String(item.status))}${clean(item.statement)}${provenance(String(item.updatedAt), item.evidence)}`,
+      line: `- ${mark(String(item.status))}${clean(item.statement)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
       confidence: Number(item.confidence ?? 0.5) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
-      at: String(item.updatedAt),
+      at: String(item.sourceAt),
       about: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
     });
   }
@@ -158,8 +159,10 @@ export function renderContext(snapshot: Snapshot, options: ContextOptions): Rend
   const score = (c: Candidate) => {
     const ageDays = Math.max(0, (now - Date.parse(c.at)) / 86_400_000) || 0;
     const recency = Math.exp(-ageDays / 30);
-    const scoped = about && c.about.toLowerCase().includes(about) ? 1 : 0;
-    return (options.query ? 0.5 * (relevance.get(c.id) ?? 0) : 0) + 0.2 * c.confidence + 0.2 * recency + 0.4 * scoped;
+    // The contact asked about comes first, then items that mention them.
+    const isTheContact = about !== undefined && c.kind === 'contact' && (c.id.toLowerCase() === about || c.about.toLowerCase().endsWith(` ${about}`));
+    const scoped = isTheContact ? 1 : about && c.about.toLowerCase().includes(about) ? 0.5 : 0;
+    return (options.query ? 0.5 * (relevance.get(c.id) ?? 0) : 0) + 0.2 * c.confidence + 0.2 * recency + 0.6 * scoped;
   };
   const ranked = [...all].sort((a, b) => score(b) - score(a));
 

@@ -21,6 +21,8 @@ export interface UpdaterView {
 export const VIEW_ITEM_LIMITS: Record<UpdaterName, number> = { contacts: 200, facts: 400, tasks: 200 };
 
 const evidenceIds = (item: MemoryItem) => item.evidence.slice(-5).map((e) => e.recordId);
+/** When the newest source record was written (not when it was consolidated). */
+const sourceAt = (item: MemoryItem) => item.evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), '') || item.updatedAt;
 
 function rank(updater: UpdaterName, items: readonly MemoryItem[]): MemoryItem[] {
   const live = items.filter((item) => item.status !== 'archived');
@@ -37,7 +39,7 @@ function rank(updater: UpdaterName, items: readonly MemoryItem[]): MemoryItem[] 
 }
 
 export function compactItem(item: MemoryItem): Record<string, unknown> {
-  const common = { id: item.id, status: item.status, confidence: item.confidence, updatedAt: item.updatedAt, evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}) };
+  const common = { id: item.id, status: item.status, confidence: item.confidence, updatedAt: item.updatedAt, sourceAt: sourceAt(item), evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}) };
   switch (item.kind) {
     case 'contact': {
       const c = item as ContactItem;

@@ -17,6 +17,8 @@ const SIGNALS: readonly [RegExp, number][] = [
   [/(?<!^)\b[A-Z][a-z]+/, 2],
 ];
 
+const MIN_SCORE = 2;
+
 function score(sentence: string, role: string | undefined): number {
   let total = role === 'user' ? 1 : 0;
   for (const [pattern, weight] of SIGNALS) if (pattern.test(sentence)) total += weight;
@@ -33,7 +35,10 @@ export function summariseExtractively(input: SummaryInput): { text: string } {
       const at = dated ? dated[1]! : source.at.slice(0, 10);
       for (const sentence of sentences(dated ? dated[2]! : line)) {
         if (isSmallTalk(sentence) || looksLikeInstruction(sentence) || /^no notable activity/i.test(sentence)) continue;
-        candidates.push({ at, order: order++, text: sentence, score: score(sentence, source.role) });
+        const value = score(sentence, source.role);
+        // A sentence with no signal at all (no name, date, number, decision or commitment) is filler.
+        if (value < MIN_SCORE) continue;
+        candidates.push({ at, order: order++, text: sentence, score: value });
       }
     }
   }
