@@ -7,6 +7,7 @@ import { startLocalStack } from '../local/local-stack.js';
 import { benchIngest } from './bench/ingest.js';
 import { benchConsolidate } from './bench/consolidate.js';
 import { benchLadders } from './bench/ladders.js';
+import { benchRead } from './bench/read.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -15,6 +16,7 @@ const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = 
   ingest: benchIngest,
   consolidate: benchConsolidate,
   ladders: benchLadders,
+  read: benchRead,
 };
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -53,8 +53,24 @@ function text(value: string | undefined, field: string, max: number): string | u
   return value.trim();
 }
 
+/** Serialised snapshot bodies by agent, version and views: an unchanged snapshot is not serialised again. */
+class BodyCache {
+  private readonly bodies = new Map<string, string>();
+  constructor(private readonly max = 1_000) {}
+  get(key: string, build: () => string): string {
+    let body = this.bodies.get(key);
+    if (body === undefined) {
+      body = build();
+      this.bodies.set(key, body);
+      if (this.bodies.size > this.max) this.bodies.delete(this.bodies.keys().next().value!);
+    }
+    return body;
+  }
+}
+
 export function createReadHandler(deps: ReadRouteDependencies) {
   const now = deps.now ?? (() => new Date());
+  const bodies = new BodyCache();
   return middy<HttpEvent, HttpResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpErrors(logger))
@@ -75,7 +91,8 @@ export function createReadHandler(deps: ReadRouteDependencies) {
 
       if (!isContext) {
         if (event.headers?.['if-none-match'] === etag) return { statusCode: 304, headers: { etag } };
-        return jsonResponse(200, selectViews(snapshot, views), { etag, 'cache-control': 'private, no-cache' });
+        const body = bodies.get(`${agent.tenantId}/${agent.agentId}#${snapshot.version}#${views.join(',')}`, () => JSON.stringify(selectViews(snapshot, views)));
+        return { statusCode: 200, headers: { 'content-type': 'application/json', etag, 'cache-control': 'private, no-cache' }, body };
       }
 
       const requestId = randomUUID();
