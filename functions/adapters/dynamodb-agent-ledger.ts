@@ -6,7 +6,6 @@
  * - `BATCH#<index>`: a closed batch's range, when it was queued and when it arrived.
  */
 import {
-  BatchGetCommand,
   GetCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -15,13 +14,13 @@ import {
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
 import { SequenceConflictError } from '../domain/errors.js';
-import { chunk, type AgentCounters, type BatchRange } from '../domain/sequencing.js';
+import type { AgentCounters, BatchRange } from '../domain/sequencing.js';
+import { batchGetAll } from './dynamodb-batch-get.js';
 import type { AgentLedger, AgentStatus, BatchMarker, EventClaim } from '../use-cases/ports.js';
 
 const COUNTERS = 'COUNTERS';
 const eventSortKey = (eventId: string) => `EVENT#${eventId}`;
 const batchSortKey = (index: number) => `BATCH#${String(index).padStart(10, '0')}`;
-const BATCH_GET_LIMIT = 100;
 const COUNTER_FIELDS = ['lastSequence', 'messages', 'actions', 'batchesClosed', 'lastBatchEnd', 'batchMessages'] as const;
 
 export class DynamoDbAgentLedger implements AgentLedger {
@@ -33,7 +32,7 @@ export class DynamoDbAgentLedger implements AgentLedger {
   async loadForIngest(agent: AgentKey, eventIds: readonly string[]) {
     const pk = agentPartitionKey(agent);
     const keys = [{ pk, sk: COUNTERS }, ...eventIds.map((id) => ({ pk, sk: eventSortKey(id) }))];
-    const items = (await Promise.all(chunk(keys, BATCH_GET_LIMIT).map((part) => this.batchGet(part)))).flat();
+    const items = await batchGetAll(this.client, this.tableName, keys);
     let status: AgentStatus | undefined;
     const claims = new Map<string, EventClaim>();
     for (const item of items) {
@@ -44,20 +43,6 @@ export class DynamoDbAgentLedger implements AgentLedger {
       }
     }
     return { status, claims };
-  }
-
-  private async batchGet(keys: Record<string, string>[]): Promise<Record<string, unknown>[]> {
-    const found: Record<string, unknown>[] = [];
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [this.tableName]: { Keys: keys, ConsistentRead: true },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
-      const output = await this.client.send(new BatchGetCommand({ RequestItems: request }));
-      found.push(...(output.Responses?.[this.tableName] ?? []));
-      request = output.UnprocessedKeys as typeof request;
-    }
-    return found;
   }
 
   async commitSequences(

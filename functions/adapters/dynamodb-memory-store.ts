@@ -10,14 +10,15 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
-import { MemoryServiceError, ValidationError } from '../domain/errors.js';
+import { MemoryServiceError } from '../domain/errors.js';
+import { batchGetAll } from './dynamodb-batch-get.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
 import type { FactTable, MemoryItem, UpdaterName, UpdaterStore } from '../domain/memory.js';
 import type { UpdaterView } from '../domain/views.js';
 import type { AuditEntry, ItemPage, MemoryStore, StoreHead, UpdaterCommit } from '../use-cases/memory-ports.js';
@@ -58,20 +59,8 @@ export class DynamoDbMemoryStore implements MemoryStore {
 
   async loadHeads(agent: AgentKey, updaters: readonly UpdaterName[]): Promise<StoreHead[]> {
     const pk = agentPartitionKey(agent);
-    const output = await this.client.send(
-      new BatchGetCommand({
-        RequestItems: { [this.tableName]: { Keys: updaters.map((u) => ({ pk, sk: headKey(u) })), ConsistentRead: true } },
-      }),
-    );
-    const found = new Map((output.Responses?.[this.tableName] ?? []).map((item) => [String(item.sk), item]));
-    if (output.UnprocessedKeys && Object.keys(output.UnprocessedKeys).length > 0) {
-      // Rare under on-demand capacity; fall back to consistent single reads.
-      for (const updater of updaters) {
-        if (found.has(headKey(updater))) continue;
-        const single = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: headKey(updater) }, ConsistentRead: true }));
-        if (single.Item) found.set(headKey(updater), single.Item);
-      }
-    }
+    const items = await batchGetAll(this.client, this.tableName, updaters.map((u) => ({ pk, sk: headKey(u) })));
+    const found = new Map(items.map((item) => [String(item.sk), item]));
     return updaters.map((updater) => {
       const head = found.get(headKey(updater));
       return { updater, version: Number(head?.version ?? 0), lastBatch: Number(head?.lastBatch ?? 0) };
@@ -182,17 +171,7 @@ export class DynamoDbMemoryStore implements MemoryStore {
 
   async listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string }): Promise<ItemPage> {
     const pk = agentPartitionKey(agent);
-    let start: Record<string, unknown> | undefined;
-    if (page.nextToken) {
-      try {
-        start = JSON.parse(Buffer.from(page.nextToken, 'base64url').toString('utf8')) as Record<string, unknown>;
-      } catch {
-        throw new ValidationError([{ field: 'nextToken', rule: 'must be a token returned by a previous page' }]);
-      }
-      if (start.pk !== pk || typeof start.sk !== 'string' || !start.sk.startsWith(itemPrefix(updater))) {
-        throw new ValidationError([{ field: 'nextToken', rule: 'must be a token returned by a previous page of this list' }]);
-      }
-    }
+    const start = decodePageToken(page.nextToken, pk, itemPrefix(updater));
     const output = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -203,10 +182,7 @@ export class DynamoDbMemoryStore implements MemoryStore {
       }),
     );
     const items = (output.Items ?? []).map((item) => JSON.parse(String(item.data)) as MemoryItem);
-    return {
-      items,
-      ...(output.LastEvaluatedKey ? { nextToken: Buffer.from(JSON.stringify(output.LastEvaluatedKey)).toString('base64url') } : {}),
-    };
+    return { items, ...encodePageToken(output.LastEvaluatedKey) };
   }
 
   async readAudit(agent: AgentKey, batchIndex: number, updater: UpdaterName): Promise<AuditEntry | undefined> {

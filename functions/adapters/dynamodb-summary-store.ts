@@ -8,13 +8,13 @@
  * - `CURSOR`: the open day and interaction, with the sweep index attributes.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
-import { ValidationError } from '../domain/errors.js';
 import type { Ladder } from '../domain/ladders.js';
 import type { SummaryCursor } from '../domain/summary-cursor.js';
-import { chunk } from '../domain/sequencing.js';
+import { batchGetAll } from './dynamodb-batch-get.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
 import type { StoredSummary, SummaryPage, SummaryStore } from '../use-cases/summary-ports.js';
 
 /** Sweep index shards: agents spread over this many GSI partitions. */
@@ -109,34 +109,15 @@ export class DynamoDbSummaryStore implements SummaryStore {
 
   async getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]> {
     const pk = agentPartitionKey(agent);
-    const found = new Map<string, StoredSummary>();
-    for (const part of chunk(keys, 100)) {
-      let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-        [this.tableName]: { Keys: part.map((k) => ({ pk, sk: summaryKey(k.ladder, k.level, k.index) })), ConsistentRead: true },
-      };
-      while (request && Object.keys(request).length > 0) {
-        const output = await this.client.send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of output.Responses?.[this.tableName] ?? []) found.set(String(item.id), toSummary(item));
-        request = output.UnprocessedKeys as typeof request;
-      }
-    }
+    const items = await batchGetAll(this.client, this.tableName, keys.map((k) => ({ pk, sk: summaryKey(k.ladder, k.level, k.index) })));
+    const found = new Map(items.map((item) => [String(item.id), toSummary(item)]));
     return keys.map((k) => found.get(`${k.ladder}:${k.level}:${k.index}`)).filter((s): s is StoredSummary => s !== undefined);
   }
 
   async listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage> {
     const pk = agentPartitionKey(agent);
     const prefix = level === undefined ? `SUM#${ladder}#` : `SUM#${ladder}#${level}#`;
-    let start: Record<string, unknown> | undefined;
-    if (page.nextToken) {
-      try {
-        start = JSON.parse(Buffer.from(page.nextToken, 'base64url').toString('utf8')) as Record<string, unknown>;
-      } catch {
-        throw new ValidationError([{ field: 'nextToken', rule: 'must be a token returned by a previous page' }]);
-      }
-      if (start.pk !== pk || typeof start.sk !== 'string' || !start.sk.startsWith(prefix)) {
-        throw new ValidationError([{ field: 'nextToken', rule: 'must be a token returned by a previous page of this list' }]);
-      }
-    }
+    const start = decodePageToken(page.nextToken, pk, prefix);
     const output = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -146,10 +127,7 @@ export class DynamoDbSummaryStore implements SummaryStore {
         ExclusiveStartKey: start,
       }),
     );
-    return {
-      items: (output.Items ?? []).map(toSummary),
-      ...(output.LastEvaluatedKey ? { nextToken: Buffer.from(JSON.stringify(output.LastEvaluatedKey)).toString('base64url') } : {}),
-    };
+    return { items: (output.Items ?? []).map(toSummary), ...encodePageToken(output.LastEvaluatedKey) };
   }
 
   async latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined> {

@@ -1,9 +1,6 @@
 /** `POST /v1/agents/{agentId}/flush`: consolidate the open partial batch now. */
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../commons/powertools.js';
-import { httpErrors, jsonResponse, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { httpRoute, jsonResponse, requireMethod } from '../commons/http.js';
 import { parseAgentId } from '../domain/events.js';
 import { flushAgent, type FlushDependencies } from '../use-cases/flush-agent.js';
 
@@ -12,10 +9,7 @@ export interface FlushRouteDependencies extends FlushDependencies {
 }
 
 export function createFlushHandler(deps: FlushRouteDependencies) {
-  return middy<HttpEvent, HttpResult, Error, Context>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(httpErrors(logger))
-    .handler(async (event) => {
+  return httpRoute(logger, async (event) => {
       requireMethod(event, ['POST']);
       const agentId = parseAgentId(event.pathParameters?.agentId);
       const result = await flushAgent(deps, { tenantId: deps.tenantId, agentId });

@@ -1,9 +1,6 @@
 /** `POST /v1/agents/{agentId}/events`: validate the whole request, then ingest. */
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../commons/powertools.js';
-import { httpErrors, jsonResponse, parseJsonBody, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { httpRoute, jsonResponse, parseJsonBody, requireMethod } from '../commons/http.js';
 import { MAX_REQUEST_BYTES, parseAgentId, parseIngestRequest } from '../domain/events.js';
 import { ingestEvents, type IngestDependencies } from '../use-cases/ingest-events.js';
 
@@ -12,10 +9,7 @@ export interface IngestRouteDependencies extends IngestDependencies {
 }
 
 export function createIngestHandler(deps: IngestRouteDependencies) {
-  return middy<HttpEvent, HttpResult, Error, Context>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(httpErrors(logger))
-    .handler(async (event) => {
+  return httpRoute(logger, async (event) => {
       requireMethod(event, ['POST']);
       const agentId = parseAgentId(event.pathParameters?.agentId);
       const events = parseIngestRequest(parseJsonBody(event, MAX_REQUEST_BYTES));

@@ -8,11 +8,8 @@
  * `GET /v1/agents/{agentId}/injections/{requestId}`: what a context response
  * injected (item ids and versions).
  */
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../commons/powertools.js';
-import { httpErrors, jsonResponse, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { httpRoute, integerParameter, jsonResponse, requireMethod } from '../commons/http.js';
 import { parseAgentId } from '../domain/events.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { UPDATERS, type UpdaterName } from '../domain/memory.js';
@@ -29,19 +26,8 @@ export interface MemoryRouteDependencies {
   readonly tenantId: string;
 }
 
-function integerInRange(value: string, field: string, min: number, max: number): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
-    throw new ValidationError([{ field, rule: `must be an integer from ${min} to ${max}` }]);
-  }
-  return parsed;
-}
-
 export function createMemoryHandler(deps: MemoryRouteDependencies) {
-  return middy<HttpEvent, HttpResult, Error, Context>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(httpErrors(logger))
-    .handler(async (event) => {
+  return httpRoute(logger, async (event) => {
       requireMethod(event, ['GET']);
       const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
       const resource = event.rawPath.split('/').pop() ?? '';
@@ -55,8 +41,8 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
         const ladder = query.ladder;
         if (ladder !== 'time' && ladder !== 'count') throw new ValidationError([{ field: 'ladder', rule: 'is required: time or count' }]);
         const top = topLevel(deps.ladders, ladder);
-        const level = query.level === undefined ? undefined : integerInRange(query.level, 'level', 0, top);
-        const limit = query.limit === undefined ? 50 : integerInRange(query.limit, 'limit', 1, 100);
+        const level = query.level === undefined ? undefined : integerParameter(query.level, 'level', 0, top);
+        const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
         const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
         return jsonResponse(200, {
           items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
@@ -64,14 +50,13 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
         });
       }
       if (resource === 'audit') {
-        if (query.batch === undefined) throw new ValidationError([{ field: 'batch', rule: 'is required: a batch index' }]);
-        const batch = integerInRange(query.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
+        const batch = integerParameter(query.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
         const entries = (await Promise.all(UPDATERS.map((updater) => deps.memory.readAudit(agent, batch, updater)))).filter(Boolean);
         if (entries.length === 0) throw new NotFoundError(`no patch applied for batch ${batch} of agent ${agent.agentId}`);
         return jsonResponse(200, { batch, entries });
       }
       if (!(UPDATERS as readonly string[]).includes(resource)) throw new NotFoundError(`unknown store ${resource}`);
-      const limit = query.limit === undefined ? 50 : integerInRange(query.limit, 'limit', 1, 100);
+      const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
       const page = await deps.memory.listItems(agent, resource as UpdaterName, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
       return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
     });

@@ -7,12 +7,9 @@
  * a budgeted, prompt-ready block built from the snapshot alone, recorded in
  * the injection log under the request id returned in `x-request-id`.
  */
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../commons/powertools.js';
-import { httpErrors, jsonResponse, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { httpRoute, integerParameter, jsonResponse, requireMethod } from '../commons/http.js';
 import { parseAgentId } from '../domain/events.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { MIN_CONTEXT_TOKENS, renderContext } from '../domain/context.js';
@@ -29,6 +26,7 @@ export interface ReadRouteDependencies {
 }
 
 const MAX_CONTEXT_TOKENS = 32_000;
+const DEFAULT_CONTEXT_TOKENS = 1_500;
 
 function parseViews(value: string | undefined): SnapshotView[] {
   if (value === undefined || value === '') return [...SNAPSHOT_VIEWS];
@@ -36,15 +34,6 @@ function parseViews(value: string | undefined): SnapshotView[] {
   const unknown = views.filter((view) => !(SNAPSHOT_VIEWS as readonly string[]).includes(view));
   if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${SNAPSHOT_VIEWS.join(', ')}; unknown: ${unknown.join(', ')}` }]);
   return views as SnapshotView[];
-}
-
-function parseMaxTokens(value: string | undefined): number {
-  if (value === undefined) return 1_500;
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed < MIN_CONTEXT_TOKENS || parsed > MAX_CONTEXT_TOKENS) {
-    throw new ValidationError([{ field: 'maxTokens', rule: `must be an integer from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}` }]);
-  }
-  return parsed;
 }
 
 function text(value: string | undefined, field: string, max: number): string | undefined {
@@ -71,17 +60,14 @@ class BodyCache {
 export function createReadHandler(deps: ReadRouteDependencies) {
   const now = deps.now ?? (() => new Date());
   const bodies = new BodyCache();
-  return middy<HttpEvent, HttpResult, Error, Context>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(httpErrors(logger))
-    .handler(async (event) => {
+  return httpRoute(logger, async (event) => {
       requireMethod(event, ['GET']);
       const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
       const query = event.queryStringParameters ?? {};
       const isContext = event.rawPath.endsWith('/context');
       // Parameters are checked before the lookup, so a bad request costs nothing.
       const views = isContext ? [] : parseViews(query.views);
-      const maxTokens = isContext ? parseMaxTokens(query.maxTokens) : 0;
+      const maxTokens = isContext ? integerParameter(query.maxTokens, 'maxTokens', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS) : 0;
       const search = isContext ? text(query.query, 'query', 1_000) : undefined;
       const contact = isContext ? text(query.contact, 'contact', 200) : undefined;
 

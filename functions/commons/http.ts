@@ -4,8 +4,10 @@
  * errors become status codes.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { MiddlewareObj } from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MemoryServiceError, MethodNotAllowedError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
 import { EventIdConflictError } from '../domain/errors.js';
 
@@ -62,4 +64,23 @@ export function httpErrors(logger: Logger): MiddlewareObj<HttpEvent, HttpResult>
       request.response = errorResponse(request.error, logger);
     },
   };
+}
+
+/** An HTTP API handler with the house middleware: Lambda context in every log line, typed errors mapped to responses. */
+export function httpRoute(logger: Logger, handler: (event: HttpEvent) => Promise<HttpResult>) {
+  return middy<HttpEvent, HttpResult, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpErrors(logger))
+    .handler(handler);
+}
+
+/** An integer query parameter within bounds; `fallback` when absent. */
+export function integerParameter(value: string | undefined, field: string, min: number, max: number, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (value === undefined) throw new ValidationError([{ field, rule: `is required: an integer from ${min} to ${max}` }]);
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    throw new ValidationError([{ field, rule: `must be an integer from ${min} to ${max}` }]);
+  }
+  return parsed;
 }

@@ -3,11 +3,9 @@
  * `POST /v1/agents/{agentId}/sweep` (one agent, on demand), and
  * `POST /v1/agents/{agentId}/summaries/rebuild` (regenerate a range and its ancestors).
  */
-import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../commons/powertools.js';
-import { httpErrors, jsonResponse, parseJsonBody, requireMethod, type HttpEvent, type HttpResult } from '../commons/http.js';
+import { httpRoute, jsonResponse, parseJsonBody, requireMethod, type HttpEvent } from '../commons/http.js';
 
 const rebuildRequestSchema = z.discriminatedUnion(
   'ladder',
@@ -25,10 +23,7 @@ import { z } from 'zod';
 import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from './sweep.js';
 
 export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
-  const http = middy<HttpEvent, HttpResult, Error, Context>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(httpErrors(logger))
-    .handler(async (event) => {
+  const http = httpRoute(logger, async (event) => {
       requireMethod(event, ['POST']);
       const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
       if (event.rawPath.endsWith('/summaries/rebuild')) {

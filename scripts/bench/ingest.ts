@@ -7,11 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { createIngestHandler } from '../../functions/api/ingest-route.js';
 import { createAwsClients, type AwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
-import type { HttpEvent } from '../../functions/commons/http.js';
+import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
 import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
@@ -57,7 +56,7 @@ export async function benchIngest(stack: LocalStack): Promise<BenchReport> {
     idleFlushSeconds: config.idleFlushSeconds,
   });
   const floorClients = createAwsClients(config);
-  const context = { functionName: 'bench', awsRequestId: 'bench' } as Context;
+  const context = lambdaContext('ingest');
 
   let eventNumber = 0;
   const post = async (agentId: string, size: number) => {
@@ -68,16 +67,7 @@ export async function benchIngest(stack: LocalStack): Promise<BenchReport> {
       content,
       timestamp: '2026-11-02T09:00:00Z',
     }));
-    const event = {
-      version: '2.0',
-      routeKey: 'ANY /v1/agents/{agentId}/events',
-      rawPath: `/v1/agents/${agentId}/events`,
-      headers: { 'content-type': 'application/json' },
-      pathParameters: { agentId },
-      requestContext: { http: { method: 'POST', path: `/v1/agents/${agentId}/events` }, requestId: randomUUID() },
-      body: JSON.stringify({ events }),
-      isBase64Encoded: false,
-    } as unknown as HttpEvent;
+    const event = httpApiEvent({ method: 'POST', path: `/v1/agents/${agentId}/events`, pathParameters: { agentId }, body: { events } });
     const response = await handler(event, context);
     if (response.statusCode !== 202) throw new Error(`ingest answered ${response.statusCode}: ${response.body}`);
   };

@@ -7,12 +7,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { createReadHandler } from '../../functions/api/read-route.js';
 import { createAwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
-import type { HttpEvent } from '../../functions/commons/http.js';
+import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
 import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
@@ -72,9 +71,8 @@ export async function benchRead(stack: LocalStack): Promise<BenchReport> {
 
   const handlerWith = (cacheMs: number) =>
     createReadHandler({ tenantId: config.tenantId, snapshots: new CachedSnapshotReader(runtime.snapshots, cacheMs), injections: runtime.injections });
-  const event = (path: string, query: Record<string, string> = {}) =>
-    ({ rawPath: path, headers: {}, pathParameters: { agentId }, queryStringParameters: query, requestContext: { http: { method: 'GET', path }, requestId: randomUUID() } }) as unknown as HttpEvent;
-  const context = { functionName: 'bench', awsRequestId: 'bench' } as Context;
+  const event = (path: string) => httpApiEvent({ method: 'GET', path, pathParameters: { agentId } });
+  const context = lambdaContext('read');
   const lookupEveryTime = handlerWith(0);
   const cached = handlerWith(60_000);
   const read = async (handler: ReturnType<typeof handlerWith>) => {

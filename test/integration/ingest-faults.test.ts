@@ -3,19 +3,18 @@
  * same events completes the work: nothing acknowledged is lost, nothing is
  * counted or queued twice.
  */
-import { randomUUID } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
 import { createIngestHandler } from '../../functions/api/ingest-route.js';
 import { DynamoDbAgentLedger } from '../../functions/adapters/dynamodb-agent-ledger.js';
 import { S3RawLog } from '../../functions/adapters/s3-raw-log.js';
 import { SqsBatchQueue } from '../../functions/adapters/sqs-batch-queue.js';
-import type { HttpEvent, HttpResult } from '../../functions/commons/http.js';
+import type { HttpResult } from '../../functions/commons/http.js';
+import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
 import { injectFaults, type FaultPlan } from '../support/fault-injection.js';
@@ -55,20 +54,8 @@ function faultyIngest(faults: { s3?: FaultPlan; sqs?: FaultPlan; dynamodb?: Faul
   });
   return {
     injected,
-    async post(agentId: string, events: unknown[]): Promise<HttpResult> {
-      const event = {
-        version: '2.0',
-        routeKey: 'ANY /v1/agents/{agentId}/events',
-        rawPath: `/v1/agents/${agentId}/events`,
-        rawQueryString: '',
-        headers: { 'content-type': 'application/json' },
-        pathParameters: { agentId },
-        requestContext: { http: { method: 'POST', path: `/v1/agents/${agentId}/events` }, requestId: randomUUID() },
-        body: JSON.stringify({ events }),
-        isBase64Encoded: false,
-      } as unknown as HttpEvent;
-      return handler(event, { functionName: 'ingest', awsRequestId: randomUUID() } as Context);
-    },
+    post: (agentId: string, events: unknown[]): Promise<HttpResult> =>
+      handler(httpApiEvent({ method: 'POST', path: `/v1/agents/${agentId}/events`, pathParameters: { agentId }, body: { events } }), lambdaContext('ingest')),
   };
 }
 

@@ -5,15 +5,14 @@
  * provenance and freshness, frames memory as historical, and is recorded in
  * the injection log.
  */
-import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbSnapshotStore } from '../../functions/adapters/dynamodb-snapshot-store.js';
 import { DynamoDbInjectionLog } from '../../functions/adapters/dynamodb-injection-log.js';
 import { createReadHandler } from '../../functions/api/read-route.js';
-import type { HttpEvent, HttpResult } from '../../functions/commons/http.js';
+import type { HttpResult } from '../../functions/commons/http.js';
+import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
 import { countTokens } from '../../functions/models/local/text.js';
 import { CachedSnapshotReader } from '../../functions/use-cases/snapshot-reader.js';
 import type { LocalStack } from '../../local/local-stack.js';
@@ -60,18 +59,9 @@ function countingReader(cacheMs: number) {
     snapshots: new CachedSnapshotReader(new DynamoDbSnapshotStore(documents, table), cacheMs),
     injections: new DynamoDbInjectionLog(documents, table),
   });
-  const get = (path: string, headers: Record<string, string> = {}): Promise<HttpResult> => {
+  const get = (path: string): Promise<HttpResult> => {
     const url = new URL(path, 'http://local');
-    return handler(
-      {
-        rawPath: url.pathname,
-        headers,
-        pathParameters: { agentId },
-        queryStringParameters: Object.fromEntries(url.searchParams),
-        requestContext: { http: { method: 'GET', path: url.pathname }, requestId: randomUUID() },
-      } as unknown as HttpEvent,
-      { functionName: 'read', awsRequestId: randomUUID() } as Context,
-    );
+    return handler(httpApiEvent({ method: 'GET', path: url.pathname, pathParameters: { agentId }, query: Object.fromEntries(url.searchParams) }), lambdaContext('read'));
   };
   return { calls, get };
 }
