@@ -4,13 +4,13 @@
  * resolved variables, the timeout from the function's own setting. The
  * exported `handler` is the same function Lambda runs.
  */
-import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { ENTRY_METADATA_KEY } from '../lib/constructs/service-function.js';
 import { resolveValue, type ResourceMap } from './provision.js';
+import { lambdaContext } from './api-server.js';
 import type { CfnTemplate } from './template.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -87,18 +87,9 @@ async function invokeWithTimeout(
 ): Promise<unknown> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const context: Context = {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+    ...lambdaContext(functionName),
     memoryLimitInMB: String(memorySize),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
   };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
