@@ -131,19 +131,26 @@ export class DynamoDbSummaryStore implements SummaryStore {
   }
 
   async latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined> {
-    const output = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: '#empty = :false',
-        ExpressionAttributeNames: { '#empty': 'empty' },
-        ExpressionAttributeValues: { ':pk': agentPartitionKey(agent), ':prefix': `SUM#${ladder}#${level}#`, ':false': false },
-        ScanIndexForward: false,
-        // Silent days come as empty markers; look back far enough to pass a few weeks of them.
-        Limit: 64,
-      }),
-    );
-    return output.Items?.[0] ? toSummary(output.Items[0]) : undefined;
+    // Newest first; Limit applies before the filter, so page past runs of empty markers.
+    let start: Record<string, unknown> | undefined;
+    for (let page = 0; page < 50; page += 1) {
+      const output = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          FilterExpression: '#empty = :false',
+          ExpressionAttributeNames: { '#empty': 'empty' },
+          ExpressionAttributeValues: { ':pk': agentPartitionKey(agent), ':prefix': `SUM#${ladder}#${level}#`, ':false': false },
+          ScanIndexForward: false,
+          Limit: 64,
+          ExclusiveStartKey: start,
+        }),
+      );
+      if (output.Items?.[0]) return toSummary(output.Items[0]);
+      start = output.LastEvaluatedKey;
+      if (!start) return undefined;
+    }
+    return undefined;
   }
 
   async dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]> {

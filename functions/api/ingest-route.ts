@@ -1,7 +1,7 @@
 /** `POST /v1/agents/{agentId}/events`: validate the whole request, then ingest. */
 import { logger } from '../commons/powertools.js';
 import { httpRoute, jsonResponse, parseJsonBody, requireMethod } from '../commons/http.js';
-import { MAX_REQUEST_BYTES, parseAgentId, parseIngestRequest } from '../domain/events.js';
+import { MAX_REQUEST_BYTES, checkTimestamps, parseAgentId, parseIngestRequest } from '../domain/events.js';
 import { ingestEvents, type IngestDependencies } from '../use-cases/ingest-events.js';
 
 export interface IngestRouteDependencies extends IngestDependencies {
@@ -13,6 +13,7 @@ export function createIngestHandler(deps: IngestRouteDependencies) {
       requireMethod(event, ['POST']);
       const agentId = parseAgentId(event.pathParameters?.agentId);
       const events = parseIngestRequest(parseJsonBody(event, MAX_REQUEST_BYTES));
+      checkTimestamps(events, (deps.now ?? (() => new Date()))());
       logger.appendKeys({ agentId });
       const result = await ingestEvents(deps, { tenantId: deps.tenantId, agentId }, events);
       logger.info('events ingested', {

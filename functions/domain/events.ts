@@ -147,3 +147,20 @@ function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** How far ahead of the server's clock an event's timestamp may be (client clock skew). */
+export const MAX_TIMESTAMP_AHEAD_MS = 24 * 3_600_000;
+
+/**
+ * Refuses timestamps more than a day ahead of the server: a record dated in
+ * the future would hold the time ladder's open day there.
+ */
+export function checkTimestamps(events: readonly IncomingEvent[], now: Date): void {
+  const limit = now.getTime() + MAX_TIMESTAMP_AHEAD_MS;
+  const issues = events.flatMap((event, index) =>
+    event.timestamp !== undefined && Date.parse(event.timestamp) > limit
+      ? [{ field: `events[${index}].timestamp`, rule: 'must not be more than 24 hours ahead of the server clock' }]
+      : [],
+  );
+  if (issues.length > 0) throw new ValidationError(issues);
+}

@@ -115,17 +115,29 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
   // Summaries first: "consolidated" then also means the summary cursor has seen these records,
   // which is what the sweep relies on before it closes a day.
-  if (deps.summaries) await placeRecords(deps.summaries, agent, records);
+  if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, records);
   await markConsolidated(deps, agent, batch, records);
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
 }
 
 async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<void> {
-  if (!deps.summaries) return;
-  const placed = (await deps.summaries.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
+  if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, undefined);
+}
+
+/**
+ * Places every record the summary cursor has not seen, through the end of
+ * `batch`: an earlier batch whose placement failed (and was then skipped by a
+ * catch-up) is placed first, so no record is left out of its base summary.
+ */
+async function placeThrough(summaries: SummaryDependencies, rawLog: RawLog, agent: AgentKey, batch: BatchRange, batchRecords: readonly RawRecord[] | undefined): Promise<void> {
+  const placed = (await summaries.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
   if (placed >= batch.toSequence) return;
-  const records = await deps.rawLog.getRange(agent, Math.max(batch.fromSequence, placed + 1), batch.toSequence);
-  await placeRecords(deps.summaries, agent, records);
+  const from = placed + 1;
+  const records =
+    batchRecords && from >= batch.fromSequence
+      ? batchRecords.filter((r) => r.sequence >= from)
+      : [...(from < batch.fromSequence ? await rawLog.getRange(agent, from, batch.fromSequence - 1) : []), ...(batchRecords ?? (await rawLog.getRange(agent, batch.fromSequence, batch.toSequence)))];
+  await placeRecords(summaries, agent, records);
 }
 
 async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {

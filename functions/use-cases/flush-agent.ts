@@ -34,7 +34,10 @@ export async function flushAgent(deps: FlushDependencies, agent: AgentKey, condi
   for (let attempt = 1; ; attempt += 1) {
     const status = await deps.ledger.readStatus(agent);
     if (!status) throw new NotFoundError(`agent ${agent.agentId} has no events`);
-    if (conditions.openFrom !== undefined && status.lastBatchEnd >= conditions.openFrom) return { flushed: false, reason: 'already-closed' };
+    if (conditions.openFrom !== undefined && status.lastBatchEnd >= conditions.openFrom) {
+      await requeueIfLost(deps, agent, status.batchesClosed, now);
+      return { flushed: false, reason: 'already-closed' };
+    }
     if (conditions.idleForSeconds !== undefined) {
       const quietSeconds = (now().getTime() - Date.parse(status.updatedAt)) / 1000;
       if (quietSeconds < conditions.idleForSeconds) {
@@ -42,7 +45,10 @@ export async function flushAgent(deps: FlushDependencies, agent: AgentKey, condi
       }
     }
     const plan = planFlush(status);
-    if (!plan) return { flushed: false, reason: 'nothing-open' };
+    if (!plan) {
+      await requeueIfLost(deps, agent, status.batchesClosed, now);
+      return { flushed: false, reason: 'nothing-open' };
+    }
     try {
       await deps.ledger.commitSequences(agent, status, plan.next, [], [plan.batch], now().toISOString());
     } catch (error) {
@@ -57,4 +63,18 @@ export async function flushAgent(deps: FlushDependencies, agent: AgentKey, condi
     await deps.ledger.markBatchQueued(agent, plan.batch, now().toISOString());
     return { flushed: true, batch: plan.batch };
   }
+}
+
+/**
+ * A batch closed by a flush (or by a request) whose enqueue failed is never
+ * queued again by ingest retries (a flush has no event claims): a later flush
+ * or idle check finds it unqueued and queues it.
+ */
+async function requeueIfLost(deps: FlushDependencies, agent: AgentKey, lastBatch: number, now: () => Date): Promise<void> {
+  if (lastBatch === 0) return;
+  const marker = await deps.ledger.readBatch(agent, lastBatch);
+  if (!marker || marker.queuedAt) return;
+  const batch = { index: marker.index, fromSequence: marker.fromSequence, toSequence: marker.toSequence };
+  await deps.queue.enqueue({ tenantId: agent.tenantId, agentId: agent.agentId, ...batch });
+  await deps.ledger.markBatchQueued(agent, batch, now().toISOString());
 }

@@ -43,6 +43,11 @@ export interface IngestResult {
  * chunks of this size.
  */
 const EVENTS_PER_COMMIT = 90;
+
+/** Events per commit so that claims, one marker per batch they close, and the counters fit 100 items. */
+export function eventsPerCommit(batchSize: number): number {
+  return Math.max(1, Math.min(EVENTS_PER_COMMIT, Math.floor((99 * batchSize) / (batchSize + 1))));
+}
 const MAX_COMMIT_ATTEMPTS = 40;
 const NOT_LOADED = Symbol('not loaded');
 /** SQS's longest per-message delay; longer quiet periods re-schedule. */
@@ -72,31 +77,39 @@ export async function ingestEvents(
   let pending = [...events];
 
   const cacheKey = agentPartitionKey(agent);
-  // `undefined` means a new agent; NOT_LOADED means we must read the ledger first.
-  let expected: AgentCounters | undefined | typeof NOT_LOADED = deps.counterCache?.get(cacheKey) ?? NOT_LOADED;
+  const perCommit = eventsPerCommit(deps.batchSize);
+  // `undefined` means a new agent; NOT_LOADED means we must read the ledger first. A request
+  // larger than one commit always reads first, so every id is checked before anything is committed.
+  let expected: AgentCounters | undefined | typeof NOT_LOADED =
+    events.length <= perCommit ? (deps.counterCache?.get(cacheKey) ?? NOT_LOADED) : NOT_LOADED;
+  const conflicts: FieldIssue[] = [];
+  const conflicting = new Set<string>();
 
   for (let attempt = 1; pending.length > 0; attempt += 1) {
     if (expected === NOT_LOADED) {
       const loaded = await callDependency('read agent ledger', () =>
         deps.ledger.loadForIngest(agent, pending.map((event) => event.id)),
       );
-      const conflicts: FieldIssue[] = [];
       for (const [eventId, claim] of loaded.claims) {
         if (claim.contentHash !== hashes.get(eventId)) {
           const index = events.findIndex((event) => event.id === eventId);
           conflicts.push({ field: `events[${index}].id`, rule: 'was already accepted with different content; event ids are unique per agent' });
+          conflicting.add(eventId);
         }
         if (!claims.has(eventId)) duplicates += 1;
         claims.set(eventId, claim);
       }
       // Checked before anything of this request is committed, so a refused request writes nothing.
-      if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
+      if (conflicts.length > 0 && committedIds.size === 0) throw new EventIdConflictError(conflicts);
+      // A concurrent writer claimed an id with other content after part of this request was
+      // committed: stop here, make what was committed durable below, then refuse.
+      if (conflicts.length > 0) break;
       pending = pending.filter((event) => !loaded.claims.has(event.id));
       expected = loaded.status;
       if (pending.length === 0) break;
     }
 
-    const slice = pending.slice(0, EVENTS_PER_COMMIT);
+    const slice = pending.slice(0, perCommit);
     const base: AgentCounters = expected ?? EMPTY_COUNTERS;
     const plan: SequencePlan<IncomingEvent> = planSequences(base, slice, deps.batchSize);
     const stamp = now().toISOString();
@@ -131,7 +144,8 @@ export async function ingestEvents(
     pending = pending.slice(slice.length);
   }
 
-  const records = events.map((event) => toRawRecord(agent, event, claims.get(event.id)!));
+  const accepted = events.filter((event) => claims.has(event.id) && !conflicting.has(event.id));
+  const records = accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!));
   await mapWithConcurrency(records, deps.rawWriteConcurrency, (record) =>
     callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record)),
   );
@@ -141,7 +155,7 @@ export async function ingestEvents(
   // also drop a repeat within its 5-minute deduplication window; the marker
   // covers retries after that window too.)
   const batches: BatchRange[] = [];
-  for (const event of events) {
+  for (const event of accepted) {
     const batch = claims.get(event.id)!.closesBatch;
     if (!batch) continue;
     if (!committedIds.has(event.id)) {
@@ -162,7 +176,7 @@ export async function ingestEvents(
   // An event that opened a batch schedules its idle flush (again on retry: the check is idempotent).
   const idleChecks = deps.idleChecks;
   if (idleChecks) {
-    for (const event of events) {
+    for (const event of accepted) {
       const claim = claims.get(event.id)!;
       if (!claim.opensBatch) continue;
       await callDependency(`schedule idle check from ${claim.sequence}`, () =>
@@ -170,6 +184,8 @@ export async function ingestEvents(
       );
     }
   }
+
+  if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
 
   return {
     accepted: events.length - duplicates,

@@ -9,6 +9,10 @@ import type { LocalStack } from '../../local/local-stack.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
 import { waitFor } from '../support/wait.js';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsBatchQueue } from '../../functions/adapters/sqs-batch-queue.js';
+import { flushAgent } from '../../functions/use-cases/flush-agent.js';
+import { injectFaults } from '../support/fault-injection.js';
 
 let stack: LocalStack;
 let read: ReturnType<typeof stackReaders>;
@@ -51,6 +55,23 @@ describe('POST /v1/agents/{agentId}/flush', () => {
     expect(await api(stack, 'POST', `/v1/agents/${agentId}/flush`).then((r) => [r.status, r.body])).toEqual([200, { flushed: false, reason: 'nothing-open' }]);
     expect((await api(stack, 'POST', '/v1/agents/never-posted/flush')).status).toBe(404);
     expect((await api(stack, 'GET', `/v1/agents/${agentId}/flush`)).status).toBe(405);
+  });
+});
+
+describe('a flush whose enqueue failed', () => {
+  it('is queued by the next flush (a flush has no event claims for a retry to find)', async () => {
+    const agentId = 'flush-lost-enqueue';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('f', 1, 20) });
+    const sqs = new SQSClient({ endpoint: stack.endpoint, region: 'us-east-1', useQueueUrlAsEndpoint: false });
+    injectFaults(sqs, { command: 'SendMessageCommand', failCalls: [1] });
+    const deps = { ledger: read.ledger, queue: new SqsBatchQueue(sqs, read.queueUrl) };
+
+    await expect(flushAgent(deps, read.agent(agentId))).rejects.toThrow(/injected outage/);
+    expect(await read.ledger.readBatch(read.agent(agentId), 1)).not.toHaveProperty('queuedAt');
+
+    expect(await flushAgent(deps, read.agent(agentId))).toEqual({ flushed: false, reason: 'nothing-open' });
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 20);
+    expect(await read.ledger.readBatch(read.agent(agentId), 1)).toMatchObject({ fromSequence: 1, toSequence: 20, queuedAt: expect.any(String) });
   });
 });
 

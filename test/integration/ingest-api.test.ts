@@ -173,6 +173,12 @@ describe('refused requests leave nothing written', () => {
       '',
     ],
     ['an invalid agent id', () => api(stack, 'POST', '/v1/agents/bad%20agent/events', { events: [message('a')] }), 400, 'agentId'],
+    [
+      'a timestamp a year ahead of the server clock',
+      () => api(stack, 'POST', '/v1/agents/refused-7/events', { events: [message('ok'), { ...message('future'), timestamp: new Date(Date.now() + 365 * 86_400_000).toISOString() }] }),
+      400,
+      'events[1].timestamp',
+    ],
   ];
 
   it.each(refused)('refuses %s with a clear error', async (_, send, status, field) => {
@@ -188,7 +194,7 @@ describe('refused requests leave nothing written', () => {
   });
 
   it('writes no raw record, counter or claim for any refused agent', async () => {
-    for (const agentId of ['refused-1', 'refused-2', 'refused-3', 'refused-4', 'refused-5', 'refused-6']) {
+    for (const agentId of ['refused-1', 'refused-2', 'refused-3', 'refused-4', 'refused-5', 'refused-6', 'refused-7']) {
       expect(await read.rawKeys(agentId)).toEqual([]);
       expect(await read.ledgerItems(agentId)).toEqual([]);
       expect((await api(stack, 'GET', `/v1/agents/${agentId}/status`)).status).toBe(404);

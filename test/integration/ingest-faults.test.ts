@@ -172,3 +172,20 @@ describe('warm instances with stale counter caches', () => {
     expect(await read.rawKeys(agentId)).toHaveLength(6);
   });
 });
+
+describe('a large request with an id reused for other content', () => {
+  it('is refused before anything is committed, even when the instance has the agent’s counters cached', async () => {
+    const agentId = 'late-conflict';
+    const ingest = faultyIngest({}, new AgentCounterCache());
+    expect((await ingest.post(agentId, [message('taken', 'original')])).statusCode).toBe(202);
+    const events = range('n', 1, 95);
+    events[92] = message('taken', 'something else');
+
+    const response = await ingest.post(agentId, events);
+
+    expect(response.statusCode).toBe(409);
+    expect(JSON.parse(response.body!).issues).toEqual([{ field: 'events[92].id', rule: expect.stringContaining('different content') }]);
+    expect(await read.rawKeys(agentId)).toHaveLength(1);
+    expect(await api(stack, 'GET', `/v1/agents/${agentId}/status`).then((r) => r.body)).toMatchObject({ lastSequence: 1, messages: 1 });
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_COUNTERS, chunk, planFlush, planSequences } from '../../functions/domain/sequencing.js';
+import { eventsPerCommit } from '../../functions/use-cases/ingest-events.js';
 
 const messages = (n: number) => Array.from({ length: n }, () => ({ type: 'message' as const }));
 
@@ -94,5 +95,15 @@ describe('planSequences', () => {
 describe('chunk', () => {
   it('splits in order with a short last chunk', () => {
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
+
+describe('eventsPerCommit', () => {
+  it('keeps claims, batch markers and the counters within a 100-item transaction for any batch size', () => {
+    for (const batchSize of [1, 2, 3, 7, 10, 50, 1000]) {
+      const events = eventsPerCommit(batchSize);
+      expect(events + Math.ceil(events / batchSize) + 1).toBeLessThanOrEqual(100);
+    }
+    expect(eventsPerCommit(50)).toBe(90);
   });
 });
