@@ -86,6 +86,13 @@ export function applyPatch(store: UpdaterStore, ops: readonly PatchOp[], context
       state.quarantined.push({ op, reason: `reads as an instruction: "${instruction.slice(0, 120)}"` });
       return;
     }
+    // Archiving and marking for verification work the same for every kind of item.
+    if (op.op === 'archive' || op.op === 'to-verify') {
+      const evidence = state.evidence(op.evidence);
+      const item = state.resolve(op.target);
+      state.put(op.op === 'archive' ? archive(state, item, op.reason, evidence) : markToVerify(state, item, op.reason, evidence));
+      return;
+    }
     switch (context.updater) {
       case 'contacts':
         return applyContactOp(state, op as ContactOp, index);
@@ -316,12 +323,6 @@ function applyContactOp(state: PatchState, op: ContactOp, index: number): void {
           channels: [...absorbed.channels],
         }, []);
       });
-    case 'archive':
-      state.put(archive(state, state.resolve(op.target), op.reason, evidence));
-      return;
-    case 'to-verify':
-      state.put(markToVerify(state, state.resolve(op.target), op.reason, evidence));
-      return;
   }
 }
 
@@ -499,12 +500,6 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
     }
     case 'merge':
       return mergeItems(state, op.targets, state.evidence(op.evidence), (survivor) => survivor);
-    case 'archive':
-      state.put(archive(state, state.resolve(op.target), op.reason, state.evidence(op.evidence)));
-      return;
-    case 'to-verify':
-      state.put(markToVerify(state, state.resolve(op.target), op.reason, state.evidence(op.evidence)));
-      return;
   }
 }
 
@@ -576,11 +571,5 @@ function applyTaskOp(state: PatchState, op: TaskOp, index: number): void {
     }
     case 'merge':
       return mergeItems(state, op.targets, evidence, (survivor) => survivor);
-    case 'archive':
-      state.put(archive(state, state.resolve(op.target), op.reason, evidence));
-      return;
-    case 'to-verify':
-      state.put(markToVerify(state, state.resolve(op.target), op.reason, evidence));
-      return;
   }
 }
