@@ -3,8 +3,9 @@
  * `GET /v1/agents/{agentId}/snapshot[?views=contacts,facts,tasks,time,count]`:
  * one GetItem (none on a cache hit), `ETag` = snapshot version,
  * `If-None-Match` answers 304.
- * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...]`:
- * a budgeted, prompt-ready block built from the snapshot alone, recorded in
+ * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...][&views=...]`:
+ * a budgeted, prompt-ready block built from the snapshot alone (from the
+ * named views only, when `views` is given), recorded in
  * the injection log under the request id returned in `x-request-id`.
  */
 import { randomUUID } from 'node:crypto';
@@ -34,6 +35,20 @@ function parseViews(value: string | undefined): SnapshotView[] {
   const unknown = views.filter((view) => !(SNAPSHOT_VIEWS as readonly string[]).includes(view));
   if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${SNAPSHOT_VIEWS.join(', ')}; unknown: ${unknown.join(', ')}` }]);
   return views as SnapshotView[];
+}
+
+/** The snapshot with every view not named left out (ladders as empty lists). */
+function onlyViews(snapshot: Snapshot, views: readonly SnapshotView[]): Snapshot {
+  const keep = (view: SnapshotView) => views.includes(view);
+  const { contacts, facts, tasks, ...rest } = snapshot;
+  return {
+    ...rest,
+    ...(keep('contacts') && contacts ? { contacts } : {}),
+    ...(keep('facts') && facts ? { facts } : {}),
+    ...(keep('tasks') && tasks ? { tasks } : {}),
+    time: keep('time') ? snapshot.time : [],
+    count: keep('count') ? snapshot.count : [],
+  };
 }
 
 function text(value: string | undefined, field: string, max: number): string | undefined {
@@ -66,7 +81,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const query = event.queryStringParameters ?? {};
       const isContext = event.rawPath.endsWith('/context');
       // Parameters are checked before the lookup, so a bad request costs nothing.
-      const views = isContext ? [] : parseViews(query.views);
+      const views = parseViews(query.views);
       const maxTokens = isContext ? integerParameter(query.maxTokens, 'maxTokens', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS) : 0;
       const search = isContext ? text(query.query, 'query', 1_000) : undefined;
       const contact = isContext ? text(query.contact, 'contact', 200) : undefined;
@@ -82,7 +97,8 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       }
 
       const requestId = randomUUID();
-      const rendered = renderContext(snapshot, {
+      const restricted = views.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, views);
+      const rendered = renderContext(restricted, {
         maxTokens,
         ...(search ? { query: search } : {}),
         ...(contact ? { contact } : {}),
@@ -96,6 +112,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         maxTokens,
         ...(search ? { query: search } : {}),
         ...(contact ? { contact } : {}),
+        ...(restricted !== snapshot ? { views } : {}),
         tokens: rendered.tokens,
         items: rendered.included,
       });

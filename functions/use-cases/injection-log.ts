@@ -13,6 +13,8 @@ export interface Injection {
   readonly maxTokens: number;
   readonly query?: string;
   readonly contact?: string;
+  /** The views the context was built from, when not all of them. */
+  readonly views?: readonly string[];
   readonly tokens: number;
   readonly items: readonly IncludedItem[];
 }

@@ -3,6 +3,8 @@
  * messages in a few interactions), then days or weeks of silence. Seeded, so
  * tests and benchmarks see the same history every run.
  */
+import { mulberry32 } from './random.js';
+
 export interface SimulatedEvent {
   readonly id: string;
   readonly type: 'message';
@@ -18,17 +20,6 @@ export interface HistoryOptions {
   readonly seed?: number;
   /** Messages on a burst day. @default 40 */
   readonly burstSize?: number;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PEOPLE = ['Dana Whitfield', 'Marco Rossi', 'Priya Natarajan', 'Omar Haddad', 'Elena Petrova', 'Tom Baker'];

@@ -12,7 +12,7 @@ import { looksLikeInstruction } from '../../domain/instructions.js';
 const SUMMARY_TOKENS = 120;
 const ORG = `[A-Z][\\p{L}&.'-]*(?: (?:[A-Z][\\p{L}&.'-]*|of|and|&))*`;
 const NAME = `[A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?`;
-const JOIN_VERBS = `(?:has |had )?(?:just |recently )?(?:joined|moved to|started at|started working at|is now at|now works at|works at|switched to|went to work at|took a job at|is working at)`;
+const JOIN_VERBS = `(?:has |had )?(?:just |recently )?(?:joined|moved to|started at|started working at|is now at|now works at|works at|switched to|went to work at|took a job at|is working at|(?:got|started|landed|took|accepted|has) (?:a |an )?(?:new )?(?:job|position|role) (?:at|with))`;
 const ROLE_TAIL = `(?: (?:last|this) (?:week|month|year)| yesterday| recently| today)?(?:,? as (?:an? |the |their |our )?([A-Za-z][\\p{L} -]*?))?(?=[.,;!?]|$| (?:last|this|next|yesterday|today|on|in|since|after|before|and)\\b)`;
 const JOB_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e|[Tt]hey) ${JOIN_VERBS} (${ORG})${ROLE_TAIL}`, 'gu');
 const ROLE_AT_PATTERN = new RegExp(`\\b(${NAME}) (?:is|was|became) (?:now )?(?:the|an?|our|their) ([a-z][\\p{L} -]*?) (?:at|of|for) (${ORG})`, 'gu');

@@ -1,0 +1,150 @@
+/**
+ * Memory-quality measures of one injected context against one question, and
+ * their averages. Pure: the harness supplies what the context traced back to
+ * and its text.
+ */
+import * as chrono from 'chrono-node';
+
+/** Lower case, punctuation and articles removed, whitespace collapsed: SQuAD-style answer normalisation. */
+export function normaliseText(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\b(a|an|the)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The whole normalised answer appears in the normalised context, on word boundaries. */
+export function answerContained(answer: string, context: string): boolean {
+  const needle = normaliseText(answer);
+  if (needle.length === 0) return false;
+  return ` ${normaliseText(context)} `.includes(` ${needle} `);
+}
+
+/** The share of the answer's distinct normalised tokens that appear in the context. */
+export function answerTokenShare(answer: string, context: string): number {
+  const wanted = new Set(normaliseText(answer).split(' ').filter(Boolean));
+  if (wanted.size === 0) return 0;
+  const present = new Set(normaliseText(context).split(' '));
+  let found = 0;
+  for (const token of wanted) if (present.has(token)) found += 1;
+  return found / wanted.size;
+}
+
+/** The share of evidence turns among the turns the context traces back to. */
+export function evidenceRecall(evidence: readonly string[], traced: ReadonlySet<string>): number {
+  if (evidence.length === 0) return 0;
+  return evidence.filter((id) => traced.has(id)).length / evidence.length;
+}
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * The absolute forms a date in an answer can take in a context, most precise
+ * known component first: `2023-05-07`, `7 May 2023`, `May 7, 2023` for a day;
+ * `May 2023`, `2023-05` for a month; the year alone. Undefined when the
+ * answer holds no date.
+ */
+export function answerDateForms(answer: string, reference: string): string[] | undefined {
+  const parsed = chrono.parse(answer, new Date(reference))[0];
+  if (!parsed) {
+    const year = /\b(19|20)\d{2}\b/.exec(answer);
+    return year ? [year[0]] : undefined;
+  }
+  const start = parsed.start;
+  const year = start.get('year');
+  const month = start.get('month');
+  const dayOfMonth = start.get('day');
+  if (year === null || month === null) return undefined;
+  const mm = String(month).padStart(2, '0');
+  const name = MONTH_NAMES[month - 1]!;
+  if (start.isCertain('day') && dayOfMonth !== null) {
+    const dd = String(dayOfMonth).padStart(2, '0');
+    return [`${year}-${mm}-${dd}`, `${dayOfMonth} ${name} ${year}`, `${name} ${dayOfMonth}, ${year}`, `${name} ${dayOfMonth} ${year}`];
+  }
+  if (start.isCertain('month')) return [`${year}-${mm}`, `${name} ${year}`, `${name}, ${year}`];
+  return [String(year)];
+}
+
+/**
+ * The ids a context line cites: a memory line's `evidence A, B, C` and
+ * `summary ID`, a raw turn's trailing `(D1:3)`.
+ */
+export function citedIds(line: string): string[] {
+  const ids: string[] = [];
+  for (const match of line.matchAll(/evidence ([^)_]+)/g)) ids.push(...match[1]!.split(',').map((id) => id.trim()).filter(Boolean));
+  for (const match of line.matchAll(/summary ([^\s)_]+)/g)) ids.push(match[1]!);
+  const turn = /\(([^()\s]+)\)\s*$/.exec(line);
+  if (turn) ids.push(turn[1]!);
+  return ids;
+}
+
+/**
+ * A temporal answer is anchored when a line of the context that cites the
+ * question's evidence (directly, or through a summary of it) states the
+ * answer's date in an absolute form: the reader need not work it out from
+ * "yesterday" and the line's own date.
+ */
+export function dateAnchored(forms: readonly string[], context: string, citesEvidence: (id: string) => boolean): boolean {
+  return context
+    .split('\n')
+    .filter((line) => citedIds(line).some(citesEvidence))
+    .some((line) => forms.some((form) => line.toLowerCase().includes(form.toLowerCase())));
+}
+
+/** A value appears in the text as a whole phrase (normalised). */
+export function mentions(text: string, value: string): boolean {
+  return answerContained(value, text);
+}
+
+export interface QuestionScore {
+  readonly category: string;
+  readonly recall?: number;
+  readonly hit?: boolean;
+  readonly contained?: boolean;
+  readonly tokenShare?: number;
+  readonly anchored?: boolean;
+  readonly tokens: number;
+}
+
+export interface Aggregate {
+  readonly questions: number;
+  /** Mean evidence recall over questions with evidence. */
+  readonly recall: number;
+  /** Share of questions with evidence where at least one evidence turn was traced. */
+  readonly hitRate: number;
+  /** Share of answered questions whose normalised answer the context contains. */
+  readonly answerContained: number;
+  readonly answerTokenShare: number;
+  /** Share of temporal questions with a dated answer whose date the context holds in absolute form. */
+  readonly dateAnchoring: number | null;
+  readonly temporalWithDates: number;
+  readonly meanTokens: number;
+}
+
+const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length);
+
+export function aggregate(scores: readonly QuestionScore[]): Aggregate {
+  const withEvidence = scores.filter((s) => s.recall !== undefined);
+  const answered = scores.filter((s) => s.contained !== undefined);
+  const temporal = scores.filter((s) => s.anchored !== undefined);
+  return {
+    questions: scores.length,
+    recall: mean(withEvidence.map((s) => s.recall!)),
+    hitRate: mean(withEvidence.map((s) => (s.hit ? 1 : 0))),
+    answerContained: mean(answered.map((s) => (s.contained ? 1 : 0))),
+    answerTokenShare: mean(answered.map((s) => s.tokenShare!)),
+    dateAnchoring: temporal.length === 0 ? null : mean(temporal.map((s) => (s.anchored ? 1 : 0))),
+    temporalWithDates: temporal.length,
+    meanTokens: mean(scores.map((s) => s.tokens)),
+  };
+}
+
+/** Overall and per category. */
+export function aggregateByCategory(scores: readonly QuestionScore[]): Record<string, Aggregate> {
+  const categories = [...new Set(scores.map((s) => s.category))].sort();
+  return Object.fromEntries([['overall', aggregate(scores)], ...categories.map((category) => [category, aggregate(scores.filter((s) => s.category === category))])]);
+}
