@@ -1,13 +1,15 @@
 /**
  * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is
- * named) on a fresh local stack, prints each table and JSON line, and records
- * each section in docs/BENCHMARKS.md.
+ * named: ingest, consolidate, ladders, read, eval) on a fresh local stack
+ * each, prints each table and JSON line, and records each section in
+ * docs/BENCHMARKS.md.
  */
 import { startLocalStack } from '../local/local-stack.js';
 import { benchIngest } from './bench/ingest.js';
 import { benchConsolidate } from './bench/consolidate.js';
 import { benchLadders } from './bench/ladders.js';
 import { benchRead } from './bench/read.js';
+import { benchEval } from './bench/eval.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -17,6 +19,7 @@ const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = 
   consolidate: benchConsolidate,
   ladders: benchLadders,
   read: benchRead,
+  eval: benchEval,
 };
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -79,6 +79,18 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAY_MS = 86_400_000;
 
+/**
+ * The Monday that lets a conversation of `months` end about two weeks before
+ * `now`: replaying it then leaves only a short silence for the final sweep to
+ * mark day by day.
+ */
+export function recentStart(months: number, now = new Date()): string {
+  const target = now.getTime() - (Math.round(months * 4.35) * 7 + 14) * DAY_MS;
+  const day = new Date(Math.floor(target / DAY_MS) * DAY_MS);
+  const monday = day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS;
+  return new Date(monday).toISOString().slice(0, 10);
+}
+
 /** `7 May 2023`, the way LoCoMo writes answers. */
 export const writtenDate = (ms: number) => {
   const d = new Date(ms);

@@ -97,7 +97,17 @@ export interface EvalResult {
   readonly corrections: readonly CorrectionResult[];
   readonly learningCurve: readonly LearningPoint[];
   readonly store: StoreSize;
-  readonly timing: { readonly ingestSeconds: number; readonly settleSeconds: number; readonly secondsPer1000Messages: number; readonly questionSeconds: number };
+  readonly timing: {
+    /** Posting every turn. */
+    readonly ingestSeconds: number;
+    /** From the first post of each stage until every record was consolidated, summed over stages. */
+    readonly consolidationSeconds: number;
+    /** consolidationSeconds per 1,000 messages. */
+    readonly secondsPer1000Messages: number;
+    /** After consolidation, until the ladders were idle, summed over stages (the final sweep included). */
+    readonly ladderSeconds: number;
+    readonly questionSeconds: number;
+  };
 }
 
 interface Listed {
@@ -252,7 +262,8 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   const posted = new Map<string, number>(agents.map(({ agentId }) => [agentId, 0]));
   const learningCurve: LearningPoint[] = [];
   let ingestMs = 0;
-  let settleMs = 0;
+  let consolidationMs = 0;
+  let ladderMs = 0;
   let ingestedTurns = 0;
   let rawBytes = 0;
 
@@ -275,9 +286,12 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     }
     const ingested = Date.now();
     ingestMs += ingested - stageStart;
-    await settle(api, stack, agents.map((a) => a.agentId), options.settleTimeoutMs ?? 1_800_000, log);
-    settleMs += Date.now() - stageStart;
-    log(`stage ${stage}/${stages}: ${ingestedTurns} turns ingested and consolidated (${((Date.now() - stageStart) / 1000).toFixed(1)} s)`);
+    // Only the last stage sweeps: a sweep closes every day up to today, and records replayed after it
+    // would count into today's open day (late records), not their own.
+    const settled = await settle(api, stack, agents.map((a) => a.agentId), { sweep: stage === stages, timeoutMs: options.settleTimeoutMs ?? 1_800_000 }, log);
+    consolidationMs += settled.consolidatedAt - stageStart;
+    ladderMs += settled.idleAt - settled.consolidatedAt;
+    log(`stage ${stage}/${stages}: ${ingestedTurns} turns ingested, consolidated and summarised (${((Date.now() - stageStart) / 1000).toFixed(1)} s)`);
 
     // A point of the learning curve: questions whose evidence has all been replayed, at 1,024 tokens.
     const scored = { system: [] as number[], bm25: [] as number[] };
@@ -379,7 +393,13 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
       memoryTokens,
       historyTokens: options.samples.reduce((sum, s) => sum + fullHistoryTokens(s.turns), 0),
     },
-    timing: { ingestSeconds: ingestMs / 1000, settleSeconds: settleMs / 1000, secondsPer1000Messages: (settleMs / 1000 / Math.max(1, totalTurns)) * 1000, questionSeconds },
+    timing: {
+      ingestSeconds: ingestMs / 1000,
+      consolidationSeconds: consolidationMs / 1000,
+      secondsPer1000Messages: (consolidationMs / Math.max(1, totalTurns)),
+      ladderSeconds: ladderMs / 1000,
+      questionSeconds,
+    },
   };
 }
 
@@ -388,9 +408,14 @@ async function askContext(api: ApiClient, agentId: string, query: string, maxTok
   return api.call<ContextResponse>('GET', `/v1/agents/${agentId}/context?${params}`);
 }
 
-/** Flush, wait until every record is consolidated, sweep (the corpus's last day is long over), wait for the ladders. */
-async function settle(api: ApiClient, stack: Pick<LocalStack, 'eventSources'>, agentIds: readonly string[], timeoutMs: number, log: (line: string) => void): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Flush, wait until every record is consolidated, then (`sweep`) close the
+ * last day and interaction, and wait for the ladders. The sweep also marks
+ * every silent day from the corpus's end to today as empty, which costs time
+ * on an old corpus.
+ */
+async function settle(api: ApiClient, stack: Pick<LocalStack, 'eventSources'>, agentIds: readonly string[], options: { sweep: boolean; timeoutMs: number }, log: (line: string) => void): Promise<{ consolidatedAt: number; idleAt: number }> {
+  const deadline = Date.now() + options.timeoutMs;
   for (const agentId of agentIds) await api.call('POST', `/v1/agents/${agentId}/flush`);
   let lastReport = 0;
   for (;;) {
@@ -405,8 +430,10 @@ async function settle(api: ApiClient, stack: Pick<LocalStack, 'eventSources'>, a
     }
     await sleep(250);
   }
-  const consolidated = Date.now();
-  for (const agentId of agentIds) await api.call('POST', `/v1/agents/${agentId}/sweep`);
+  const consolidatedAt = Date.now();
+  if (options.sweep) for (const agentId of agentIds) await api.call('POST', `/v1/agents/${agentId}/sweep`);
   await stack.eventSources.waitForIdle(Math.max(1_000, deadline - Date.now()));
-  log(`ladders settled ${((Date.now() - consolidated) / 1000).toFixed(1)} s after consolidation caught up`);
+  const idleAt = Date.now();
+  log(`ladders settled ${((idleAt - consolidatedAt) / 1000).toFixed(1)} s after consolidation caught up${options.sweep ? ' (final sweep included)' : ''}`);
+  return { consolidatedAt, idleAt };
 }

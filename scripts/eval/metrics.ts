@@ -42,31 +42,41 @@ export function evidenceRecall(evidence: readonly string[], traced: ReadonlySet<
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+const MONTH_PATTERN = MONTH_NAMES.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|');
+const monthIndex = (name: string) => MONTH_NAMES.findIndex((m) => m.toLowerCase().startsWith(name.toLowerCase().slice(0, 3)));
+
+function dayForms(year: number, month: number, day: number): string[] {
+  const name = MONTH_NAMES[month - 1]!;
+  return [`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, `${day} ${name} ${year}`, `${name} ${day}, ${year}`, `${name} ${day} ${year}`];
+}
+
 /**
- * The absolute forms a date in an answer can take in a context, most precise
- * known component first: `2023-05-07`, `7 May 2023`, `May 7, 2023` for a day;
- * `May 2023`, `2023-05` for a month; the year alone. Undefined when the
- * answer holds no date.
+ * The absolute forms a date in an answer can take in a context, as precisely
+ * as the answer gives it: `2023-05-07`, `7 May 2023`, `May 7, 2023` for a day;
+ * `2023-05`, `May 2023` for a month; the year alone. A date written in the
+ * answer is taken as written ("the week before 9 June 2023" is anchored by
+ * 9 June 2023, the date a reader is given); other phrasings go to chrono,
+ * read from `reference`. Undefined when the answer holds no date.
  */
 export function answerDateForms(answer: string, reference: string): string[] | undefined {
+  const dayMonthYear = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? (${MONTH_PATTERN}),? (\\d{4})\\b`, 'i').exec(answer);
+  if (dayMonthYear) return dayForms(Number(dayMonthYear[3]), monthIndex(dayMonthYear[2]!) + 1, Number(dayMonthYear[1]));
+  const monthDayYear = new RegExp(`\\b(${MONTH_PATTERN}) (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'i').exec(answer);
+  if (monthDayYear) return dayForms(Number(monthDayYear[3]), monthIndex(monthDayYear[1]!) + 1, Number(monthDayYear[2]));
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(answer);
+  if (iso) return dayForms(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const monthYear = new RegExp(`\\b(${MONTH_PATTERN}),? (\\d{4})\\b`, 'i').exec(answer);
+  if (monthYear) {
+    const month = monthIndex(monthYear[1]!) + 1;
+    const name = MONTH_NAMES[month - 1]!;
+    return [`${monthYear[2]}-${String(month).padStart(2, '0')}`, `${name} ${monthYear[2]}`, `${name}, ${monthYear[2]}`];
+  }
   const parsed = chrono.parse(answer, new Date(reference))[0];
-  if (!parsed) {
-    const year = /\b(19|20)\d{2}\b/.exec(answer);
-    return year ? [year[0]] : undefined;
+  if (parsed && parsed.start.isCertain('day') && parsed.start.isCertain('month')) {
+    return dayForms(parsed.start.get('year')!, parsed.start.get('month')!, parsed.start.get('day')!);
   }
-  const start = parsed.start;
-  const year = start.get('year');
-  const month = start.get('month');
-  const dayOfMonth = start.get('day');
-  if (year === null || month === null) return undefined;
-  const mm = String(month).padStart(2, '0');
-  const name = MONTH_NAMES[month - 1]!;
-  if (start.isCertain('day') && dayOfMonth !== null) {
-    const dd = String(dayOfMonth).padStart(2, '0');
-    return [`${year}-${mm}-${dd}`, `${dayOfMonth} ${name} ${year}`, `${name} ${dayOfMonth}, ${year}`, `${name} ${dayOfMonth} ${year}`];
-  }
-  if (start.isCertain('month')) return [`${year}-${mm}`, `${name} ${year}`, `${name}, ${year}`];
-  return [String(year)];
+  const year = /\b(19|20)\d{2}\b/.exec(answer);
+  return year ? [year[0]] : undefined;
 }
 
 /**

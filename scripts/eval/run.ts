@@ -5,8 +5,8 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { startLocalStack } from '../../local/local-stack.js';
-import { syntheticCorpus, type SyntheticOptions } from '../corpus/synthetic-corpus.js';
+import { startLocalStack, type LocalStack } from '../../local/local-stack.js';
+import { recentStart, syntheticCorpus, type SyntheticOptions } from '../corpus/synthetic-corpus.js';
 import { parseCorpus, type CorpusSample } from './corpus.js';
 import { runEvaluation, type EvalResult } from './harness.js';
 import { writeEvalReport, type WrittenReport } from './report.js';
@@ -21,6 +21,8 @@ export interface EvalRunOptions {
   /** An emulator already running; otherwise one is started. */
   readonly endpoint?: string;
   readonly log: (line: string) => void;
+  /** Write the generated corpus beside the report. @default true */
+  readonly saveCorpus?: boolean;
 }
 
 export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthetic'>): { name: string; samples: CorpusSample[]; raw: unknown } {
@@ -28,20 +30,29 @@ export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthet
     const raw: unknown = JSON.parse(readFileSync(options.corpusFile, 'utf8'));
     return { name: basename(options.corpusFile).replace(/\.json$/i, ''), samples: parseCorpus(raw), raw };
   }
-  const raw = syntheticCorpus(options.synthetic);
+  // Dated to end shortly before the run (from a Monday, so the same conversations every time).
+  const raw = syntheticCorpus({ start: recentStart(options.synthetic?.months ?? 4), ...options.synthetic });
   return { name: 'synthetic', samples: parseCorpus(raw), raw };
 }
 
-export async function runEvalOnLocalStack(options: EvalRunOptions): Promise<{ result: EvalResult; written: WrittenReport }> {
+/** The evaluation on a running local stack; the report goes to `outDir`. */
+export async function runEval(stack: LocalStack, options: Omit<EvalRunOptions, 'endpoint'>): Promise<{ result: EvalResult; written: WrittenReport }> {
   const corpus = loadCorpus(options);
   mkdirSync(options.outDir, { recursive: true });
-  if (!options.corpusFile) writeFileSync(join(options.outDir, 'corpus.json'), `${JSON.stringify(corpus.raw, null, 1)}\n`);
+  if (!options.corpusFile && options.saveCorpus !== false) writeFileSync(join(options.outDir, 'corpus.json'), `${JSON.stringify(corpus.raw, null, 1)}\n`);
+  const result = await runEvaluation(stack, { corpusName: corpus.name, samples: corpus.samples, ...(options.stages ? { stages: options.stages } : {}), log: options.log });
+  const written = writeEvalReport(result, options.outDir, options.command);
+  options.log(`report: ${written.markdownPath}`);
+  return { result, written };
+}
+
+/** The evaluation on a fresh local stack (its own emulator unless `endpoint` names one). */
+export async function runEvalOnLocalStack(options: EvalRunOptions): Promise<{ result: EvalResult; written: WrittenReport }> {
+  // Parsed before the stack starts, so a bad corpus costs nothing.
+  loadCorpus(options);
   const stack = await startLocalStack({ endpoint: options.endpoint, port: 0, namePrefix: `eval-${Date.now().toString(36)}`, log: options.log });
   try {
-    const result = await runEvaluation(stack, { corpusName: corpus.name, samples: corpus.samples, ...(options.stages ? { stages: options.stages } : {}), log: options.log });
-    const written = writeEvalReport(result, options.outDir, options.command);
-    options.log(`report: ${written.markdownPath}`);
-    return { result, written };
+    return await runEval(stack, options);
   } finally {
     await stack.stop();
   }

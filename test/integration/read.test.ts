@@ -164,6 +164,20 @@ describe('GET /context', () => {
     expect(logged.body).toMatchObject({ requestId, snapshotVersion: context.body.snapshotVersion, maxTokens: 500, query: 'tasks', items: context.body.items });
   });
 
+  it('builds the context from the named views only, and logs which', async () => {
+    const all = await api<{ items: { kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=4000`);
+    expect(new Set(all.body.items.map((i) => i.kind))).toEqual(new Set(['contact', 'fact', 'task', 'summary']));
+    const some = await api<{ items: { kind: string }[]; markdown: string; requestId: string }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=4000&views=facts,tasks`);
+    expect(new Set(some.body.items.map((i) => i.kind))).toEqual(new Set(['fact', 'task']));
+    expect(some.body.markdown).not.toContain('### Contacts');
+    expect(some.body.markdown).not.toContain('### Summaries');
+    const logged = await api(stack, 'GET', `/v1/agents/${agentId}/injections/${some.body.requestId}`);
+    expect(logged.body.views).toEqual(['facts', 'tasks']);
+    const bad = await api(stack, 'GET', `/v1/agents/${agentId}/context?views=facts,everything`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues).toEqual([{ field: 'views', rule: 'must be a comma-separated list of contacts, facts, tasks, time, count; unknown: everything' }]);
+  });
+
   it('refuses a bad maxTokens, naming the parameter', async () => {
     for (const value of ['0', 'lots', '50', '999999']) {
       const response = await api(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=${value}`);
