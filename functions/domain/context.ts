@@ -86,7 +86,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
   }
   for (const item of snapshot.tasks?.items ?? []) {
     const open = item.state === 'open';
-    const state = open ? `open${item.due ? `, due ${item.due}` : ''}` : `${item.state} ${day(String(item.closedAt ?? item.sourceAt))}`;
+    const state = open ? `open${item.due ? `, due ${item.due}` : ''}` : `${item.state} ${day(String(item.closedAt ?? item.sourceAt))}${item.due ? `, was due ${item.due}` : ''}`;
     list.push({
       id: String(item.id),
       kind: 'task',

@@ -20,7 +20,7 @@ import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPerio
 import { MemoryServiceError } from '../domain/errors.js';
 import type { ModelPort, SummaryInput } from '../models/model-port.js';
 import { countTokens } from '../models/local/text.js';
-import { renderSummaryPrompt } from '../prompts/summary.v1.js';
+import { renderSummaryPrompt } from '../prompts/summary.v2.js';
 import { z } from 'zod';
 import type { RawLog, RawRecord } from './ports.js';
 import type { StoredSummary, SummaryStore } from './summary-ports.js';

@@ -2,11 +2,13 @@
  * Local extractive summaries within a token budget: the most informative
  * sentences of the sources (named people, dates and numbers, commitments,
  * decisions and facts score high; small talk and instruction-like text are
- * dropped), kept in time order, each with its date.
+ * dropped), kept in time order, each with its date. Relative dates in raw
+ * records ("yesterday", "last Tuesday", "by Friday") are anchored with the
+ * date they mean, so the summary reads right long after.
  */
 import { looksLikeInstruction } from '../../domain/instructions.js';
 import type { SummaryInput } from '../model-port.js';
-import { countTokens, isSmallTalk, sentences } from './text.js';
+import { anchorRelativeDates, countTokens, isSmallTalk, sentences } from './text.js';
 
 const SIGNALS: readonly [RegExp, number][] = [
   [/\b(remind|need to|have to|must|deadline|due|by (monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next))\b/i, 3],
@@ -38,7 +40,7 @@ export function summariseExtractively(input: SummaryInput): { text: string } {
         const value = score(sentence, source.role);
         // A sentence with no signal at all (no name, date, number, decision or commitment) is filler.
         if (value < MIN_SCORE) continue;
-        candidates.push({ at, order: order++, text: sentence, score: value });
+        candidates.push({ at, order: order++, text: dated ? sentence : anchorRelativeDates(sentence, source.at), score: value });
       }
     }
   }
