@@ -4,6 +4,8 @@
  * each, prints each table and JSON line, and records each section in
  * docs/BENCHMARKS.md.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startLocalStack } from '../local/local-stack.js';
 import { benchIngest } from './bench/ingest.js';
 import { benchConsolidate } from './bench/consolidate.js';
@@ -33,8 +35,21 @@ const externalEndpoint = process.env.AWS_ENDPOINT_URL;
 const names = requested.length > 0 ? requested : Object.keys(benchmarks);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
+if (names.length > 1) {
+  // One process per benchmark: the local runtime imports each function once per process, with the
+  // environment (table names, endpoint) of the stack it was loaded for, as Lambda would.
+  for (const name of names) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit', env: process.env });
+    if (child.status !== 0) {
+      process.stderr.write(`[bench] ${name} failed (exit ${child.status ?? child.signal})\n`);
+      process.exit(1);
+    }
+  }
+  process.exit(0);
+}
+
 for (const name of names) {
-  // A fresh stack per benchmark, so one cannot warm or load the emulator for another.
+  // A fresh stack (and emulator) per benchmark, so one cannot warm or load the emulator for another.
   const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log });
   try {
     log(`running ${name}`);

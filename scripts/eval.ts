@@ -32,6 +32,10 @@ const positive = (name: string): number | undefined => {
   }
   return value;
 };
+if (values.corpus && (values.samples || values.months)) {
+  process.stderr.write(`--samples and --months shape the synthetic corpus; they do not apply to --corpus\n${usage}\n`);
+  process.exit(2);
+}
 const stages = positive('stages');
 const samples = positive('samples');
 const months = positive('months');

@@ -31,7 +31,7 @@ const DEFAULT_CONTEXT_TOKENS = 1_500;
 
 function parseViews(value: string | undefined): SnapshotView[] {
   if (value === undefined || value === '') return [...SNAPSHOT_VIEWS];
-  const views = value.split(',').map((view) => view.trim());
+  const views = [...new Set(value.split(',').map((view) => view.trim()))];
   const unknown = views.filter((view) => !(SNAPSHOT_VIEWS as readonly string[]).includes(view));
   if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${SNAPSHOT_VIEWS.join(', ')}; unknown: ${unknown.join(', ')}` }]);
   return views as SnapshotView[];

@@ -80,12 +80,13 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const DAY_MS = 86_400_000;
 
 /**
- * The Monday that lets a conversation of `months` end about two weeks before
- * `now`: replaying it then leaves only a short silence for the final sweep to
- * mark day by day.
+ * The Monday that lets `samples` conversations of `months` end about two
+ * weeks before `now`: replaying them then leaves only a short silence for the
+ * final sweep to mark day by day.
  */
-export function recentStart(months: number, now = new Date()): string {
-  const target = now.getTime() - (Math.round(months * 4.35) * 7 + 14) * DAY_MS;
+export function recentStart(months: number, now = new Date(), samples = 1): string {
+  // Each sample starts 3 days after the one before it.
+  const target = now.getTime() - (Math.round(months * 4.35) * 7 + 14 + (samples - 1) * 3) * DAY_MS;
   const day = new Date(Math.floor(target / DAY_MS) * DAY_MS);
   const monday = day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS;
   return new Date(monday).toISOString().slice(0, 10);
@@ -206,17 +207,18 @@ function syntheticSample(index: number, options: SyntheticOptions): SyntheticSam
     });
   });
 
-  // Tasks opened, and closed a few weeks later.
-  shuffled(TASKS).slice(0, 3).forEach(([todo, done]) => {
-    const openWeek = Math.floor(random() * Math.max(1, weeks - 3));
-    let due = 0;
-    let opened = '';
+  // Tasks opened, each in its own week (so no two share a due date), and closed a week or two later.
+  const openWeeks = shuffled(Array.from({ length: Math.max(1, weeks - 3) }, (_, w) => w));
+  shuffled(TASKS).slice(0, Math.min(3, openWeeks.length)).forEach(([todo, done], k) => {
+    const openWeek = openWeeks[k]!;
     beats.push({
       week: openWeek,
       say: (s) => {
         const today = Math.floor(s.at / DAY_MS) * DAY_MS;
-        due = today + (((5 - new Date(today).getUTCDay() + 7) % 7) || 7) * DAY_MS;
-        opened = s.user(`Remind me to ${todo} by Friday.`);
+        // The coming Friday; said on a Friday, "by next Friday" (plain "by Friday" would mean today).
+        const isFriday = new Date(today).getUTCDay() === 5;
+        const due = today + (isFriday ? 7 : (5 - new Date(today).getUTCDay() + 7) % 7) * DAY_MS;
+        const opened = s.user(`Remind me to ${todo} by ${isFriday ? 'next ' : ''}Friday.`);
         qa.push({ question: `What did ${user} need to do by ${writtenDate(due)}?`, answer: todo, evidence: [opened], category: 'task' });
         qa.push({ question: `When was ${user} supposed to ${todo}?`, answer: writtenDate(due), evidence: [opened], category: 'temporal' });
       },

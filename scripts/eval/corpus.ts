@@ -93,14 +93,19 @@ export function parseSessionDate(value: string): string | undefined {
   const locomo = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i.exec(value);
   if (locomo) {
     const [, hh, mm, half, dd, month, yyyy] = locomo;
-    const monthIndex = MONTHS.findIndex((name) => name.startsWith(month!.toLowerCase().slice(0, 3)));
+    const lower = month!.toLowerCase();
+    const monthIndex = MONTHS.findIndex((name) => name === lower || name.slice(0, 3) === lower || (lower === 'sept' && name === 'september'));
     if (monthIndex < 0) return undefined;
     const hour = (Number(hh) % 12) + (half!.toLowerCase() === 'pm' ? 12 : 0);
     const at = Date.UTC(Number(yyyy), monthIndex, Number(dd), hour, Number(mm));
     const check = new Date(at);
     return check.getUTCDate() === Number(dd) ? check.toISOString() : undefined;
   }
-  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    // Without an offset, UTC (as LoCoMo's times are read), not this machine's zone.
+    const at = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
+    if (!Number.isNaN(at)) return new Date(at).toISOString();
+  }
   return undefined;
 }
 

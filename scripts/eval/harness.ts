@@ -65,8 +65,9 @@ export interface LearningPoint {
   readonly stage: number;
   readonly messages: number;
   readonly answerable: number;
-  readonly systemRecall: number;
-  readonly bm25Recall: number;
+  /** Null when no question is answerable yet. */
+  readonly systemRecall: number | null;
+  readonly bm25Recall: number | null;
 }
 
 export interface CorrectionResult {
@@ -92,7 +93,7 @@ export interface EvalResult {
   /** method → budget → category (and `overall`) → aggregate. */
   readonly results: Record<Method, Record<string, Record<string, Aggregate>>>;
   /** The system's evidence recall with summaries not expanded (items' own evidence only), by budget. */
-  readonly itemOnlyRecall: Record<string, number>;
+  readonly itemOnlyRecall: Record<string, number | null>;
   readonly ablations: Record<string, Record<string, Aggregate>>;
   readonly corrections: readonly CorrectionResult[];
   readonly learningCurve: readonly LearningPoint[];
@@ -253,8 +254,11 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   const log = options.log ?? (() => {});
   const api = new ApiClient(stack.url);
   const run = randomBytes(3).toString('hex');
-  const agents = options.samples.map((sample) => ({ sample, agentId: `eval-${run}-${sample.id}`.slice(0, 64) }));
-  const stages = Math.max(1, options.stages ?? 4);
+  // The sample's position keeps agent ids unique when sample ids collide or are cut to length.
+  const agents = options.samples.map((sample, i) => ({ sample, agentId: `eval-${run}-${i + 1}-${sample.id}`.slice(0, 64) }));
+  const sessionsOf = (sample: CorpusSample) => [...new Set(sample.turns.map((t) => t.session))];
+  // No more stages than the shortest conversation has sessions: each stage adds at least one.
+  const stages = Math.max(1, Math.min(options.stages ?? 4, ...options.samples.map((s) => sessionsOf(s).length)));
   const totalTurns = options.samples.reduce((sum, s) => sum + s.turns.length, 0);
   const totalQuestions = options.samples.reduce((sum, s) => sum + s.questions.length, 0);
   log(`${options.corpusName}: ${options.samples.length} sample(s), ${totalTurns} turns, ${totalQuestions} questions, ${stages} stage(s)`);
@@ -270,11 +274,13 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   for (let stage = 1; stage <= stages; stage += 1) {
     const stageStart = Date.now();
     for (const { sample, agentId } of agents) {
-      const sessions = [...new Set(sample.turns.map((t) => t.session))];
-      const lastSession = sessions[Math.ceil((sessions.length * stage) / stages) - 1]!;
+      // The first k sessions in time order (session numbers need not be), as a prefix of the turns.
+      const sessions = sessionsOf(sample);
+      const included = new Set(sessions.slice(0, Math.ceil((sessions.length * stage) / stages)));
       const from = posted.get(agentId)!;
       let upTo = from;
-      while (upTo < sample.turns.length && sample.turns[upTo]!.session <= lastSession) upTo += 1;
+      if (stage === stages) upTo = sample.turns.length;
+      else while (upTo < sample.turns.length && included.has(sample.turns[upTo]!.session)) upTo += 1;
       for (let i = from; i < upTo; i += INGEST_CHUNK) {
         const events = sample.turns.slice(i, Math.min(upTo, i + INGEST_CHUNK)).map(turnEvent);
         rawBytes += events.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0);
@@ -308,7 +314,7 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
         scored.bm25.push(evidenceRecall(question.evidence, new Set(bm25.context(question.question, ABLATION_BUDGET).turns)));
       });
     });
-    const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+    const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
     learningCurve.push({ stage, messages: ingestedTurns, answerable: scored.system.length, systemRecall: mean(scored.system), bm25Recall: mean(scored.bm25) });
   }
 
@@ -381,9 +387,9 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     questions: totalQuestions,
     budgets: [...BUDGETS],
     results,
-    itemOnlyRecall: Object.fromEntries(BUDGETS.map((b) => [String(b), finite(itemOnly[b]!).reduce((s, v) => s + v, 0) / Math.max(1, finite(itemOnly[b]!).length)])),
+    itemOnlyRecall: Object.fromEntries(BUDGETS.map((b) => [String(b), finite(itemOnly[b]!).length ? finite(itemOnly[b]!).reduce((s, v) => s + v, 0) / finite(itemOnly[b]!).length : null])),
     ablations: Object.fromEntries(Object.entries(ablated).map(([name, scores]) => [name, aggregateByCategory(scores)])),
-    corrections,
+    corrections: corrections.sort((a, b) => a.sample.localeCompare(b.sample) || a.question.localeCompare(b.question)),
     learningCurve,
     store: {
       items: itemCounts,
@@ -396,7 +402,8 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     timing: {
       ingestSeconds: ingestMs / 1000,
       consolidationSeconds: consolidationMs / 1000,
-      secondsPer1000Messages: (consolidationMs / Math.max(1, totalTurns)),
+      // ms per message is s per 1,000 messages.
+      secondsPer1000Messages: consolidationMs / Math.max(1, totalTurns),
       ladderSeconds: ladderMs / 1000,
       questionSeconds,
     },

@@ -120,22 +120,23 @@ export interface QuestionScore {
   readonly tokens: number;
 }
 
+/** Each measure is null when no question of the group has what it needs (evidence, an answer, a dated answer). */
 export interface Aggregate {
   readonly questions: number;
   /** Mean evidence recall over questions with evidence. */
-  readonly recall: number;
+  readonly recall: number | null;
   /** Share of questions with evidence where at least one evidence turn was traced. */
-  readonly hitRate: number;
+  readonly hitRate: number | null;
   /** Share of answered questions whose normalised answer the context contains. */
-  readonly answerContained: number;
-  readonly answerTokenShare: number;
+  readonly answerContained: number | null;
+  readonly answerTokenShare: number | null;
   /** Share of temporal questions with a dated answer whose date the context holds in absolute form. */
   readonly dateAnchoring: number | null;
   readonly temporalWithDates: number;
   readonly meanTokens: number;
 }
 
-const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length);
+const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
 
 export function aggregate(scores: readonly QuestionScore[]): Aggregate {
   const withEvidence = scores.filter((s) => s.recall !== undefined);
@@ -147,9 +148,9 @@ export function aggregate(scores: readonly QuestionScore[]): Aggregate {
     hitRate: mean(withEvidence.map((s) => (s.hit ? 1 : 0))),
     answerContained: mean(answered.map((s) => (s.contained ? 1 : 0))),
     answerTokenShare: mean(answered.map((s) => s.tokenShare!)),
-    dateAnchoring: temporal.length === 0 ? null : mean(temporal.map((s) => (s.anchored ? 1 : 0))),
+    dateAnchoring: mean(temporal.map((s) => (s.anchored ? 1 : 0))),
     temporalWithDates: temporal.length,
-    meanTokens: mean(scores.map((s) => s.tokens)),
+    meanTokens: mean(scores.map((s) => s.tokens)) ?? 0,
   };
 }
 

@@ -12,7 +12,9 @@ import { ABLATIONS, BUDGETS, type EvalResult, type Method } from './harness.js';
 
 const METHOD_NAMES: Record<Method, string> = { system: 'memory service', bm25: 'BM25 over raw turns', recent: 'most recent turns' };
 const pct = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(1)}%`);
-const r3 = (value: number) => Math.round(value * 1000) / 1000;
+const r3 = (value: number | null | undefined) => (value === null || value === undefined ? null : Math.round(value * 1000) / 1000);
+/** Points with a value: a measure with no question to score is left out of a plot, not drawn as 0. */
+const plotted = (points: readonly (readonly [number, number | null])[]) => points.filter((p): p is readonly [number, number] => p[1] !== null);
 const at = (result: EvalResult, method: Method, budget: number, category = 'overall'): Aggregate | undefined => result.results[method][String(budget)]?.[category];
 
 /** The one-line summary: `{"bench":"eval","recallAt1024":…,"bm25At1024":…,…}`. */
@@ -31,8 +33,8 @@ export function summaryLine(result: EvalResult): Record<string, unknown> {
     hitRateAt1024: r3(overall('system', 1024).hitRate),
     answerContainedAt1024: r3(overall('system', 1024).answerContained),
     bm25AnswerContainedAt1024: r3(overall('bm25', 1024).answerContained),
-    dateAnchoringAt1024: overall('system', 1024).dateAnchoring === null ? null : r3(overall('system', 1024).dateAnchoring!),
-    bm25DateAnchoringAt1024: overall('bm25', 1024).dateAnchoring === null ? null : r3(overall('bm25', 1024).dateAnchoring!),
+    dateAnchoringAt1024: r3(overall('system', 1024).dateAnchoring),
+    bm25DateAnchoringAt1024: r3(overall('bm25', 1024).dateAnchoring),
     tokensPerQuestionAt1024: Math.round(overall('system', 1024).meanTokens),
     historyTokens: result.store.historyTokens,
     compression: r3(result.store.historyTokens / Math.max(1, result.store.memoryTokens)),
@@ -50,7 +52,7 @@ function recallTable(result: EvalResult) {
     rows: BUDGETS.map((b) => {
       const system = at(result, 'system', b)!.recall;
       const bm25 = at(result, 'bm25', b)!.recall;
-      return [String(b), pct(system), pct(result.itemOnlyRecall[String(b)]), pct(bm25), pct(at(result, 'recent', b)!.recall), bm25 > 0 ? (system / bm25).toFixed(2) : 'n/a'];
+      return [String(b), pct(system), pct(result.itemOnlyRecall[String(b)]), pct(bm25), pct(at(result, 'recent', b)!.recall), system !== null && bm25 ? (system / bm25).toFixed(2) : 'n/a'];
     }),
   };
 }
@@ -133,7 +135,7 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
   const methods: Method[] = ['system', 'bm25', 'recent'];
   const plots = {
     'recall-vs-budget.svg': lineChart(
-      methods.map((m) => ({ name: METHOD_NAMES[m], points: BUDGETS.map((b) => [b, at(result, m, b)!.recall] as const) })),
+      methods.map((m) => ({ name: METHOD_NAMES[m], points: plotted(BUDGETS.map((b) => [b, at(result, m, b)!.recall] as const)) })),
       { title: 'Evidence recall against token budget', xLabel: 'budget (tokens)', yLabel: 'evidence recall', yMax: 1, categorical: true },
     ),
     'tokens-per-question.svg': groupedBarChart(
@@ -143,8 +145,8 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
     ),
     'learning-curve.svg': lineChart(
       [
-        { name: METHOD_NAMES.system, points: result.learningCurve.map((p) => [p.messages, p.systemRecall] as const) },
-        { name: METHOD_NAMES.bm25, points: result.learningCurve.map((p) => [p.messages, p.bm25Recall] as const) },
+        { name: METHOD_NAMES.system, points: plotted(result.learningCurve.map((p) => [p.messages, p.systemRecall] as const)) },
+        { name: METHOD_NAMES.bm25, points: plotted(result.learningCurve.map((p) => [p.messages, p.bm25Recall] as const)) },
       ],
       { title: 'Recall@1024 of answerable questions as the corpus is replayed', xLabel: 'messages replayed', yLabel: 'evidence recall', yMax: 1 },
     ),

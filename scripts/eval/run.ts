@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { startLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { recentStart, syntheticCorpus, type SyntheticOptions } from '../corpus/synthetic-corpus.js';
-import { parseCorpus, type CorpusSample } from './corpus.js';
+import { CorpusError, parseCorpus, type CorpusSample } from './corpus.js';
 import { runEvaluation, type EvalResult } from './harness.js';
 import { writeEvalReport, type WrittenReport } from './report.js';
 
@@ -27,11 +27,16 @@ export interface EvalRunOptions {
 
 export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthetic'>): { name: string; samples: CorpusSample[]; raw: unknown } {
   if (options.corpusFile) {
-    const raw: unknown = JSON.parse(readFileSync(options.corpusFile, 'utf8'));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(options.corpusFile, 'utf8'));
+    } catch (error) {
+      throw new CorpusError(`${options.corpusFile}: ${(error as Error).message}`);
+    }
     return { name: basename(options.corpusFile).replace(/\.json$/i, ''), samples: parseCorpus(raw), raw };
   }
   // Dated to end shortly before the run (from a Monday, so the same conversations every time).
-  const raw = syntheticCorpus({ start: recentStart(options.synthetic?.months ?? 4), ...options.synthetic });
+  const raw = syntheticCorpus({ start: recentStart(options.synthetic?.months ?? 4, new Date(), options.synthetic?.samples ?? 3), ...options.synthetic });
   return { name: 'synthetic', samples: parseCorpus(raw), raw };
 }
 

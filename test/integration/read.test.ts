@@ -173,6 +173,8 @@ describe('GET /context', () => {
     expect(some.body.markdown).not.toContain('### Summaries');
     const logged = await api(stack, 'GET', `/v1/agents/${agentId}/injections/${some.body.requestId}`);
     expect(logged.body.views).toEqual(['facts', 'tasks']);
+    const repeated = await api<{ items: { kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=4000&views=facts,facts,facts,facts,facts`);
+    expect(new Set(repeated.body.items.map((i) => i.kind))).toEqual(new Set(['fact']));
     const bad = await api(stack, 'GET', `/v1/agents/${agentId}/context?views=facts,everything`);
     expect(bad.status).toBe(400);
     expect(bad.body.issues).toEqual([{ field: 'views', rule: 'must be a comma-separated list of contacts, facts, tasks, time, count; unknown: everything' }]);

@@ -12,7 +12,10 @@ describe('LoCoMo-format corpus', () => {
     expect(parseSessionDate('12:05 am on 1 January, 2024')).toBe('2024-01-01T00:05:00.000Z');
     expect(parseSessionDate('12:30 pm on 31 Dec, 2022')).toBe('2022-12-31T12:30:00.000Z');
     expect(parseSessionDate('2023-05-08T13:56:00+02:00')).toBe('2023-05-08T11:56:00.000Z');
+    expect(parseSessionDate('2023-05-08T13:56:00')).toBe('2023-05-08T13:56:00.000Z');
+    expect(parseSessionDate('9:15 am on 4 Sept, 2023')).toBe('2023-09-04T09:15:00.000Z');
     expect(parseSessionDate('9:00 am on 31 February, 2023')).toBeUndefined();
+    expect(parseSessionDate('9:00 am on 3 Ma, 2023')).toBeUndefined();
     expect(parseSessionDate('yesterday')).toBeUndefined();
   });
 

@@ -63,6 +63,9 @@ describe('aggregates', () => {
     expect(Object.keys(byCategory)).toEqual(['overall', 'a', 'b']);
     expect(byCategory.b!.dateAnchoring).toBe(1);
     expect(byCategory.a!.dateAnchoring).toBeNull();
+    // A measure with nothing to score is empty, not 0.
+    expect(byCategory.b!.recall).toBeNull();
+    expect(byCategory.b!.answerContained).toBeNull();
   });
 });
 

@@ -50,6 +50,22 @@ describe('synthetic corpus', () => {
     expect(text).toMatch(/The weather is grey again|haha yes|Long day at work/); // small talk
   });
 
+  it('gives each task its own due date: the coming Friday, or next Friday when said on a Friday', () => {
+    for (const sample of samples) {
+      const byId = new Map(sample.turns.map((t) => [t.id, t]));
+      const due = sample.questions.filter((q) => q.category === 'temporal' && q.question.includes('supposed to'));
+      expect(new Set(due.map((q) => q.answer)).size).toBe(due.length);
+      for (const question of due) {
+        const turn = byId.get(question.evidence[0]!)!;
+        const days = (Date.parse(`${question.answer} UTC`) - Date.parse(turn.at.slice(0, 10))) / 86_400_000;
+        expect(new Date(`${question.answer} UTC`).getUTCDay()).toBe(5);
+        if (turn.text.includes('by next Friday')) expect(days).toBe(7);
+        else expect(days).toBeGreaterThanOrEqual(1);
+        expect(days).toBeLessThanOrEqual(7);
+      }
+    }
+  });
+
   it('resolves relative dates against the session day', () => {
     for (const sample of samples) {
       const byId = new Map(sample.turns.map((t) => [t.id, t]));
