@@ -20,9 +20,9 @@ interface ChartOptions {
   readonly categorical?: boolean;
 }
 
-const WIDTH = 640;
+const WIDTH = 700;
 const HEIGHT = 360;
-const MARGIN = { left: 64, right: 150, top: 40, bottom: 52 };
+const MARGIN = { left: 64, right: 200, top: 40, bottom: 52 };
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -84,7 +84,7 @@ export function lineChart(series: readonly Series[], options: ChartOptions): str
       ...s.points.map(([px, py]) => `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="3" fill="${colour}"><title>${escape(s.name)}: ${fmt(py)}</title></circle>`),
     ];
   });
-  const ticks = (options.categorical ? xs : [xMin, ...(xs.length > 2 ? [xs[Math.floor(xs.length / 2)]!] : []), xMax]).map((value) => ({ at: x(value), label: fmt(value) }));
+  const ticks = (options.categorical || xs.length <= 8 ? xs : [xMin, xs[Math.floor(xs.length / 2)]!, xMax]).map((value) => ({ at: x(value), label: fmt(value) }));
   return frame(options, yMax, ticks, body, series.map((s) => s.name));
 }
 

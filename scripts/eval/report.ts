@@ -218,7 +218,7 @@ export function evalBenchReport(result: EvalResult, written: WrittenReport, docs
   return {
     name: 'eval',
     title: 'Memory quality: the synthetic corpus, against BM25 over raw turns and the most recent turns',
-    command: 'npm run bench -- eval (or npm run eval)',
+    command: 'npm run bench -- eval',
     description: `${result.samples} generated conversations (${result.messages} messages, ${result.questions} questions with evidence turns; scripts/corpus/synthetic-corpus.ts) replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. Evidence recall is the share of a question's evidence turns that the injected context traces back to through its evidence pointers (summaries expanded to their sources); the baselines, computed in the same run with the same tokenizer and budgets, inject raw turns. Full report with plots: [${link(written.markdownPath)}](${link(written.markdownPath)}); definitions: [EVAL.md](EVAL.md).`,
     table: {
       header: ['budget (tokens)', 'evidence recall: service', 'BM25', 'most recent', 'answer contained: service', 'BM25', 'most recent'],
