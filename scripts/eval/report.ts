@@ -130,7 +130,8 @@ export interface WrittenReport {
   readonly plots: readonly string[];
 }
 
-export function writeEvalReport(result: EvalResult, outDir: string, command: string): WrittenReport {
+/** `emulator` names what the stack ran on, as docs/BENCHMARKS.md does. */
+export function writeEvalReport(result: EvalResult, outDir: string, command: string, emulator = 'local stack'): WrittenReport {
   mkdirSync(outDir, { recursive: true });
   const methods: Method[] = ['system', 'bm25', 'recent'];
   const plots = {
@@ -159,7 +160,7 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
     `# Memory-quality evaluation: ${result.corpus}`,
     '',
     `Command: \`${command}\`  `,
-    `Measured: ${environmentLine('local stack')}`,
+    `Measured: ${environmentLine(emulator)}`,
     '',
     `${result.samples} conversation(s), ${result.messages} messages, ${result.questions} questions. Each conversation was replayed through the API with its own timestamps in ${result.learningCurve.length} stage(s), consolidated by the local model, summarised by both ladders, then every question was asked through \`GET /context\` at each budget. Definitions are in docs/EVAL.md.`,
     '',

@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { MOTO_VERSION } from '../../local/emulator.js';
 import { startLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { recentStart, syntheticCorpus, type SyntheticOptions } from '../corpus/synthetic-corpus.js';
 import { CorpusError, parseCorpus, type CorpusSample } from './corpus.js';
@@ -18,8 +19,8 @@ export interface EvalRunOptions {
   readonly outDir: string;
   readonly stages?: number;
   readonly command: string;
-  /** An emulator already running; otherwise one is started. */
-  readonly endpoint?: string;
+  /** An emulator already running (AWS_ENDPOINT_URL, e.g. LocalStack); otherwise one is started. */
+  readonly endpoint?: string | undefined;
   readonly log: (line: string) => void;
   /** Write the generated corpus beside the report. @default true */
   readonly saveCorpus?: boolean;
@@ -41,12 +42,12 @@ export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthet
 }
 
 /** The evaluation on a running local stack; the report goes to `outDir`. */
-export async function runEval(stack: LocalStack, options: Omit<EvalRunOptions, 'endpoint'>): Promise<{ result: EvalResult; written: WrittenReport }> {
+export async function runEval(stack: LocalStack, options: EvalRunOptions): Promise<{ result: EvalResult; written: WrittenReport }> {
   const corpus = loadCorpus(options);
   mkdirSync(options.outDir, { recursive: true });
   if (!options.corpusFile && options.saveCorpus !== false) writeFileSync(join(options.outDir, 'corpus.json'), `${JSON.stringify(corpus.raw, null, 1)}\n`);
   const result = await runEvaluation(stack, { corpusName: corpus.name, samples: corpus.samples, ...(options.stages ? { stages: options.stages } : {}), log: options.log });
-  const written = writeEvalReport(result, options.outDir, options.command);
+  const written = writeEvalReport(result, options.outDir, options.command, options.endpoint ? `external endpoint ${options.endpoint}` : `moto ${MOTO_VERSION}`);
   options.log(`report: ${written.markdownPath}`);
   return { result, written };
 }
