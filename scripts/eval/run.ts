@@ -26,7 +26,13 @@ export interface EvalRunOptions {
   readonly saveCorpus?: boolean;
 }
 
-export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthetic'>): { name: string; samples: CorpusSample[]; raw: unknown } {
+export interface LoadedCorpus {
+  readonly name: string;
+  readonly samples: CorpusSample[];
+  readonly raw: unknown;
+}
+
+export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthetic'>): LoadedCorpus {
   if (options.corpusFile) {
     let raw: unknown;
     try {
@@ -42,8 +48,7 @@ export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthet
 }
 
 /** The evaluation on a running local stack; the report goes to `outDir`. */
-export async function runEval(stack: LocalStack, options: EvalRunOptions): Promise<{ result: EvalResult; written: WrittenReport }> {
-  const corpus = loadCorpus(options);
+export async function runEval(stack: LocalStack, options: EvalRunOptions, corpus = loadCorpus(options)): Promise<{ result: EvalResult; written: WrittenReport }> {
   mkdirSync(options.outDir, { recursive: true });
   if (!options.corpusFile && options.saveCorpus !== false) writeFileSync(join(options.outDir, 'corpus.json'), `${JSON.stringify(corpus.raw, null, 1)}\n`);
   const result = await runEvaluation(stack, { corpusName: corpus.name, samples: corpus.samples, ...(options.stages ? { stages: options.stages } : {}), log: options.log });
@@ -55,10 +60,10 @@ export async function runEval(stack: LocalStack, options: EvalRunOptions): Promi
 /** The evaluation on a fresh local stack (its own emulator unless `endpoint` names one). */
 export async function runEvalOnLocalStack(options: EvalRunOptions): Promise<{ result: EvalResult; written: WrittenReport }> {
   // Parsed before the stack starts, so a bad corpus costs nothing.
-  loadCorpus(options);
+  const corpus = loadCorpus(options);
   const stack = await startLocalStack({ endpoint: options.endpoint, port: 0, namePrefix: `eval-${Date.now().toString(36)}`, log: options.log });
   try {
-    return await runEval(stack, options);
+    return await runEval(stack, options, corpus);
   } finally {
     await stack.stop();
   }
