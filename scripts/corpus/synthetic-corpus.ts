@@ -8,6 +8,7 @@
  * preferences, a relative whose job is learnt in a later session. Every
  * question names the turns that answer it.
  */
+import { MONTH_NAMES } from './calendar.js';
 import { mulberry32 } from './random.js';
 
 export interface SyntheticOptions {
@@ -76,7 +77,6 @@ const SMALL_TALK = [
 ];
 const ASSISTANT = ['Got it.', 'Thanks for telling me.', 'That sounds nice.', 'Noted.', 'Good to hear.', 'Anything else I can help with?', 'Sure.', 'Take your time.'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAY_MS = 86_400_000;
 
 /**
@@ -95,14 +95,14 @@ export function recentStart(months: number, now = new Date(), samples = 1): stri
 /** `7 May 2023`, the way LoCoMo writes answers. */
 export const writtenDate = (ms: number) => {
   const d = new Date(ms);
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return `${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 };
 /** `1:56 pm on 8 May, 2023`, the way LoCoMo writes session times. */
 const sessionDateTime = (ms: number) => {
   const d = new Date(ms);
   const hour = d.getUTCHours();
   const minute = String(d.getUTCMinutes()).padStart(2, '0');
-  return `${hour % 12 === 0 ? 12 : hour % 12}:${minute} ${hour < 12 ? 'am' : 'pm'} on ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}, ${d.getUTCFullYear()}`;
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${minute} ${hour < 12 ? 'am' : 'pm'} on ${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]}, ${d.getUTCFullYear()}`;
 };
 
 /** A storyline step: what the user says in a session, and questions that become answerable. */

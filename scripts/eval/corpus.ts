@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../../functions/domain/agent-key.js';
 import { EVENT_ID_PATTERN } from '../../functions/domain/events.js';
+import { monthIndex } from '../corpus/calendar.js';
 
 export interface CorpusTurn {
   /** The corpus's dia_id (made unique within its sample): the event id. */
@@ -83,8 +84,6 @@ const sampleSchema = z.looseObject({
 
 export class CorpusError extends Error {}
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
 /**
  * A session's date and time: LoCoMo's `1:56 pm on 8 May, 2023` (read as UTC),
  * or any ISO 8601 date-time.
@@ -93,11 +92,10 @@ export function parseSessionDate(value: string): string | undefined {
   const locomo = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i.exec(value);
   if (locomo) {
     const [, hh, mm, half, dd, month, yyyy] = locomo;
-    const lower = month!.toLowerCase();
-    const monthIndex = MONTHS.findIndex((name) => name === lower || name.slice(0, 3) === lower || (lower === 'sept' && name === 'september'));
-    if (monthIndex < 0) return undefined;
+    const index = monthIndex(month!);
+    if (index < 0) return undefined;
     const hour = (Number(hh) % 12) + (half!.toLowerCase() === 'pm' ? 12 : 0);
-    const at = Date.UTC(Number(yyyy), monthIndex, Number(dd), hour, Number(mm));
+    const at = Date.UTC(Number(yyyy), index, Number(dd), hour, Number(mm));
     const check = new Date(at);
     return check.getUTCDate() === Number(dd) ? check.toISOString() : undefined;
   }

@@ -20,6 +20,7 @@ import {
   answerTokenShare,
   dateAnchored,
   evidenceRecall,
+  mean,
   mentions,
   type Aggregate,
   type QuestionScore,
@@ -314,7 +315,6 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
         scored.bm25.push(evidenceRecall(question.evidence, new Set(bm25.context(question.question, ABLATION_BUDGET).turns)));
       });
     });
-    const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
     learningCurve.push({ stage, messages: ingestedTurns, answerable: scored.system.length, systemRecall: mean(scored.system), bm25Recall: mean(scored.bm25) });
   }
 
@@ -379,7 +379,6 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   const results = Object.fromEntries(
     (Object.keys(raw) as Method[]).map((method) => [method, Object.fromEntries(BUDGETS.map((budget) => [String(budget), aggregateByCategory(raw[method][budget]!)]))]),
   ) as EvalResult['results'];
-  const finite = (values: number[]) => values.filter((v) => !Number.isNaN(v));
   return {
     corpus: options.corpusName,
     samples: options.samples.length,
@@ -387,7 +386,7 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     questions: totalQuestions,
     budgets: [...BUDGETS],
     results,
-    itemOnlyRecall: Object.fromEntries(BUDGETS.map((b) => [String(b), finite(itemOnly[b]!).length ? finite(itemOnly[b]!).reduce((s, v) => s + v, 0) / finite(itemOnly[b]!).length : null])),
+    itemOnlyRecall: Object.fromEntries(BUDGETS.map((b) => [String(b), mean(itemOnly[b]!.filter((v) => !Number.isNaN(v)))])),
     ablations: Object.fromEntries(Object.entries(ablated).map(([name, scores]) => [name, aggregateByCategory(scores)])),
     corrections: corrections.sort((a, b) => a.sample.localeCompare(b.sample) || a.question.localeCompare(b.question)),
     learningCurve,

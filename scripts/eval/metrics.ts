@@ -4,6 +4,7 @@
  * and its text.
  */
 import * as chrono from 'chrono-node';
+import { MONTH_NAMES, monthIndex } from '../corpus/calendar.js';
 
 /** Lower case, punctuation and articles removed, whitespace collapsed: SQuAD-style answer normalisation. */
 export function normaliseText(text: string): string {
@@ -40,10 +41,8 @@ export function evidenceRecall(evidence: readonly string[], traced: ReadonlySet<
   return evidence.filter((id) => traced.has(id)).length / evidence.length;
 }
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-const MONTH_PATTERN = MONTH_NAMES.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|');
-const monthIndex = (name: string) => MONTH_NAMES.findIndex((m) => m.toLowerCase().startsWith(name.toLowerCase().slice(0, 3)));
+const MONTH_PATTERN = [...MONTH_NAMES.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`), 'Sept'].join('|');
 
 function dayForms(year: number, month: number, day: number): string[] {
   const name = MONTH_NAMES[month - 1]!;
@@ -136,7 +135,8 @@ export interface Aggregate {
   readonly meanTokens: number;
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
+/** The mean, or null for no values (a measure with nothing to score). */
+export const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
 
 export function aggregate(scores: readonly QuestionScore[]): Aggregate {
   const withEvidence = scores.filter((s) => s.recall !== undefined);
