@@ -7,7 +7,7 @@ import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SWEEP_INDEX } from '../functions/adapters/dynamodb-summary-store.js';
+import { SWEEP_INDEX } from '../functions/adapters/dynamodb/summary-store.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
@@ -113,7 +113,7 @@ export class MemoryServiceStack extends Stack {
     };
 
     const ingest = new ServiceFunction(this, 'Ingest', {
-      entry: 'functions/ingest.ts',
+      entry: 'functions/handlers/ingest.ts',
       environment,
       description: 'POST /v1/agents/{agentId}/events: raw log, counters, batch jobs (no model call)',
     }).function;
@@ -136,7 +136,7 @@ export class MemoryServiceStack extends Stack {
     // Flushing closes the open batch: counters and batch markers, and the job it enqueues.
     const flushActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'];
     const flush = new ServiceFunction(this, 'Flush', {
-      entry: 'functions/flush.ts',
+      entry: 'functions/handlers/flush.ts',
       environment,
       memorySize: 512,
       description: 'POST /v1/agents/{agentId}/flush: consolidate the open partial batch now',
@@ -145,7 +145,7 @@ export class MemoryServiceStack extends Stack {
     flush.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn] }));
 
     const idleFlush = new ServiceFunction(this, 'IdleFlush', {
-      entry: 'functions/idle-flush.ts',
+      entry: 'functions/handlers/idle-flush.ts',
       environment,
       memorySize: 512,
       timeout: IDLE_CHECK_TIMEOUT,
@@ -158,7 +158,7 @@ export class MemoryServiceStack extends Stack {
     idleFlush.addEventSource(new SqsEventSource(idleChecks.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     const status = new ServiceFunction(this, 'Status', {
-      entry: 'functions/status.ts',
+      entry: 'functions/handlers/status.ts',
       environment,
       memorySize: 512,
       description: 'GET /v1/agents/{agentId}/status',
@@ -166,7 +166,7 @@ export class MemoryServiceStack extends Stack {
     agents.table.grant(status, 'dynamodb:GetItem');
 
     const consolidator = new ServiceFunction(this, 'Consolidator', {
-      entry: 'functions/consolidate.ts',
+      entry: 'functions/handlers/consolidator.ts',
       environment,
       timeout: consolidatorTimeout,
       description: 'Consumes consolidation jobs from the FIFO queue',
@@ -198,7 +198,7 @@ export class MemoryServiceStack extends Stack {
 
     const ladderDeadLetters = new Queue(this, 'LadderDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     const ladder = new ServiceFunction(this, 'Ladder', {
-      entry: 'functions/ladder.ts',
+      entry: 'functions/handlers/ladder.ts',
       environment,
       timeout: Duration.minutes(2),
       description: 'Summaries stream consumer: registers each summary with its parent and writes complete parents',
@@ -222,7 +222,7 @@ export class MemoryServiceStack extends Stack {
     );
 
     const sweep = new ServiceFunction(this, 'Sweep', {
-      entry: 'functions/sweep.ts',
+      entry: 'functions/handlers/sweep.ts',
       environment,
       timeout: Duration.minutes(5),
       description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
@@ -242,7 +242,7 @@ export class MemoryServiceStack extends Stack {
     );
 
     const memoryReader = new ServiceFunction(this, 'MemoryReader', {
-      entry: 'functions/memory.ts',
+      entry: 'functions/handlers/memory-reader.ts',
       environment,
       memorySize: 512,
       description: 'GET contacts, facts, tasks (paginated) and audit entries',
@@ -251,7 +251,7 @@ export class MemoryServiceStack extends Stack {
 
     // The read path: one GetItem of the snapshot; context responses also write their injection-log entry.
     const reader = new ServiceFunction(this, 'Reader', {
-      entry: 'functions/read.ts',
+      entry: 'functions/handlers/reader.ts',
       environment,
       memorySize: 1024,
       description: 'GET snapshot (one lookup) and budgeted context',

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDbAgentLedger } from '../functions/adapters/dynamodb-agent-ledger.js';
-import { redriveDeadLetters } from '../functions/operations/redrive-dead-letters.js';
+import { DynamoDbAgentLedger } from '../functions/adapters/dynamodb/agent-ledger.js';
+import { redriveDeadLetters } from '../functions/adapters/sqs/redrive-dead-letters.js';
 
 const { values } = parseArgs({
   options: {

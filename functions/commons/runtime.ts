@@ -4,21 +4,21 @@
  */
 import { loadConfig, type ServiceConfig } from './config.js';
 import { createAwsClients, type AwsClients } from './clients.js';
-import { DynamoDbAgentLedger } from '../adapters/dynamodb-agent-ledger.js';
-import { S3RawLog } from '../adapters/s3-raw-log.js';
-import { SqsBatchQueue } from '../adapters/sqs-batch-queue.js';
-import { DynamoDbMemoryStore } from '../adapters/dynamodb-memory-store.js';
-import { SqsIdleCheckScheduler } from '../adapters/sqs-idle-check-scheduler.js';
-import { DynamoDbSummaryStore } from '../adapters/dynamodb-summary-store.js';
+import { DynamoDbAgentLedger } from '../adapters/dynamodb/agent-ledger.js';
+import { S3RawLog } from '../adapters/s3/raw-log.js';
+import { SqsBatchQueue } from '../adapters/sqs/batch-queue.js';
+import { DynamoDbMemoryStore } from '../adapters/dynamodb/memory-store.js';
+import { SqsIdleCheckScheduler } from '../adapters/sqs/idle-check-scheduler.js';
+import { DynamoDbSummaryStore } from '../adapters/dynamodb/summary-store.js';
 import { DEFAULT_LADDERS, type LadderConfig } from '../domain/ladders.js';
 import type { SummaryDependencies } from '../use-cases/summaries.js';
-import { DynamoDbSnapshotStore } from '../adapters/dynamodb-snapshot-store.js';
-import { DynamoDbInjectionLog } from '../adapters/dynamodb-injection-log.js';
+import { DynamoDbSnapshotStore } from '../adapters/dynamodb/snapshot-store.js';
+import { DynamoDbInjectionLog } from '../adapters/dynamodb/injection-log.js';
 import type { SnapshotDependencies } from '../use-cases/assemble-snapshot.js';
-import { BedrockModel } from '../models/bedrock-model.js';
-import { LocalModel } from '../models/local/local-model.js';
-import type { ModelPort } from '../models/model-port.js';
-import { OpenAiCompatibleModel } from '../models/openai-compatible-model.js';
+import { BedrockModel } from '../adapters/models/bedrock-model.js';
+import { LocalModel } from '../adapters/models/local/local-model.js';
+import type { ModelPort } from '../ports/model.js';
+import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
 
 export interface ServiceRuntime {
   readonly config: ServiceConfig;

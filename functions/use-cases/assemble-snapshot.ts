@@ -9,10 +9,10 @@ import { LADDERS, LEVEL_NAMES, topLevel, type LadderConfig } from '../domain/lad
 import { UPDATERS } from '../domain/memory.js';
 import type { LadderLevelView, Snapshot } from '../domain/snapshot.js';
 import { MemoryServiceError } from '../domain/errors.js';
-import type { DynamoDbSnapshotStore } from '../adapters/dynamodb-snapshot-store.js';
-import type { MemoryStore } from './memory-ports.js';
-import type { AgentLedger } from './ports.js';
-import type { SummaryStore } from './summary-ports.js';
+import type { DynamoDbSnapshotStore } from '../adapters/dynamodb/snapshot-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { AgentLedger } from '../ports/pipeline.js';
+import type { SummaryStore } from '../ports/summary-store.js';
 
 export interface SnapshotDependencies {
   readonly memory: MemoryStore;

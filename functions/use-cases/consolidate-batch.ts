@@ -18,14 +18,14 @@ import { aliasItems, applyPatch, InvalidModelOutputError } from '../domain/patch
 import type { BatchRange } from '../domain/sequencing.js';
 import { buildView } from '../domain/views.js';
 import { issuesFromZod } from '../domain/events.js';
-import { BatchBudget, type BudgetLimits } from '../models/model-budget.js';
-import type { ModelPort, PromptRecord, UpdaterInput } from '../models/model-port.js';
-import { CURRENT_PROMPTS } from '../prompts/index.js';
-import { renderPrompt } from '../prompts/render.js';
-import type { MemoryStore } from './memory-ports.js';
+import { BatchBudget, type BudgetLimits } from './model-budget.js';
+import type { ModelPort, PromptRecord, UpdaterInput } from '../ports/model.js';
+import { CURRENT_PROMPTS } from '../domain/prompts/index.js';
+import { renderPrompt } from '../domain/prompts/render.js';
+import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
-import type { AgentLedger, BatchJob, RawLog, RawRecord } from './ports.js';
+import type { AgentLedger, BatchJob, RawLog, RawRecord } from '../ports/pipeline.js';
 
 export interface ConsolidationDependencies {
   readonly ledger: AgentLedger;

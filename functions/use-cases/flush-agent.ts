@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentKey } from '../domain/agent-key.js';
 import { NotFoundError, SequenceConflictError } from '../domain/errors.js';
 import { planFlush, type BatchRange } from '../domain/sequencing.js';
-import type { AgentLedger, BatchQueue } from './ports.js';
+import type { AgentLedger, BatchQueue } from '../ports/pipeline.js';
 
 export interface FlushDependencies {
   readonly ledger: AgentLedger;

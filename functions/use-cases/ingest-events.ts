@@ -10,7 +10,7 @@ import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConf
 import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
 import type { AgentCounterCache } from './counter-cache.js';
 import { mapWithConcurrency } from '../commons/concurrency.js';
-import type { AgentLedger, BatchQueue, EventClaim, IdleCheckScheduler, RawLog, RawRecord } from './ports.js';
+import type { AgentLedger, BatchQueue, EventClaim, IdleCheckScheduler, RawLog, RawRecord } from '../ports/pipeline.js';
 
 export interface IngestDependencies {
   readonly ledger: AgentLedger;

@@ -18,12 +18,12 @@ import type { AgentKey } from '../domain/agent-key.js';
 import { childIndices, coveredRange, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
 import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
-import type { ModelPort, SummaryInput } from '../models/model-port.js';
-import { countTokens } from '../models/local/text.js';
-import { renderSummaryPrompt } from '../prompts/summary.v2.js';
+import type { ModelPort, SummaryInput } from '../ports/model.js';
+import { countTokens } from '../adapters/models/local/text.js';
+import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
 import { z } from 'zod';
-import type { RawLog, RawRecord } from './ports.js';
-import type { StoredSummary, SummaryStore } from './summary-ports.js';
+import type { RawLog, RawRecord } from '../ports/pipeline.js';
+import type { StoredSummary, SummaryStore } from '../ports/summary-store.js';
 
 export interface SummaryDependencies {
   readonly summaries: SummaryStore;

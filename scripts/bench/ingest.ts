@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createIngestHandler } from '../../functions/api/ingest-route.js';
+import { createIngestHandler } from '../../functions/handlers/http/ingest-route.js';
 import { createAwsClients, type AwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { httpApiEvent, lambdaContext } from '../../local/api-server.js';

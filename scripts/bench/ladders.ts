@@ -12,7 +12,7 @@ import { parseIngestRequest } from '../../functions/domain/events.js';
 import { LADDERS, topLevel } from '../../functions/domain/ladders.js';
 import { ingestEvents } from '../../functions/use-cases/ingest-events.js';
 import { ladderStep, placeRecords, sweepAgent } from '../../functions/use-cases/summaries.js';
-import type { StoredSummary } from '../../functions/use-cases/summary-ports.js';
+import type { StoredSummary } from '../../functions/ports/summary-store.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { simulatedHistory } from '../corpus/simulated-history.js';
 import type { BenchReport } from './report.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
-import { countTokens } from '../../functions/models/local/text.js';
+import { countTokens } from '../../functions/adapters/models/local/text.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { Bm25Baseline, fullHistoryTokens, recentContext, type BaselineContext } from './baselines.js';
 import { turnEvent, type CorpusQuestion, type CorpusSample, type CorpusTurn } from './corpus.js';

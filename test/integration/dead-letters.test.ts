@@ -7,7 +7,7 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { Duration } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRecordKey } from '../../functions/domain/agent-key.js';
-import { redriveDeadLetters } from '../../functions/operations/redrive-dead-letters.js';
+import { redriveDeadLetters } from '../../functions/adapters/sqs/redrive-dead-letters.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';

@@ -10,7 +10,7 @@ import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
 import { waitFor } from '../support/wait.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SqsBatchQueue } from '../../functions/adapters/sqs-batch-queue.js';
+import { SqsBatchQueue } from '../../functions/adapters/sqs/batch-queue.js';
 import { flushAgent } from '../../functions/use-cases/flush-agent.js';
 import { injectFaults } from '../support/fault-injection.js';
 

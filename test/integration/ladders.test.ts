@@ -6,9 +6,9 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbSummaryStore } from '../../functions/adapters/dynamodb-summary-store.js';
+import { DynamoDbSummaryStore } from '../../functions/adapters/dynamodb/summary-store.js';
 import { DEFAULT_LADDERS, childIndices, dayNumber, parentIndex, topLevel, type Ladder } from '../../functions/domain/ladders.js';
-import { LocalModel } from '../../functions/models/local/local-model.js';
+import { LocalModel } from '../../functions/adapters/models/local/local-model.js';
 import { ladderStep } from '../../functions/use-cases/summaries.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { simulatedHistory } from '../../scripts/corpus/simulated-history.js';

@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server, type IncomingHttpHeaders } from 'node:http2';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { updaterOutputSchemas } from '../../functions/domain/memory.js';
-import { BedrockModel } from '../../functions/models/bedrock-model.js';
-import { ModelCallError, type ModelRequest, type UpdaterInput } from '../../functions/models/model-port.js';
-import { OpenAiCompatibleModel } from '../../functions/models/openai-compatible-model.js';
-import { CURRENT_PROMPTS } from '../../functions/prompts/index.js';
-import { renderPrompt } from '../../functions/prompts/render.js';
+import { BedrockModel } from '../../functions/adapters/models/bedrock-model.js';
+import { ModelCallError, type ModelRequest, type UpdaterInput } from '../../functions/ports/model.js';
+import { OpenAiCompatibleModel } from '../../functions/adapters/models/openai-compatible-model.js';
+import { CURRENT_PROMPTS } from '../../functions/domain/prompts/index.js';
+import { renderPrompt } from '../../functions/domain/prompts/render.js';
 
 interface Reply {
   readonly status: number;

@@ -8,13 +8,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbSnapshotStore } from '../../functions/adapters/dynamodb-snapshot-store.js';
-import { DynamoDbInjectionLog } from '../../functions/adapters/dynamodb-injection-log.js';
-import { createReadHandler } from '../../functions/api/read-route.js';
+import { DynamoDbSnapshotStore } from '../../functions/adapters/dynamodb/snapshot-store.js';
+import { DynamoDbInjectionLog } from '../../functions/adapters/dynamodb/injection-log.js';
+import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import type { HttpResult } from '../../functions/commons/http.js';
 import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
-import { countTokens } from '../../functions/models/local/text.js';
-import { CachedSnapshotReader } from '../../functions/use-cases/snapshot-reader.js';
+import { countTokens } from '../../functions/adapters/models/local/text.js';
+import { CachedSnapshotReader } from '../../functions/use-cases/read-snapshot.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
 import { api, startTestStack } from '../support/local-stack.js';

@@ -3,8 +3,8 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../local/local-stack.js';
-import { DynamoDbAgentLedger } from '../../functions/adapters/dynamodb-agent-ledger.js';
-import { S3RawLog } from '../../functions/adapters/s3-raw-log.js';
+import { DynamoDbAgentLedger } from '../../functions/adapters/dynamodb/agent-ledger.js';
+import { S3RawLog } from '../../functions/adapters/s3/raw-log.js';
 import { agentPartitionKey, rawRecordPrefix } from '../../functions/domain/agent-key.js';
 
 export function stackReaders(stack: LocalStack) {

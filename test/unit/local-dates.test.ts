@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anchorRelativeDates } from '../../functions/models/local/text.js';
-import { summariseExtractively } from '../../functions/models/local/summaries.js';
+import { anchorRelativeDates } from '../../functions/adapters/models/local/text.js';
+import { summariseExtractively } from '../../functions/adapters/models/local/summaries.js';
 
 // A Wednesday.
 const at = '2025-01-15T10:00:00Z';

@@ -4,7 +4,7 @@ import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, MemoryItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { buildView } from '../../functions/domain/views.js';
-import { countTokens } from '../../functions/models/local/text.js';
+import { countTokens } from '../../functions/adapters/models/local/text.js';
 
 const scope = { tenantId: 'default', agentId: 'big' };
 const base = (id: string, i: number) => ({

@@ -1,0 +1,62 @@
+/**
+ * Local extractive summaries within a token budget: the most informative
+ * sentences of the sources (named people, dates and numbers, commitments,
+ * decisions and facts score high; small talk and instruction-like text are
+ * dropped), kept in time order, each with its date. Relative dates in raw
+ * records ("yesterday", "last Tuesday", "by Friday") are anchored with the
+ * date they mean, so the summary reads right long after.
+ */
+import { looksLikeInstruction } from '../../../domain/instructions.js';
+import type { SummaryInput } from '../../../ports/model.js';
+import { anchorRelativeDates, countTokens, isSmallTalk, sentences } from './text.js';
+
+const SIGNALS: readonly [RegExp, number][] = [
+  [/\b(remind|need to|have to|must|deadline|due|by (monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next))\b/i, 3],
+  [/\b(joined|moved|started|left|hired|promoted|married|born|birthday|anniversary|decided|agreed|booked|signed|sent|finished|completed|cancelled)\b/i, 3],
+  [/\b(my|our) [a-z]+ (is|are|was)\b/i, 2],
+  [/\b(i (love|like|prefer|hate|live|work))\b/i, 2],
+  [/\d/, 1],
+  [/(?<!^)\b[A-Z][a-z]+/, 2],
+];
+
+const MIN_SCORE = 2;
+
+function score(sentence: string, role: string | undefined): number {
+  let total = role === 'user' ? 1 : 0;
+  for (const [pattern, weight] of SIGNALS) if (pattern.test(sentence)) total += weight;
+  return total + Math.min(2, sentence.split(' ').length / 12);
+}
+
+export function summariseExtractively(input: SummaryInput): { text: string } {
+  const candidates: { at: string; order: number; text: string; score: number }[] = [];
+  let order = 0;
+  for (const source of input.sources) {
+    for (const line of source.text.split('\n')) {
+      // Child summaries carry "YYYY-MM-DD: sentence" lines; keep their own dates.
+      const dated = /^(\d{4}-\d{2}-\d{2}): (.*)$/.exec(line);
+      const at = dated ? dated[1]! : source.at.slice(0, 10);
+      for (const sentence of sentences(dated ? dated[2]! : line)) {
+        if (isSmallTalk(sentence) || looksLikeInstruction(sentence) || /^no notable activity/i.test(sentence)) continue;
+        const value = score(sentence, source.role);
+        // A sentence with no signal at all (no name, date, number, decision or commitment) is filler.
+        if (value < MIN_SCORE) continue;
+        candidates.push({ at, order: order++, text: dated ? sentence : anchorRelativeDates(sentence, source.at), score: value });
+      }
+    }
+  }
+  const seen = new Set<string>();
+  const kept: typeof candidates = [];
+  let tokens = 0;
+  for (const candidate of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order)) {
+    const key = candidate.text.toLowerCase();
+    if (seen.has(key)) continue;
+    const line = `${candidate.at}: ${candidate.text}`;
+    const cost = countTokens(line) + 1;
+    if (tokens + cost > input.maxTokens) continue;
+    seen.add(key);
+    kept.push(candidate);
+    tokens += cost;
+  }
+  if (kept.length === 0) return { text: `No notable activity from ${input.from} to ${input.to}.` };
+  return { text: kept.sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order).map((c) => `${c.at}: ${c.text}`).join('\n') };
+}

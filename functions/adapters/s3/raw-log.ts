@@ -1,0 +1,54 @@
+/** The raw log in S3: one JSON object per record under `raw/<tenant>/<agent>/<sequence>.json`. */
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { rawRecordKey, type AgentKey } from '../../domain/agent-key.js';
+import type { RawLog, RawRecord } from '../../ports/pipeline.js';
+import { MemoryServiceError } from '../../domain/errors.js';
+import { mapWithConcurrency } from '../../commons/concurrency.js';
+
+/** Some records of a range are not (yet) in the raw log: a writer has not finished, or failed before its retry. */
+export class MissingRecordsError extends MemoryServiceError {
+  override readonly name = 'MissingRecordsError';
+  constructor(readonly missing: readonly number[]) {
+    super(`raw records missing: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}`);
+  }
+}
+
+const RANGE_READ_CONCURRENCY = 16;
+
+export class S3RawLog implements RawLog {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucketName: string,
+  ) {}
+
+  async put(agent: AgentKey, record: RawRecord): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucketName,
+        Key: rawRecordKey(agent, record.sequence),
+        Body: JSON.stringify(record),
+        ContentType: 'application/json',
+      }),
+    );
+  }
+
+  async getRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<RawRecord[]> {
+    const sequences = Array.from({ length: toSequence - fromSequence + 1 }, (_, i) => fromSequence + i);
+    const records = await mapWithConcurrency(sequences, RANGE_READ_CONCURRENCY, (sequence) => this.get(agent, sequence));
+    const missing = sequences.filter((_, i) => records[i] === undefined);
+    if (missing.length > 0) throw new MissingRecordsError(missing);
+    return records as RawRecord[];
+  }
+
+  async get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined> {
+    try {
+      const output = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucketName, Key: rawRecordKey(agent, sequence) }),
+      );
+      return JSON.parse(await output.Body!.transformToString()) as RawRecord;
+    } catch (error) {
+      if (error instanceof NoSuchKey) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,7 +1,0 @@
-/** Lambda entry: flush API. */
-import { createFlushHandler } from './api/flush-route.js';
-import { serviceRuntime } from './commons/runtime.js';
-
-const runtime = serviceRuntime();
-
-export const handler = createFlushHandler({ tenantId: runtime.config.tenantId, ledger: runtime.ledger, queue: runtime.queue });

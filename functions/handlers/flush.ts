@@ -1,0 +1,7 @@
+/** Lambda entry: flush API. */
+import { createFlushHandler } from './http/flush-route.js';
+import { serviceRuntime } from '../commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createFlushHandler({ tenantId: runtime.config.tenantId, ledger: runtime.ledger, queue: runtime.queue });

@@ -1,0 +1,48 @@
+/**
+ * Sweep entry: the scheduled rule (every agent due in the sweep index),
+ * `POST /v1/agents/{agentId}/sweep` (one agent, on demand), and
+ * `POST /v1/agents/{agentId}/summaries/rebuild` (regenerate a range and its ancestors).
+ */
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { logger } from '../../commons/powertools.js';
+import { httpRoute, jsonResponse, parseJsonBody, requireMethod, type HttpEvent } from '../../commons/http.js';
+
+const rebuildRequestSchema = z.discriminatedUnion(
+  'ladder',
+  [
+    z.strictObject({ ladder: z.literal('time'), from: z.iso.date({ error: 'must be an ISO date' }), to: z.iso.date({ error: 'must be an ISO date' }) }),
+    z.strictObject({ ladder: z.literal('count'), from: z.number().int().positive(), to: z.number().int().positive() }),
+  ],
+  { error: 'ladder must be time (with ISO dates) or count (with interaction numbers)' },
+);
+import { issuesFromZod, parseAgentId } from '../../domain/events.js';
+import { ValidationError } from '../../domain/errors.js';
+import { dayNumber } from '../../domain/ladders.js';
+import { MAX_REBUILD_PERIODS, rebuildSummaries } from '../../use-cases/summaries.js';
+import { z } from 'zod';
+import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from '../../use-cases/sweep-agents.js';
+
+export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
+  const http = httpRoute(logger, async (event) => {
+      requireMethod(event, ['POST']);
+      const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
+      if (event.rawPath.endsWith('/summaries/rebuild')) {
+        const request = rebuildRequestSchema.safeParse(parseJsonBody(event, 4_096));
+        if (!request.success) throw new ValidationError(issuesFromZod(request.error));
+        const { ladder, from, to } = request.data;
+        const first = ladder === 'time' ? dayNumber(`${from}T12:00:00Z`) : Number(from);
+        const last = ladder === 'time' ? dayNumber(`${to}T12:00:00Z`) : Number(to);
+        if (last < first) throw new ValidationError([{ field: 'to', rule: 'must not be before from' }]);
+        if (last - first + 1 > MAX_REBUILD_PERIODS) throw new ValidationError([{ field: 'to', rule: `a rebuild covers at most ${MAX_REBUILD_PERIODS} base periods` }]);
+        const rebuilt = await rebuildSummaries(deps, agent, ladder, first, last);
+        return jsonResponse(200, { rebuilt });
+      }
+      return jsonResponse(200, await sweepIfSettled(deps, agent));
+    });
+  return async (event: HttpEvent | ScheduledEvent, context: Context) => {
+    if ('requestContext' in event && 'http' in event.requestContext) return http(event as HttpEvent, context);
+    const result = await sweepDueAgents(deps);
+    logger.info('scheduled sweep', result);
+    return result;
+  };
+}

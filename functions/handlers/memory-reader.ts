@@ -1,0 +1,13 @@
+/** Lambda entry: store pages and audit reads. */
+import { createMemoryHandler } from './http/memory-route.js';
+import { serviceRuntime } from '../commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createMemoryHandler({
+  tenantId: runtime.config.tenantId,
+  memory: runtime.memory,
+  injections: runtime.injections,
+  summaries: runtime.summaries.summaries,
+  ladders: runtime.summaries.ladders,
+});

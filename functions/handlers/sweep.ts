@@ -1,0 +1,7 @@
+/** Lambda entry: the summary sweep (schedule and HTTP). */
+import { createSweepHandler } from './http/sweep-route.js';
+import { serviceRuntime } from '../commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createSweepHandler({ ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, tenantId: runtime.config.tenantId });

@@ -1,7 +1,0 @@
-/** Lambda entry: agent status API. */
-import { createStatusHandler } from './api/status-route.js';
-import { serviceRuntime } from './commons/runtime.js';
-
-const runtime = serviceRuntime();
-
-export const handler = createStatusHandler({ tenantId: runtime.config.tenantId, ledger: runtime.ledger });

@@ -1,7 +1,0 @@
-/** Lambda entry: the summary sweep (schedule and HTTP). */
-import { createSweepHandler } from './summaries/sweep-handler.js';
-import { serviceRuntime } from './commons/runtime.js';
-
-const runtime = serviceRuntime();
-
-export const handler = createSweepHandler({ ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, tenantId: runtime.config.tenantId });
