@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { ENTRY_METADATA_KEY } from '../lib/constructs/service-function.js';
 import { resolveValue, type ResourceMap } from './provision.js';
-import { lambdaContext } from './api-server.js';
+import { lambdaContext } from './lambda-events.js';
 import type { CfnTemplate } from './template.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));

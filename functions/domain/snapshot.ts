@@ -4,6 +4,7 @@
  * out), the latest summary at each level of both ladders, and how far it lags
  * the raw log.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ladder } from './ladders.js';
 import type { UpdaterView } from './views.js';
 
@@ -53,4 +54,13 @@ export function selectViews(snapshot: Snapshot, views: readonly SnapshotView[]):
   const { contacts, facts, tasks, time, count, ...always } = snapshot;
   const all = { contacts, facts, tasks, time, count };
   return { ...always, ...Object.fromEntries(views.map((view) => [view, all[view]])) };
+}
+
+/** The stored form of a snapshot: gzip-compressed JSON. */
+export function packSnapshot(snapshot: Snapshot): Uint8Array {
+  return gzipSync(JSON.stringify(snapshot));
+}
+
+export function unpackSnapshot(packed: Uint8Array): Snapshot {
+  return JSON.parse(gunzipSync(packed).toString('utf8')) as Snapshot;
 }

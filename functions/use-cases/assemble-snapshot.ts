@@ -9,7 +9,7 @@ import { LADDERS, LEVEL_NAMES, topLevel, type LadderConfig } from '../domain/lad
 import { UPDATERS } from '../domain/memory.js';
 import type { LadderLevelView, Snapshot } from '../domain/snapshot.js';
 import { MemoryServiceError } from '../domain/errors.js';
-import type { DynamoDbSnapshotStore } from '../adapters/dynamodb/snapshot-store.js';
+import type { SnapshotStore } from '../ports/snapshot-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { AgentLedger } from '../ports/pipeline.js';
 import type { SummaryStore } from '../ports/summary-store.js';
@@ -18,7 +18,7 @@ export interface SnapshotDependencies {
   readonly memory: MemoryStore;
   readonly summaries: SummaryStore;
   readonly ledger: AgentLedger;
-  readonly snapshots: Pick<DynamoDbSnapshotStore, 'readVersion' | 'write'>;
+  readonly snapshots: Pick<SnapshotStore, 'readVersion' | 'write'>;
   readonly ladders: LadderConfig;
   readonly now?: () => Date;
 }

@@ -5,8 +5,8 @@
  * version has not changed.
  */
 import type { AgentKey } from '../domain/agent-key.js';
-import type { Snapshot } from '../domain/snapshot.js';
-import { unpackSnapshot, type DynamoDbSnapshotStore } from '../adapters/dynamodb/snapshot-store.js';
+import { unpackSnapshot, type Snapshot } from '../domain/snapshot.js';
+import type { SnapshotStore } from '../ports/snapshot-store.js';
 
 export interface SnapshotReader {
   read(agent: AgentKey): Promise<Snapshot | undefined>;
@@ -16,7 +16,7 @@ export class CachedSnapshotReader implements SnapshotReader {
   private readonly cache = new Map<string, { version: number; snapshot: Snapshot; fetchedAt: number }>();
 
   constructor(
-    private readonly store: Pick<DynamoDbSnapshotStore, 'read'>,
+    private readonly store: Pick<SnapshotStore, 'read'>,
     private readonly freshForMs: number,
     private readonly maxAgents = 1_000,
     private readonly clock: () => number = Date.now,

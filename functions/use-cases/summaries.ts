@@ -19,7 +19,7 @@ import { childIndices, coveredRange, parentIndex, summaryId, topLevel, type Ladd
 import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import type { ModelPort, SummaryInput } from '../ports/model.js';
-import { countTokens } from '../adapters/models/local/text.js';
+import { countTokens } from '../commons/tokens.js';
 import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
 import { z } from 'zod';
 import type { RawLog, RawRecord } from '../ports/pipeline.js';

@@ -6,7 +6,7 @@
  */
 import type { AgentKey } from '../domain/agent-key.js';
 import { NotFoundError } from '../domain/errors.js';
-import { SWEEP_SHARDS } from '../adapters/dynamodb/summary-store.js';
+import { SWEEP_SHARDS } from '../domain/table-layout.js';
 import type { AgentLedger } from '../ports/pipeline.js';
 import { sweepAgent, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';

@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createIngestHandler } from '../../functions/handlers/http/ingest-route.js';
 import { createAwsClients, type AwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
-import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
+import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
 import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';

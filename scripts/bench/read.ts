@@ -11,7 +11,7 @@ import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import { createAwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
-import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
+import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';

@@ -14,7 +14,7 @@ import { DynamoDbAgentLedger } from '../../functions/adapters/dynamodb/agent-led
 import { S3RawLog } from '../../functions/adapters/s3/raw-log.js';
 import { SqsBatchQueue } from '../../functions/adapters/sqs/batch-queue.js';
 import type { HttpResult } from '../../functions/commons/http.js';
-import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
+import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
 import { injectFaults, type FaultPlan } from '../support/fault-injection.js';

@@ -12,7 +12,7 @@ import { DynamoDbSnapshotStore } from '../../functions/adapters/dynamodb/snapsho
 import { DynamoDbInjectionLog } from '../../functions/adapters/dynamodb/injection-log.js';
 import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import type { HttpResult } from '../../functions/commons/http.js';
-import { httpApiEvent, lambdaContext } from '../../local/api-server.js';
+import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
 import { CachedSnapshotReader } from '../../functions/use-cases/read-snapshot.js';
 import type { LocalStack } from '../../local/local-stack.js';

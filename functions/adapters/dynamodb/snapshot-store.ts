@@ -3,24 +3,24 @@
  * snapshot gzip-compressed, with its version beside it. Reading it is one
  * GetItem; writing it is conditional on the version the assembler read.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
-import type { Snapshot } from '../../domain/snapshot.js';
+import { packSnapshot, type Snapshot } from '../../domain/snapshot.js';
+import type { SnapshotStore, StoredSnapshot } from '../../ports/snapshot-store.js';
 import { PatchTooLargeError } from './memory-store.js';
 
 const SNAPSHOT_KEY = 'SNAPSHOT';
 const MAX_SNAPSHOT_BYTES = 380_000; // DynamoDB items are limited to 400 KB
 
-export class DynamoDbSnapshotStore {
+export class DynamoDbSnapshotStore implements SnapshotStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
   /** The read path: exactly one GetItem. */
-  async read(agent: AgentKey): Promise<{ version: number; packed: Uint8Array } | undefined> {
+  async read(agent: AgentKey): Promise<StoredSnapshot | undefined> {
     const output = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: SNAPSHOT_KEY } }));
     return output.Item ? { version: Number(output.Item.version), packed: output.Item.gz as Uint8Array } : undefined;
   }
@@ -34,7 +34,7 @@ export class DynamoDbSnapshotStore {
 
   /** Writes the next version; false when another assembler wrote first. */
   async write(agent: AgentKey, snapshot: Snapshot): Promise<boolean> {
-    const packed = gzipSync(JSON.stringify(snapshot));
+    const packed = packSnapshot(snapshot);
     if (packed.length > MAX_SNAPSHOT_BYTES) throw new PatchTooLargeError(`snapshot of ${agent.agentId} is ${packed.length} bytes compressed; the limit is ${MAX_SNAPSHOT_BYTES}`);
     try {
       await this.client.send(
@@ -51,8 +51,4 @@ export class DynamoDbSnapshotStore {
       throw error;
     }
   }
-}
-
-export function unpackSnapshot(packed: Uint8Array): Snapshot {
-  return JSON.parse(gunzipSync(packed).toString('utf8')) as Snapshot;
 }

@@ -16,10 +16,9 @@ import type { SummaryCursor } from '../../domain/summary-cursor.js';
 import { batchGetAll } from './batch-get.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import type { StoredSummary, SummaryPage, SummaryStore } from '../../ports/summary-store.js';
+import { SWEEP_INDEX, SWEEP_SHARDS } from '../../domain/table-layout.js';
 
 /** Sweep index shards: agents spread over this many GSI partitions. */
-export const SWEEP_SHARDS = 8;
-export const SWEEP_INDEX = 'sweep';
 
 const pad = (index: number) => String(index).padStart(10, '0');
 const summaryKey = (ladder: Ladder, level: number, index: number) => `SUM#${ladder}#${level}#${pad(index)}`;

@@ -15,7 +15,7 @@ import { parseAgentId } from '../../domain/events.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { MIN_CONTEXT_TOKENS, renderContext } from '../../domain/context.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
-import { countTokens } from '../../adapters/models/local/text.js';
+import { countTokens } from '../../commons/tokens.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 

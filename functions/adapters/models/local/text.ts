@@ -5,7 +5,7 @@
  */
 import nlp from 'compromise';
 import * as chrono from 'chrono-node';
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../../../commons/tokens.js';
 
 export { countTokens };
 

@@ -1,0 +1,60 @@
+/**
+ * Event and context factories shared by the local runtime, the tests and the
+ * benchmarks: the same shapes API Gateway and Lambda hand a function.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+
+/** An API Gateway (HTTP API, payload 2.0) event for calling a handler in-process, as tests and benchmarks do. */
+export function httpApiEvent(request: {
+  readonly method: string;
+  readonly path: string;
+  readonly pathParameters: Record<string, string>;
+  readonly query?: Record<string, string>;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+}): APIGatewayProxyEventV2 {
+  const now = new Date();
+  const query = request.query ?? {};
+  return {
+    version: '2.0',
+    routeKey: `ANY ${request.path}`,
+    rawPath: request.path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers: { 'content-type': 'application/json', ...request.headers },
+    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
+    pathParameters: request.pathParameters,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'local',
+      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'in-process' },
+      requestId: randomUUID(),
+      routeKey: `ANY ${request.path}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    isBase64Encoded: false,
+  };
+}
+
+/** A Lambda context for calling a handler in-process. */
+export function lambdaContext(functionName: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
