@@ -99,6 +99,7 @@ export class MemoryServiceStack extends Stack {
       AGENTS_TABLE_NAME: agents.table.tableName,
       RAW_BUCKET_NAME: rawLog.bucket.bucketName,
       BATCH_QUEUE_URL: consolidation.queue.queueUrl,
+      BATCH_DEAD_LETTER_QUEUE_URL: consolidation.deadLetterQueue.queueUrl,
       BATCH_SIZE: String(props.batchSize ?? 50),
       MEMORY_TABLE_NAME: memory.table.tableName,
       IDLE_CHECK_QUEUE_URL: idleChecks.queue.queueUrl,
@@ -182,6 +183,8 @@ export class MemoryServiceStack extends Stack {
       'dynamodb:ConditionCheckItem',
     );
     consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+    // Malformed jobs are parked on the dead-letter queue at once, with their cause.
+    consolidator.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.deadLetterQueue.queueArn] }));
     const allowModel = (fn: NodejsFunction) => {
       if (modelProvider !== 'bedrock') return;
       fn.addToRolePolicy(
@@ -215,6 +218,8 @@ export class MemoryServiceStack extends Stack {
         // Only new summaries announce anything; slot and cursor writes are filtered out.
         filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.beginsWith('SUM#') } } } })],
         bisectBatchOnError: true,
+        // The ladder reports failed records; Lambda retries from the first of them.
+        reportBatchItemFailures: true,
         retryAttempts: 5,
         maxRecordAge: Duration.hours(12),
         onFailure: new SqsDlq(ladderDeadLetters),
@@ -260,21 +265,7 @@ export class MemoryServiceStack extends Stack {
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {
-      routes: [
-        { path: '/v1/agents/{agentId}/events', handler: ingest },
-        { path: '/v1/agents/{agentId}/status', handler: status },
-        { path: '/v1/agents/{agentId}/flush', handler: flush },
-        { path: '/v1/agents/{agentId}/contacts', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/facts', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/tasks', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/audit', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/summaries', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/sweep', handler: sweep },
-        { path: '/v1/agents/{agentId}/snapshot', handler: reader },
-        { path: '/v1/agents/{agentId}/context', handler: reader },
-        { path: '/v1/agents/{agentId}/injections/{requestId}', handler: memoryReader },
-        { path: '/v1/agents/{agentId}/summaries/rebuild', handler: sweep },
-      ],
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });

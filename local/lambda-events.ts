@@ -3,7 +3,8 @@
  * benchmarks: the same shapes API Gateway and Lambda hand a function.
  */
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context, SQSRecord } from 'aws-lambda';
+import { ROUTES, matchPath } from '../functions/commons/routes.js';
 
 /** An API Gateway (HTTP API, payload 2.0) event for calling a handler in-process, as tests and benchmarks do. */
 export function httpApiEvent(request: {
@@ -16,9 +17,11 @@ export function httpApiEvent(request: {
 }): APIGatewayProxyEventV2 {
   const now = new Date();
   const query = request.query ?? {};
+  // Every route is registered for ANY method (the function answers 405), as the stack does.
+  const template = ROUTES.find((route) => matchPath(route.path, request.path) !== undefined)?.path ?? request.path;
   return {
     version: '2.0',
-    routeKey: `ANY ${request.path}`,
+    routeKey: `ANY ${template}`,
     rawPath: request.path,
     rawQueryString: new URLSearchParams(query).toString(),
     headers: { 'content-type': 'application/json', ...request.headers },
@@ -31,7 +34,7 @@ export function httpApiEvent(request: {
       domainPrefix: 'local',
       http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'in-process' },
       requestId: randomUUID(),
-      routeKey: `ANY ${request.path}`,
+      routeKey: `ANY ${template}`,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
@@ -56,5 +59,27 @@ export function lambdaContext(functionName: string): Context {
     done: () => {},
     fail: () => {},
     succeed: () => {},
+  };
+}
+
+/** An SQS record as Lambda's event source hands it over (FIFO attributes when a group is given). */
+export function sqsRecord(message: { readonly body: string; readonly messageId?: string; readonly groupId?: string; readonly receiveCount?: number; readonly queueArn?: string }): SQSRecord {
+  const now = String(Date.now());
+  return {
+    messageId: message.messageId ?? randomUUID(),
+    receiptHandle: randomUUID(),
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount ?? 1),
+      SentTimestamp: now,
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: now,
+      ...(message.groupId ? { MessageGroupId: message.groupId, MessageDeduplicationId: randomUUID() } : {}),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: message.queueArn ?? 'arn:aws:sqs:us-east-1:123456789012:local',
+    awsRegion: 'us-east-1',
   };
 }

@@ -21,6 +21,8 @@ export interface StreamMappingSpec {
   readonly batchSize: number;
   readonly patterns: readonly Record<string, unknown>[];
   readonly bisectOnError: boolean;
+  /** The function reports failed records (`batchItemFailures`); delivery resumes from the first one. */
+  readonly reportBatchItemFailures: boolean;
   readonly maxRetries: number;
   readonly maxRecordAgeSeconds: number;
   readonly onFailureQueueUrl?: string;
@@ -61,6 +63,7 @@ export function streamMappingsFromTemplate(
           batchSize: Number(props.BatchSize ?? 100),
           patterns: filters,
           bisectOnError: props.BisectBatchOnFunctionError === true,
+          reportBatchItemFailures: ((props.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
           maxRetries: Number(props.MaximumRetryAttempts ?? 10_000),
           maxRecordAgeSeconds: Number(props.MaximumRecordAgeInSeconds ?? 604_800),
           ...(onFailureQueueUrl ? { onFailureQueueUrl } : {}),
@@ -120,9 +123,18 @@ export function startStreamSourceRunner(
   const deliver = async (mapping: StreamMappingSpec, records: DynamoDBRecord[], attempt: number): Promise<void> => {
     stats.invocations += 1;
     try {
-      await mapping.target.invoke({ Records: records } satisfies DynamoDBStreamEvent);
+      const result = (await mapping.target.invoke({ Records: records } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+      const failed = mapping.reportBatchItemFailures ? new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier)) : new Set<string>();
+      const first = records.findIndex((record) => failed.has(String(record.dynamodb?.SequenceNumber)));
+      if (first >= 0) {
+        // As Lambda does: everything before the first failed record is checkpointed; the rest is retried.
+        stats.recordsDelivered += first;
+        throw Object.assign(new Error(`${failed.size} record(s) reported as failed`), { remaining: records.slice(first) });
+      }
       stats.recordsDelivered += records.length;
-    } catch (error) {
+    } catch (caught) {
+      const error = caught as Error & { remaining?: DynamoDBRecord[] };
+      if (error.remaining) records = error.remaining;
       if (mapping.bisectOnError && records.length > 1) {
         const half = Math.ceil(records.length / 2);
         await deliver(mapping, records.slice(0, half), attempt + 1);

@@ -31,6 +31,7 @@ const configSchema = z.object({
   AGENTS_TABLE_NAME: z.string().min(1),
   RAW_BUCKET_NAME: z.string().min(1),
   BATCH_QUEUE_URL: z.url(),
+  BATCH_DEAD_LETTER_QUEUE_URL: z.url(),
   /** Messages per consolidation batch. */
   BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(50),
   RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
@@ -72,6 +73,8 @@ export interface ServiceConfig {
   readonly agentsTableName: string;
   readonly rawBucketName: string;
   readonly batchQueueUrl: string;
+  /** Where malformed consolidation jobs are parked at once, with their cause. */
+  readonly batchDeadLetterQueueUrl: string;
   readonly batchSize: number;
   readonly rawWriteConcurrency: number;
   readonly memoryTableName: string;
@@ -119,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     agentsTableName: c.AGENTS_TABLE_NAME,
     rawBucketName: c.RAW_BUCKET_NAME,
     batchQueueUrl: c.BATCH_QUEUE_URL,
+    batchDeadLetterQueueUrl: c.BATCH_DEAD_LETTER_QUEUE_URL,
     batchSize: c.BATCH_SIZE,
     rawWriteConcurrency: c.RAW_WRITE_CONCURRENCY,
     memoryTableName: c.MEMORY_TABLE_NAME,

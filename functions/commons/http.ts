@@ -8,8 +8,12 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MemoryServiceError, MethodNotAllowedError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
-import { EventIdConflictError } from '../domain/errors.js';
+import type { AgentKey } from '../domain/agent-key.js';
+import { parseAgentId } from '../domain/events.js';
+import { EventIdConflictError, MemoryServiceError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
+import { flushMetrics } from './event-handler.js';
+import { logger as serviceLogger, metrics } from './powertools.js';
+import { matchPath, routesOf, type HttpFunctionId, type OperationOf, type RouteSpec } from './routes.js';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -20,12 +24,6 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   };
-}
-
-/** Throws MethodNotAllowedError unless the request uses one of `allowed`. */
-export function requireMethod(event: HttpEvent, allowed: readonly string[]): void {
-  const method = event.requestContext.http.method.toUpperCase();
-  if (!allowed.includes(method)) throw new MethodNotAllowedError(method, allowed);
 }
 
 /** Decodes the body, enforcing the size limit before parsing JSON. */
@@ -66,12 +64,57 @@ export function httpErrors(logger: Logger): MiddlewareObj<HttpEvent, HttpResult>
   };
 }
 
-/** An HTTP API handler with the house middleware: Lambda context in every log line, typed errors mapped to responses. */
+/** An HTTP API handler with the house middleware: Lambda context in every log line, metrics flushed on every outcome, typed errors mapped to responses. */
 export function httpRoute(logger: Logger, handler: (event: HttpEvent) => Promise<HttpResult>) {
   return middy<HttpEvent, HttpResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(flushMetrics(metrics))
     .use(httpErrors(logger))
     .handler(handler);
+}
+
+/** What a route's code receives: the event, the route it matched, and the agent it addresses. */
+export interface RouteRequest {
+  readonly event: HttpEvent;
+  readonly route: RouteSpec;
+  /** Tenant and agent; the tenant never comes from the request body or path. */
+  readonly agent: AgentKey;
+}
+
+export type RouteHandlers<F extends HttpFunctionId> = { readonly [O in OperationOf<F>]: (request: RouteRequest) => Promise<HttpResult> };
+
+export interface RouterOptions {
+  /** The tenant a request belongs to. */
+  readonly tenantOf: (event: HttpEvent) => string;
+}
+
+/** The route template a request matched: from API Gateway's route key, or by matching the raw path. */
+function routePath(event: HttpEvent, routes: readonly RouteSpec[]): string | undefined {
+  const fromKey = event.routeKey?.split(' ')[1];
+  if (fromKey && routes.some((route) => route.path === fromKey)) return fromKey;
+  return routes.find((route) => matchPath(route.path, event.rawPath) !== undefined)?.path;
+}
+
+/**
+ * The one HTTP handler shape: the function's routes come from the route
+ * table; a path it serves with another method is a 405 naming the allowed
+ * ones; the agent id is validated before any route code runs.
+ */
+export function httpRouter<F extends HttpFunctionId>(functionId: F, options: RouterOptions, handlers: RouteHandlers<F>) {
+  const routes = routesOf(functionId);
+  const table = handlers as Readonly<Record<string, (request: RouteRequest) => Promise<HttpResult>>>;
+  for (const route of routes) if (typeof table[route.operation] !== 'function') throw new Error(`${functionId} has no code for ${route.operation}`);
+  return httpRoute(serviceLogger, async (event) => {
+    const path = routePath(event, routes);
+    if (path === undefined) throw new NotFoundError(`no route for ${event.rawPath}`);
+    const method = event.requestContext.http.method.toUpperCase();
+    const candidates = routes.filter((route) => route.path === path);
+    const route = candidates.find((candidate) => candidate.method === method);
+    if (!route) throw new MethodNotAllowedError(method, candidates.map((candidate) => candidate.method));
+    const agentId = parseAgentId(event.pathParameters?.agentId);
+    serviceLogger.appendKeys({ agentId, operation: route.operation });
+    return table[route.operation]!({ event, route, agent: { tenantId: options.tenantOf(event), agentId } });
+  });
 }
 
 /** An integer query parameter within bounds; `fallback` when absent. */

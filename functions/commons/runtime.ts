@@ -7,6 +7,7 @@ import { createAwsClients, type AwsClients } from './clients.js';
 import { DynamoDbAgentLedger } from '../adapters/dynamodb/agent-ledger.js';
 import { S3RawLog } from '../adapters/s3/raw-log.js';
 import { SqsBatchQueue } from '../adapters/sqs/batch-queue.js';
+import { SqsDeadLetterQueue } from '../adapters/sqs/dead-letter-queue.js';
 import { DynamoDbMemoryStore } from '../adapters/dynamodb/memory-store.js';
 import { SqsIdleCheckScheduler } from '../adapters/sqs/idle-check-scheduler.js';
 import { DynamoDbSummaryStore } from '../adapters/dynamodb/summary-store.js';
@@ -26,6 +27,7 @@ export interface ServiceRuntime {
   readonly ledger: DynamoDbAgentLedger;
   readonly rawLog: S3RawLog;
   readonly queue: SqsBatchQueue;
+  readonly deadLetters: SqsDeadLetterQueue;
   readonly memory: DynamoDbMemoryStore;
   readonly model: ModelPort;
   readonly idleChecks: SqsIdleCheckScheduler;
@@ -60,6 +62,7 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     ledger,
     rawLog,
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
+    deadLetters: new SqsDeadLetterQueue(clients.sqs, config.batchDeadLetterQueueUrl),
     memory,
     model,
     idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),

@@ -111,3 +111,18 @@ export interface IdleCheck {
 export interface IdleCheckScheduler {
   schedule(check: IdleCheck, delaySeconds: number): Promise<void>;
 }
+
+/** A message that can never succeed, with why: parked on a dead-letter queue at once instead of being retried. */
+export interface DeadLetter {
+  readonly body: string;
+  /** The FIFO message group it came from (its agent), kept so a redrive restores the order. */
+  readonly groupId: string;
+  /** Deterministic (the original message id), so a repeated park is dropped. */
+  readonly deduplicationId: string;
+  readonly cause: string;
+}
+
+/** The consolidation dead-letter queue, written directly for jobs that are malformed. */
+export interface DeadLetterQueue {
+  park(letter: DeadLetter): Promise<void>;
+}

@@ -3,15 +3,16 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Construct } from 'constructs';
-
-export interface MemoryApiRoute {
-  /** Path with `{param}` placeholders, e.g. `/v1/agents/{agentId}/events`. */
-  readonly path: string;
-  readonly handler: IFunction;
-}
+import { ROUTES, pathsOf, type HttpFunctionId, type RouteSpec } from '../../functions/commons/routes.js';
 
 export interface MemoryApiProps {
-  readonly routes: readonly MemoryApiRoute[];
+  /** The functions serving the route table's routes, by the table's function id. */
+  readonly functions: Readonly<Record<HttpFunctionId, IFunction>>;
+  /**
+   * The routes to serve.
+   * @default the service's route table (functions/commons/routes.ts)
+   */
+  readonly routes?: readonly RouteSpec[];
   /**
    * Default-stage throttling (requests per second, and burst).
    * @default { rateLimit: 1000, burstLimit: 500 }
@@ -30,13 +31,16 @@ export class MemoryApi extends Construct {
   constructor(scope: Construct, id: string, props: MemoryApiProps) {
     super(scope, id);
     this.api = new HttpApi(this, 'HttpApi', { description: 'Agent memory consolidation API' });
-    props.routes.forEach((route, index) => {
-      this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod.ANY],
-        integration: new HttpLambdaIntegration(`Route${index}`, route.handler),
-      });
-    });
+    // One integration per function; one ANY route per path of the table.
+    const integrations = new Map<HttpFunctionId, HttpLambdaIntegration>();
+    for (const [path, functionId] of pathsOf(props.routes ?? ROUTES)) {
+      let integration = integrations.get(functionId);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${functionId}Integration`, props.functions[functionId]);
+        integrations.set(functionId, integration);
+      }
+      this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration });
+    }
     const throttle = props.throttle ?? { rateLimit: 1000, burstLimit: 500 };
     const stage = this.api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };

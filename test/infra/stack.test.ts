@@ -277,9 +277,20 @@ describe('least privilege', () => {
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
+      // Only on its dead-letter queue: malformed jobs are parked there at once.
+      'sqs:SendMessage',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
+  });
+
+  it('lets the consolidator send only to its dead-letter queue', () => {
+    const roleId = logicalIdOf('AWS::IAM::Role', 'ConsolidatorFunctionServiceRole');
+    const dlqId = logicalIdOf('AWS::SQS::Queue', 'ConsolidationDeadLetterQueue');
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleId }],
+      PolicyDocument: { Statement: Match.arrayWith([{ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [dlqId, 'Arn'] } }]) },
+    });
   });
 
   it('lets the consolidator invoke Bedrock models only when Bedrock is the model provider', () => {

@@ -42,7 +42,7 @@ async function streamedTable(): Promise<{ tableName: string; streamArn: string }
   return { tableName, streamArn: described.Table!.LatestStreamArn! };
 }
 
-const fn = (handler: (event: DynamoDBStreamEvent) => Promise<void>): LocalFunction => ({
+const fn = (handler: (event: DynamoDBStreamEvent) => Promise<unknown>): LocalFunction => ({
   logicalId: 'StreamTarget',
   entry: 'test',
   timeoutSeconds: 5,
@@ -80,6 +80,7 @@ describe('local DynamoDB Streams source', () => {
           batchSize: 10,
           patterns: [{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'SUM#' }] } } } }],
           bisectOnError: true,
+          reportBatchItemFailures: false,
           maxRetries: 2,
           maxRecordAgeSeconds: 3600,
           onFailureQueueUrl: queue.QueueUrl!,
@@ -101,5 +102,53 @@ describe('local DynamoDB Streams source', () => {
 
     expect(delivered.sort()).toEqual(['SUM#1', 'SUM#2', 'SUM#3']);
     expect(failure!.DDBStreamBatchInfo.batchSize).toBe(1);
+  });
+
+  it('resumes from the first record a function reports as failed, delivering the ones before it once', async () => {
+    const { tableName, streamArn } = await streamedTable();
+    const queue = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${tableName}-failures` }));
+    const documents = DynamoDBDocumentClient.from(clients.dynamodb);
+    for (const sk of ['SUM#1', 'SUM#poison', 'SUM#2']) await documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'a', sk } }));
+    const processed: string[] = [];
+
+    runner = startStreamSourceRunner(
+      clients.streams,
+      clients.sqs,
+      [
+        {
+          logicalId: 'm',
+          streamArn,
+          startingPosition: 'TRIM_HORIZON',
+          batchSize: 10,
+          patterns: [],
+          bisectOnError: false,
+          reportBatchItemFailures: true,
+          maxRetries: 1,
+          maxRecordAgeSeconds: 3600,
+          onFailureQueueUrl: queue.QueueUrl!,
+          target: fn(async (event) => {
+            const failures = [];
+            for (const record of event.Records) {
+              const sk = record.dynamodb!.Keys!.sk!.S!;
+              if (sk === 'SUM#poison') failures.push({ itemIdentifier: record.dynamodb!.SequenceNumber! });
+              else processed.push(sk);
+            }
+            return { batchItemFailures: failures };
+          }),
+        },
+      ],
+      { pollIntervalMs: 20 },
+    );
+    let failure: { DDBStreamBatchInfo: { batchSize: number } } | undefined;
+    await waitFor(async () => {
+      const received = await clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl }));
+      if (received.Messages?.[0]) failure = JSON.parse(received.Messages[0].Body!);
+      return failure !== undefined;
+    }, 20_000);
+
+    // SUM#1 once; SUM#2 with every attempt from the poison record on (the first delivery and one retry).
+    expect(processed.filter((sk) => sk === 'SUM#1')).toHaveLength(1);
+    expect(processed.filter((sk) => sk === 'SUM#2')).toHaveLength(2);
+    expect(failure!.DDBStreamBatchInfo.batchSize).toBe(2);
   });
 });

@@ -1,32 +1,54 @@
 /**
- * SQS FIFO consumer for consolidation jobs. Records are processed in order;
- * the first failure in a message group fails the rest of that group, and only
- * the failed ones are reported back (partial batch response), so the queue
- * redelivers them and, after its maximum receives, moves them to the
- * dead-letter queue. Each failure's cause is recorded on the batch's ledger
- * marker, where the redrive command and operators find it.
+ * SQS FIFO consumer for consolidation jobs. Records are processed in order
+ * within each message group (one group per agent). A failure fails the rest
+ * of its own group only (`skipGroupOnError`): other agents' jobs in the same
+ * delivery are still processed. Only failed records are reported back
+ * (partial batch response), so the queue redelivers them and, after its
+ * maximum receives, moves them to the dead-letter queue. A job that can
+ * never succeed (not JSON, or not a job) is parked on the dead-letter queue
+ * at once with its cause, so it never blocks its group. Each failure's cause
+ * is also recorded on the batch's ledger marker, where the redrive command
+ * and operators find it.
  */
 import { SqsFifoPartialProcessorAsync, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { eventHandler } from '../../commons/event-handler.js';
 import { logger, metrics } from '../../commons/powertools.js';
-import { batchJobSchema } from '../../domain/batch-job.js';
+import { batchJobSchema, type BatchJobMessage } from '../../domain/batch-job.js';
 import { issuesFromZod } from '../../domain/events.js';
-import { ValidationError } from '../../domain/errors.js';
 import { consolidateBatch, UpdatersFailedError, type ConsolidationDependencies } from '../../use-cases/consolidate-batch.js';
+import type { DeadLetterQueue } from '../../ports/pipeline.js';
 
-export function createConsolidateBatchHandler(deps: ConsolidationDependencies) {
+const jobBody = JSONStringified(batchJobSchema);
+
+export interface ConsolidateBatchHandlerDependencies extends ConsolidationDependencies {
+  readonly deadLetters: DeadLetterQueue;
+}
+
+export function createConsolidateBatchHandler(deps: ConsolidateBatchHandlerDependencies) {
   const now = deps.now ?? (() => new Date());
+
+  /** Parks a job that no retry can fix; false when it is a well-formed job. */
+  const parkIfMalformed = async (record: SQSRecord): Promise<BatchJobMessage | undefined> => {
+    const parsed = jobBody.safeParse(record.body);
+    if (parsed.success) return parsed.data;
+    const cause = `ValidationError: ${issuesFromZod(parsed.error, 'job').map((issue) => `${issue.field} ${issue.rule}`).join('; ')}`;
+    await deps.deadLetters.park({
+      body: record.body,
+      groupId: record.attributes.MessageGroupId ?? 'malformed',
+      deduplicationId: record.messageId,
+      cause,
+    });
+    logger.error('malformed consolidation job parked on the dead-letter queue', { messageId: record.messageId, cause });
+    metrics.addMetric('MalformedJobs', MetricUnit.Count, 1);
+    return undefined;
+  };
+
   const recordHandler = async (record: SQSRecord): Promise<void> => {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      throw new ValidationError([{ field: 'body', rule: 'must be valid JSON' }]);
-    }
-    const parsed = batchJobSchema.safeParse(body);
-    if (!parsed.success) throw new ValidationError(issuesFromZod(parsed.error, 'job'));
-    const job = parsed.data;
+    const job = await parkIfMalformed(record);
+    if (!job) return;
     const agent = { tenantId: job.tenantId, agentId: job.agentId };
     await deps.ledger.markBatchArrived(agent, job.index, now().toISOString());
     try {
@@ -54,17 +76,16 @@ export function createConsolidateBatchHandler(deps: ConsolidationDependencies) {
     } catch (error) {
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       if (error instanceof UpdatersFailedError) metrics.addMetric('UpdaterFailures', MetricUnit.Count, error.failures.length);
+      metrics.addMetric('BatchJobsFailed', MetricUnit.Count, 1);
       logger.warn('batch consolidation failed', { agentId: job.agentId, batch: job.index, cause, receiveCount: record.attributes.ApproximateReceiveCount });
       await deps.ledger.recordBatchFailure(agent, job.index, cause, now().toISOString());
       throw error;
     }
   };
 
-  return async (event: SQSEvent, context: Context) => {
-    const processor = new SqsFifoPartialProcessorAsync();
-    const response = await processPartialResponse(event, recordHandler, processor, { context });
-    metrics.addMetric('BatchJobsFailed', MetricUnit.Count, response.batchItemFailures.length);
-    metrics.publishStoredMetrics();
-    return response;
-  };
+  // Failures are counted as they happen, so the count survives a full-batch failure (which throws);
+  // `eventHandler` publishes the metrics on every outcome.
+  return eventHandler(async (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, recordHandler, new SqsFifoPartialProcessorAsync(), { context, skipGroupOnError: true }),
+  );
 }

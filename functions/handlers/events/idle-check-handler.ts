@@ -5,7 +5,9 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
 import { z } from 'zod';
+import { eventHandler } from '../../commons/event-handler.js';
 import { logger } from '../../commons/powertools.js';
 import { AGENT_ID_PATTERN } from '../../domain/agent-key.js';
 import { issuesFromZod } from '../../domain/events.js';
@@ -27,7 +29,7 @@ export interface IdleCheckDependencies extends FlushDependencies {
 
 export function createIdleCheckHandler(deps: IdleCheckDependencies) {
   const recordHandler = async (record: SQSRecord) => {
-    const parsed = idleCheckSchema.safeParse(JSON.parse(record.body));
+    const parsed = JSONStringified(idleCheckSchema).safeParse(record.body);
     if (!parsed.success) throw new ValidationError(issuesFromZod(parsed.error, 'check'));
     const check = parsed.data;
     const result = await flushAgent(deps, { tenantId: check.tenantId, agentId: check.agentId }, { openFrom: check.openFrom, idleForSeconds: deps.idleFlushSeconds });
@@ -36,6 +38,7 @@ export function createIdleCheckHandler(deps: IdleCheckDependencies) {
     }
     logger.info('idle check', { agentId: check.agentId, openFrom: check.openFrom, ...result });
   };
-  return async (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
+  return eventHandler(async (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context }),
+  );
 }

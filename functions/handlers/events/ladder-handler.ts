@@ -1,37 +1,63 @@
 /**
  * Consumer of the Summaries table's stream (inserts of summaries only, by
  * the event source's filter): each new summary is registered with its parent
- * slot, and the parent is written once its fan-in is complete. A failure
- * fails the batch; the event source bisects it, retries a bounded number of
- * times and sends what still fails to the dead-letter queue.
+ * slot, and the parent is written once its fan-in is complete. Records are
+ * processed one by one (Powertools `BatchProcessor`); failed ones are
+ * reported (partial batch response), so Lambda retries from the first of
+ * them, bisects, and after a bounded number of attempts sends what still
+ * fails to the dead-letter queue. Ladder steps are idempotent, so records
+ * after a failed one may safely be processed again.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { DynamoDBMarshalled } from '@aws-lambda-powertools/parser/helpers/dynamodb';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { eventHandler } from '../../commons/event-handler.js';
 import { logger, metrics } from '../../commons/powertools.js';
+import type { AgentKey } from '../../domain/agent-key.js';
+import { ValidationError } from '../../domain/errors.js';
+import { issuesFromZod } from '../../domain/events.js';
 import { ladderStep, type LadderDependencies } from '../../use-cases/summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from '../../use-cases/assemble-snapshot.js';
 
+/** The fields of a summary announcement the ladder needs. */
+const announcementSchema = DynamoDBMarshalled(
+  z.looseObject({
+    sk: z.string().startsWith('SUM#'),
+    tenantId: z.string().min(1),
+    agentId: z.string().min(1),
+    id: z.string().min(1),
+    ladder: z.enum(['time', 'count']),
+    level: z.number().int().nonnegative(),
+    index: z.number().int(),
+    origin: z.number().int().optional(),
+  }),
+);
+
 export function createLadderHandler(deps: LadderDependencies & { readonly snapshot?: SnapshotDependencies }) {
-  return async (event: DynamoDBStreamEvent): Promise<void> => {
-    const changed = new Map<string, { tenantId: string; agentId: string }>();
-    for (const record of event.Records) {
-      if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) continue;
-      const image = unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
-      if (!String(image.sk).startsWith('SUM#')) continue;
-      const agent = { tenantId: String(image.tenantId), agentId: String(image.agentId) };
-      const parent = await ladderStep(deps, agent, { id: String(image.id), ladder: image.ladder, level: Number(image.level), index: Number(image.index), origin: Number(image.origin ?? 0) });
+  return eventHandler(async (event: DynamoDBStreamEvent, context: Context) => {
+    const changed = new Map<string, AgentKey>();
+    const recordHandler = async (record: DynamoDBRecord) => {
+      // Slot and cursor writes are filtered out by the event source; skip any that get through.
+      if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage?.sk?.S?.startsWith('SUM#')) return;
+      const parsed = announcementSchema.safeParse(record.dynamodb.NewImage);
+      if (!parsed.success) throw new ValidationError(issuesFromZod(parsed.error, 'NewImage'));
+      const image = parsed.data;
+      const agent = { tenantId: image.tenantId, agentId: image.agentId };
+      const parent = await ladderStep(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0 });
       if (parent) {
         changed.set(`${agent.tenantId}/${agent.agentId}`, agent);
         logger.info('summary written', { agentId: agent.agentId, id: parent.id, from: parent.from, to: parent.to, empty: parent.empty, tokens: parent.tokens });
         metrics.addMetric('SummariesWritten', MetricUnit.Count, 1);
         metrics.addMetric('SummaryInputTokens', MetricUnit.Count, parent.inputTokens);
       }
-    }
+    };
+    metrics.addMetric('SummaryAnnouncements', MetricUnit.Count, event.Records.length);
+    const response = await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.DynamoDBStreams), { context });
+    metrics.addMetric('SummaryAnnouncementsFailed', MetricUnit.Count, response.batchItemFailures.length);
     // One reassembly per agent and delivery: the snapshot shows the latest summary at each level.
     if (deps.snapshot) for (const agent of changed.values()) await assembleSnapshot(deps.snapshot, agent);
-    metrics.addMetric('SummaryAnnouncements', MetricUnit.Count, event.Records.length);
-    metrics.publishStoredMetrics();
-  };
+    return response;
+  });
 }

@@ -1,7 +1,7 @@
 /** `POST /v1/agents/{agentId}/events`: validate the whole request, then ingest. */
 import { logger } from '../../commons/powertools.js';
-import { httpRoute, jsonResponse, parseJsonBody, requireMethod } from '../../commons/http.js';
-import { MAX_REQUEST_BYTES, checkTimestamps, parseAgentId, parseIngestRequest } from '../../domain/events.js';
+import { httpRouter, jsonResponse, parseJsonBody } from '../../commons/http.js';
+import { MAX_REQUEST_BYTES, checkTimestamps, parseIngestRequest } from '../../domain/events.js';
 import { ingestEvents, type IngestDependencies } from '../../use-cases/ingest-events.js';
 
 export interface IngestRouteDependencies extends IngestDependencies {
@@ -9,18 +9,17 @@ export interface IngestRouteDependencies extends IngestDependencies {
 }
 
 export function createIngestHandler(deps: IngestRouteDependencies) {
-  return httpRoute(logger, async (event) => {
-      requireMethod(event, ['POST']);
-      const agentId = parseAgentId(event.pathParameters?.agentId);
+  return httpRouter('Ingest', { tenantOf: () => deps.tenantId }, {
+    ingestEvents: async ({ event, agent }) => {
       const events = parseIngestRequest(parseJsonBody(event, MAX_REQUEST_BYTES));
       checkTimestamps(events, (deps.now ?? (() => new Date()))());
-      logger.appendKeys({ agentId });
-      const result = await ingestEvents(deps, { tenantId: deps.tenantId, agentId }, events);
+      const result = await ingestEvents(deps, agent, events);
       logger.info('events ingested', {
         accepted: result.accepted,
         duplicates: result.duplicates,
         batchesQueued: result.batchesQueued.map((batch) => batch.index),
       });
       return jsonResponse(202, { accepted: result.accepted, duplicates: result.duplicates, sequence: result.sequence });
-    });
+    },
+  });
 }

@@ -8,9 +8,7 @@
  * `GET /v1/agents/{agentId}/injections/{requestId}`: what a context response
  * injected (item ids and versions).
  */
-import { logger } from '../../commons/powertools.js';
-import { httpRoute, integerParameter, jsonResponse, requireMethod } from '../../commons/http.js';
-import { parseAgentId } from '../../domain/events.js';
+import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { UPDATERS, type UpdaterName } from '../../domain/memory.js';
 import type { MemoryStore } from '../../ports/memory-store.js';
@@ -27,37 +25,40 @@ export interface MemoryRouteDependencies {
 }
 
 export function createMemoryHandler(deps: MemoryRouteDependencies) {
-  return httpRoute(logger, async (event) => {
-      requireMethod(event, ['GET']);
-      const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
-      const resource = event.rawPath.split('/').pop() ?? '';
+  const listStore = (updater: UpdaterName) => async ({ event, agent }: RouteRequest) => {
+    const query = event.queryStringParameters ?? {};
+    const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
+    const page = await deps.memory.listItems(agent, updater, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
+    return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
+  };
+  return httpRouter('MemoryReader', { tenantOf: () => deps.tenantId }, {
+    listContacts: listStore('contacts'),
+    listFacts: listStore('facts'),
+    listTasks: listStore('tasks'),
+    readInjection: async ({ event, agent }) => {
+      const requestId = event.pathParameters?.requestId ?? '';
+      const injection = await deps.injections.read(agent, requestId);
+      if (!injection) throw new NotFoundError(`no context response ${requestId} for agent ${agent.agentId}`);
+      return jsonResponse(200, injection);
+    },
+    listSummaries: async ({ event, agent }) => {
       const query = event.queryStringParameters ?? {};
-      if (event.pathParameters?.requestId !== undefined) {
-        const injection = await deps.injections.read(agent, event.pathParameters.requestId);
-        if (!injection) throw new NotFoundError(`no context response ${event.pathParameters.requestId} for agent ${agent.agentId}`);
-        return jsonResponse(200, injection);
-      }
-      if (resource === 'summaries') {
-        const ladder = query.ladder;
-        if (ladder !== 'time' && ladder !== 'count') throw new ValidationError([{ field: 'ladder', rule: 'is required: time or count' }]);
-        const top = topLevel(deps.ladders, ladder);
-        const level = query.level === undefined ? undefined : integerParameter(query.level, 'level', 0, top);
-        const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
-        const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
-        return jsonResponse(200, {
-          items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
-          ...(page.nextToken ? { nextToken: page.nextToken } : {}),
-        });
-      }
-      if (resource === 'audit') {
-        const batch = integerParameter(query.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
-        const entries = (await Promise.all(UPDATERS.map((updater) => deps.memory.readAudit(agent, batch, updater)))).filter(Boolean);
-        if (entries.length === 0) throw new NotFoundError(`no patch applied for batch ${batch} of agent ${agent.agentId}`);
-        return jsonResponse(200, { batch, entries });
-      }
-      if (!(UPDATERS as readonly string[]).includes(resource)) throw new NotFoundError(`unknown store ${resource}`);
+      const ladder = query.ladder;
+      if (ladder !== 'time' && ladder !== 'count') throw new ValidationError([{ field: 'ladder', rule: 'is required: time or count' }]);
+      const top = topLevel(deps.ladders, ladder);
+      const level = query.level === undefined ? undefined : integerParameter(query.level, 'level', 0, top);
       const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
-      const page = await deps.memory.listItems(agent, resource as UpdaterName, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
-      return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
-    });
+      const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
+      return jsonResponse(200, {
+        items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
+        ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+      });
+    },
+    readAudit: async ({ event, agent }) => {
+      const batch = integerParameter(event.queryStringParameters?.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
+      const entries = (await Promise.all(UPDATERS.map((updater) => deps.memory.readAudit(agent, batch, updater)))).filter(Boolean);
+      if (entries.length === 0) throw new NotFoundError(`no patch applied for batch ${batch} of agent ${agent.agentId}`);
+      return jsonResponse(200, { batch, entries });
+    },
+  });
 }

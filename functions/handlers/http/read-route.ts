@@ -9,9 +9,7 @@
  * the injection log under the request id returned in `x-request-id`.
  */
 import { randomUUID } from 'node:crypto';
-import { logger } from '../../commons/powertools.js';
-import { httpRoute, integerParameter, jsonResponse, requireMethod } from '../../commons/http.js';
-import { parseAgentId } from '../../domain/events.js';
+import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { MIN_CONTEXT_TOKENS, renderContext } from '../../domain/context.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
@@ -75,11 +73,9 @@ class BodyCache {
 export function createReadHandler(deps: ReadRouteDependencies) {
   const now = deps.now ?? (() => new Date());
   const bodies = new BodyCache();
-  return httpRoute(logger, async (event) => {
-      requireMethod(event, ['GET']);
-      const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
+  const read = async ({ event, agent, route }: RouteRequest) => {
       const query = event.queryStringParameters ?? {};
-      const isContext = event.rawPath.endsWith('/context');
+      const isContext = route.operation === 'readContext';
       // Parameters are checked before the lookup, so a bad request costs nothing.
       const views = parseViews(query.views);
       const maxTokens = isContext ? integerParameter(query.maxTokens, 'maxTokens', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS) : 0;
@@ -130,5 +126,6 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         },
         { etag, 'x-request-id': requestId },
       );
-    });
+    };
+  return httpRouter('Reader', { tenantOf: () => deps.tenantId }, { readSnapshot: read, readContext: read });
 }

@@ -4,8 +4,15 @@
  * `POST /v1/agents/{agentId}/summaries/rebuild` (regenerate a range and its ancestors).
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { z } from 'zod';
 import { logger } from '../../commons/powertools.js';
-import { httpRoute, jsonResponse, parseJsonBody, requireMethod, type HttpEvent } from '../../commons/http.js';
+import { eventHandler } from '../../commons/event-handler.js';
+import { httpRouter, jsonResponse, parseJsonBody, type HttpEvent } from '../../commons/http.js';
+import { issuesFromZod } from '../../domain/events.js';
+import { ValidationError } from '../../domain/errors.js';
+import { dayNumber } from '../../domain/ladders.js';
+import { MAX_REBUILD_PERIODS, rebuildSummaries } from '../../use-cases/summaries.js';
+import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from '../../use-cases/sweep-agents.js';
 
 const rebuildRequestSchema = z.discriminatedUnion(
   'ladder',
@@ -15,34 +22,28 @@ const rebuildRequestSchema = z.discriminatedUnion(
   ],
   { error: 'ladder must be time (with ISO dates) or count (with interaction numbers)' },
 );
-import { issuesFromZod, parseAgentId } from '../../domain/events.js';
-import { ValidationError } from '../../domain/errors.js';
-import { dayNumber } from '../../domain/ladders.js';
-import { MAX_REBUILD_PERIODS, rebuildSummaries } from '../../use-cases/summaries.js';
-import { z } from 'zod';
-import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from '../../use-cases/sweep-agents.js';
 
 export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
-  const http = httpRoute(logger, async (event) => {
-      requireMethod(event, ['POST']);
-      const agent = { tenantId: deps.tenantId, agentId: parseAgentId(event.pathParameters?.agentId) };
-      if (event.rawPath.endsWith('/summaries/rebuild')) {
-        const request = rebuildRequestSchema.safeParse(parseJsonBody(event, 4_096));
-        if (!request.success) throw new ValidationError(issuesFromZod(request.error));
-        const { ladder, from, to } = request.data;
-        const first = ladder === 'time' ? dayNumber(`${from}T12:00:00Z`) : Number(from);
-        const last = ladder === 'time' ? dayNumber(`${to}T12:00:00Z`) : Number(to);
-        if (last < first) throw new ValidationError([{ field: 'to', rule: 'must not be before from' }]);
-        if (last - first + 1 > MAX_REBUILD_PERIODS) throw new ValidationError([{ field: 'to', rule: `a rebuild covers at most ${MAX_REBUILD_PERIODS} base periods` }]);
-        const rebuilt = await rebuildSummaries(deps, agent, ladder, first, last);
-        return jsonResponse(200, { rebuilt });
-      }
-      return jsonResponse(200, await sweepIfSettled(deps, agent));
-    });
-  return async (event: HttpEvent | ScheduledEvent, context: Context) => {
-    if ('requestContext' in event && 'http' in event.requestContext) return http(event as HttpEvent, context);
+  const http = httpRouter('Sweep', { tenantOf: () => deps.tenantId }, {
+    sweepAgent: async ({ agent }) => jsonResponse(200, await sweepIfSettled(deps, agent)),
+    rebuildSummaries: async ({ event, agent }) => {
+      const request = rebuildRequestSchema.safeParse(parseJsonBody(event, 4_096));
+      if (!request.success) throw new ValidationError(issuesFromZod(request.error));
+      const { ladder, from, to } = request.data;
+      const first = ladder === 'time' ? dayNumber(`${from}T12:00:00Z`) : Number(from);
+      const last = ladder === 'time' ? dayNumber(`${to}T12:00:00Z`) : Number(to);
+      if (last < first) throw new ValidationError([{ field: 'to', rule: 'must not be before from' }]);
+      if (last - first + 1 > MAX_REBUILD_PERIODS) throw new ValidationError([{ field: 'to', rule: `a rebuild covers at most ${MAX_REBUILD_PERIODS} base periods` }]);
+      const rebuilt = await rebuildSummaries(deps, agent, ladder, first, last);
+      return jsonResponse(200, { rebuilt });
+    },
+  });
+  const scheduled = eventHandler(async (_event: ScheduledEvent) => {
     const result = await sweepDueAgents(deps);
     logger.info('scheduled sweep', result);
     return result;
-  };
+  });
+  // One function serves the schedule and two HTTP routes (both run the same sweep code).
+  return async (event: HttpEvent | ScheduledEvent, context: Context) =>
+    'requestContext' in event && 'http' in event.requestContext ? http(event as HttpEvent, context) : scheduled(event as ScheduledEvent, context);
 }
