@@ -76,15 +76,30 @@ describe('a flush whose enqueue failed', () => {
 });
 
 describe('idle flush', () => {
-  it('consolidates a partial batch once the agent has been quiet for the configured period, waiting out activity', async () => {
+  it('consolidates a partial batch once the agent has been quiet for the configured period', async () => {
     const agentId = 'goes-quiet';
     await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('d', 1, 5) });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('e', 6, 10) });
 
+    // The idle check scheduled with the first event fires after 2 s (the stack's setting here) through the idle-check queue.
     await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 10, 20_000);
 
     expect(await read.ledger.readBatch(read.agent(agentId), 1)).toMatchObject({ fromSequence: 1, toSequence: 10 });
     expect(await read.ledger.readBatch(read.agent(agentId), 2)).toBeUndefined();
+  });
+
+  it('waits out activity: an agent active within the period is checked again later, and flushed once quiet (fake clock)', async () => {
+    const agentId = 'quiet-by-the-clock';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: messages('q', 1, 5) });
+    const lastActivity = Date.parse((await status(agentId)).updatedAt as string);
+    const at = (seconds: number) => () => new Date(lastActivity + seconds * 1000);
+    const queue = new SqsBatchQueue(new SQSClient({ endpoint: stack.endpoint, region: 'us-east-1', useQueueUrlAsEndpoint: false }), read.queueUrl);
+    const check = { openFrom: 1, idleForSeconds: 900 };
+
+    expect(await flushAgent({ ledger: read.ledger, queue, now: at(60) }, read.agent(agentId), check)).toEqual({ flushed: false, reason: 'not-idle', retryInSeconds: 840 });
+    expect(await read.ledger.readBatch(read.agent(agentId), 1)).toBeUndefined();
+
+    expect(await flushAgent({ ledger: read.ledger, queue, now: at(901) }, read.agent(agentId), check)).toEqual({ flushed: true, batch: { index: 1, fromSequence: 1, toSequence: 5 } });
+    expect(await flushAgent({ ledger: read.ledger, queue, now: at(902) }, read.agent(agentId), check)).toEqual({ flushed: false, reason: 'already-closed' });
   });
 });
