@@ -16,3 +16,4 @@ export { InMemoryInjectionLog } from './injection-log.js';
 export { ScriptedModel, type ModelScript, type ScriptedModelOptions } from './model.js';
 export { failNextCalls } from './faults.js';
 export { ConditionFailedError } from './storage.js';
+export { HashingEmbeddings } from './embeddings.js';
