@@ -4,6 +4,8 @@ import { coveredRange, summaryId, type Ladder, type LadderConfig } from '../../.
 import type { StoredSummary } from '../../../functions/ports/summary-store.js';
 import type { SummaryRequest } from '../../../functions/ports/model.js';
 import { ladderStep, placeRecords, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
+import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
+import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
 import { agent, fakeWorld, message } from '../../support/fake-ports.js';
 
@@ -147,5 +149,49 @@ describe('base summaries and the stream', () => {
       'count:1:0', 'count:1:1', 'count:1:2',
       'count:2:0',
     ]);
+  });
+});
+
+describe('base summaries and the sweep', () => {
+  const summariseSources = (request: unknown) => ({ text: (request as SummaryRequest).input.sources.map((source) => source.text).join(' / ') });
+  const quiet = { contacts: () => ({ ops: [] }), facts: () => ({ ops: [] }), tasks: () => ({ ops: [] }), summary: summariseSources };
+
+  it('writes a day’s base summary from that day’s records when a record of a later day arrives', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    await ingestEvents(world.ingest, agent, [
+      message('Booked the venue.', { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
+      message('Sent the invitations.', { id: 'r2', timestamp: '2026-11-02T09:10:00Z' }),
+      message('Bought flowers.', { id: 'r3', timestamp: '2026-11-03T09:00:00Z' }),
+    ]);
+
+    await placeRecords(world.summaryDeps, agent, await world.rawLog.getRange(agent, 1, 3));
+
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ from: '2026-11-02', to: '2026-11-02', sources: ['r1', 'r2'], range: { fromSequence: 1, toSequence: 2 }, text: 'Booked the venue. / Sent the invitations.', empty: false });
+    expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
+  });
+
+  it('does not sweep an agent whose records are not all consolidated', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' })]);
+    world.clock.advance(2 * 86_400_000);
+
+    const result = await sweepIfSettled({ ...world.summaryDeps, ledger: world.ledger }, agent);
+
+    expect(result).toEqual({ swept: false, reason: 'consolidation-pending' });
+    expect(world.summaries.inserted).toEqual([]);
+  });
+
+  it('closes the open day of a quiet, consolidated agent once the day has ended', async () => {
+    const world = fakeWorld({ batchSize: 2, model: quiet });
+    await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' }), message('Sent the invitations.', { id: 'r2' })]);
+    await consolidateBatch({ ...world.consolidation, summaries: world.summaryDeps }, world.queue.receiveAll()[0]!);
+    world.clock.advance(86_400_000);
+
+    const result = await sweepIfSettled({ ...world.summaryDeps, ledger: world.ledger }, agent);
+
+    expect(result).toMatchObject({ swept: true });
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ sources: ['r1', 'r2'], text: 'Booked the venue. / Sent the invitations.' });
   });
 });
