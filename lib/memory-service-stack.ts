@@ -8,6 +8,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SWEEP_INDEX } from '../functions/domain/table-layout.js';
+import { DEFAULT_BEDROCK_EMBEDDING_MODEL_ID } from '../functions/commons/config.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
@@ -44,6 +45,21 @@ export interface MemoryServiceStackProps extends StackProps {
   readonly modelId?: string;
   /** Base URL of the OpenAI-compatible server (provider 'openai'). */
   readonly openAiBaseUrl?: string;
+  /**
+   * The embedding adapter the retrieval index and queries use.
+   * @default 'local' (sentence encoder shipped in an npm package, no network)
+   */
+  readonly embeddingProvider?: 'local' | 'bedrock' | 'openai';
+  /**
+   * Embedding model id for Bedrock or the OpenAI-compatible server.
+   * @default 'amazon.titan-embed-text-v2:0' when the provider is 'bedrock'
+   */
+  readonly embeddingModelId?: string;
+  /**
+   * Length of the embedding vectors (Bedrock: 256, 512 or 1024; required for 'openai').
+   * @default 512 when the provider is 'bedrock'
+   */
+  readonly embeddingDimensions?: number;
   /**
    * Quiet period after which an agent's open partial batch is consolidated.
    * @default Duration.minutes(15)
@@ -86,6 +102,7 @@ export class MemoryServiceStack extends Stack {
       indexes: [{ name: SWEEP_INDEX, partitionKey: 'sweepShard', sortKey: 'sweepAt', include: ['tenantId', 'agentId'] }],
     });
     const modelProvider = props.modelProvider ?? 'local';
+    const embeddingProvider = props.embeddingProvider ?? 'local';
     const consolidatorTimeout = props.consolidatorTimeout ?? Duration.minutes(5);
     const consolidation = new ConsolidationQueue(this, 'Consolidation', {
       maxReceiveCount: props.maxReceiveCount ?? 5,
@@ -109,6 +126,9 @@ export class MemoryServiceStack extends Stack {
       MODEL_PROVIDER: modelProvider,
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
+      EMBEDDING_PROVIDER: embeddingProvider,
+      ...(props.embeddingModelId ? { EMBEDDING_MODEL_ID: props.embeddingModelId } : {}),
+      ...(props.embeddingDimensions ? { EMBEDDING_DIMENSIONS: String(props.embeddingDimensions) } : {}),
       POWERTOOLS_SERVICE_NAME: 'agent-memory',
       POWERTOOLS_METRICS_NAMESPACE: 'AgentMemory',
     };
@@ -194,8 +214,17 @@ export class MemoryServiceStack extends Stack {
         }),
       );
     };
+    // Only the functions that embed (units at consolidation and on the ladders, queries on reads) may call the embedding model, and only that model.
+    const allowEmbeddings = (fn: NodejsFunction) => {
+      if (embeddingProvider !== 'bedrock') return;
+      const embeddingModelId = props.embeddingModelId ?? DEFAULT_BEDROCK_EMBEDDING_MODEL_ID;
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [`arn:${this.partition}:bedrock:${this.region}::foundation-model/${embeddingModelId}`] }),
+      );
+    };
     const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
     allowModel(consolidator);
+    allowEmbeddings(consolidator);
     // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
     summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
 
@@ -211,6 +240,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:PutItem');
     agents.table.grant(ladder, 'dynamodb:GetItem');
     allowModel(ladder);
+    allowEmbeddings(ladder);
     ladder.addEventSource(
       new DynamoEventSource(summaries.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -237,6 +267,7 @@ export class MemoryServiceStack extends Stack {
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     allowModel(sweep);
+    allowEmbeddings(sweep);
     new Rule(this, 'SweepSchedule', {
       description: 'Summary sweep for agents that went quiet',
       schedule: Schedule.rate(props.sweepEvery ?? Duration.minutes(15)),
@@ -262,6 +293,7 @@ export class MemoryServiceStack extends Stack {
       description: 'GET snapshot (one lookup) and budgeted context',
     }).function;
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    allowEmbeddings(reader);
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {

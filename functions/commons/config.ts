@@ -54,6 +54,14 @@ const configSchema = z.object({
   MODEL_ID: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Which embedding adapter indexes units and queries: local (default, no network), Amazon Bedrock, or an OpenAI-compatible server. */
+  EMBEDDING_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
+  EMBEDDING_MODEL_ID: z.string().min(1).optional(),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
+  /** Up to and including `/v1`; defaults to OPENAI_BASE_URL. */
+  OPENAI_EMBEDDINGS_BASE_URL: z.url().optional(),
+  /** Defaults to OPENAI_API_KEY. */
+  OPENAI_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   MODEL_MAX_CALLS_PER_BATCH: z.coerce.number().int().min(1).max(1000).default(12),
   MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
   MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
@@ -67,6 +75,17 @@ const configSchema = z.object({
 
 /** Used when MODEL_PROVIDER=bedrock and MODEL_ID is not set. */
 export const DEFAULT_BEDROCK_MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+
+/** Used when EMBEDDING_PROVIDER=bedrock and EMBEDDING_MODEL_ID is not set. */
+export const DEFAULT_BEDROCK_EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
+/** Titan V2 vector sizes; 512 keeps nearly all of 1024's retrieval quality at half the index size. */
+const BEDROCK_EMBEDDING_DIMENSIONS = [256, 512, 1024] as const;
+
+/** The embedding adapter and its settings (the local adapter's model and size are fixed by its package). */
+export type EmbeddingConfig =
+  | { readonly provider: 'local' }
+  | { readonly provider: 'bedrock'; readonly modelId: string; readonly dimensions: 256 | 512 | 1024 }
+  | { readonly provider: 'openai'; readonly modelId: string; readonly dimensions: number; readonly baseUrl: string; readonly apiKey?: string };
 
 export interface ServiceConfig {
   readonly tenantId: string;
@@ -89,6 +108,7 @@ export interface ServiceConfig {
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
+  readonly embeddings: EmbeddingConfig;
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
@@ -134,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
     snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,
+    embeddings: embeddingConfig(c),
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,
       maxInputTokens: c.MODEL_MAX_INPUT_TOKENS_PER_BATCH,
@@ -144,4 +165,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     endpointOverridden,
     s3ForcePathStyle: c.S3_FORCE_PATH_STYLE ?? endpointOverridden,
   };
+}
+
+function embeddingConfig(c: z.infer<typeof configSchema>): EmbeddingConfig {
+  switch (c.EMBEDDING_PROVIDER) {
+    case 'local':
+      return { provider: 'local' };
+    case 'bedrock': {
+      const dimensions = c.EMBEDDING_DIMENSIONS ?? 512;
+      if (!BEDROCK_EMBEDDING_DIMENSIONS.includes(dimensions as 256 | 512 | 1024)) {
+        throw new ConfigurationError(`invalid configuration: EMBEDDING_DIMENSIONS must be 256, 512 or 1024 for EMBEDDING_PROVIDER=bedrock (Titan V2), got ${dimensions}`);
+      }
+      return { provider: 'bedrock', modelId: c.EMBEDDING_MODEL_ID ?? DEFAULT_BEDROCK_EMBEDDING_MODEL_ID, dimensions: dimensions as 256 | 512 | 1024 };
+    }
+    case 'openai': {
+      const baseUrl = c.OPENAI_EMBEDDINGS_BASE_URL ?? c.OPENAI_BASE_URL;
+      const missing = [
+        ...(baseUrl ? [] : ['OPENAI_EMBEDDINGS_BASE_URL (or OPENAI_BASE_URL)']),
+        ...(c.EMBEDDING_MODEL_ID ? [] : ['EMBEDDING_MODEL_ID']),
+        ...(c.EMBEDDING_DIMENSIONS ? [] : ['EMBEDDING_DIMENSIONS']),
+      ];
+      if (missing.length > 0) throw new ConfigurationError(`invalid configuration: EMBEDDING_PROVIDER=openai needs ${missing.join(', ')}`);
+      const apiKey = c.OPENAI_EMBEDDINGS_API_KEY ?? c.OPENAI_API_KEY;
+      return { provider: 'openai', modelId: c.EMBEDDING_MODEL_ID!, dimensions: c.EMBEDDING_DIMENSIONS!, baseUrl: baseUrl!, ...(apiKey ? { apiKey } : {}) };
+    }
+  }
 }

@@ -4,6 +4,17 @@ import type { FactTable, MemoryItem, PatchOp, UpdaterName, UpdaterStore } from '
 import type { ItemChange } from '../domain/patch.js';
 import type { UpdaterView } from '../domain/views.js';
 import type { BatchRange } from '../domain/sequencing.js';
+import { MemoryServiceError } from '../domain/errors.js';
+
+/** Another writer moved the store head first, or the batch was already applied; the updater reruns on fresh state. */
+export class StoreVersionConflictError extends MemoryServiceError {
+  override readonly name = 'StoreVersionConflictError';
+}
+
+/** A patch that cannot be applied in one atomic commit (DynamoDB allows 100 items, 400 KB each). */
+export class PatchTooLargeError extends MemoryServiceError {
+  override readonly name = 'PatchTooLargeError';
+}
 
 /** One applied patch, as the audit log keeps it: enough to diff and to reverse. */
 export interface AuditEntry {
@@ -47,7 +58,9 @@ export interface ItemPage {
  * The memory stores. `commit` is atomic: the store head moves to the next
  * version, every changed item, the audit entry (which doubles as the
  * per-batch, per-updater completion marker) and the refreshed view are
- * written together, or nothing is.
+ * written together, or nothing is (StoreVersionConflictError when the head
+ * is not at `expectedVersion` or the audit entry exists; PatchTooLargeError
+ * when the commit cannot be one transaction).
  */
 export interface MemoryStore {
   loadHeads(agent: AgentKey, updaters: readonly UpdaterName[]): Promise<StoreHead[]>;

@@ -5,6 +5,7 @@
 import type { AgentKey } from '../domain/agent-key.js';
 import type { AgentCounters, BatchRange } from '../domain/sequencing.js';
 import type { IncomingEvent } from '../domain/events.js';
+import { MemoryServiceError } from '../domain/errors.js';
 
 /** What the ledger remembers about an accepted event id. */
 export interface EventClaim {
@@ -78,6 +79,14 @@ export interface RawRecord extends Omit<IncomingEvent, 'timestamp'> {
   readonly sequence: number;
   readonly timestamp: string;
   readonly receivedAt: string;
+}
+
+/** Some records of a range are not (yet) in the raw log: a writer has not finished, or failed before its retry. */
+export class MissingRecordsError extends MemoryServiceError {
+  override readonly name = 'MissingRecordsError';
+  constructor(readonly missing: readonly number[]) {
+    super(`raw records missing: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}`);
+  }
 }
 
 /** The raw log: one object per record, keyed by sequence under the agent's prefix. */

@@ -16,22 +16,14 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
-import { MemoryServiceError } from '../../domain/errors.js';
 import { batchGetAll } from './batch-get.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import type { FactTable, MemoryItem, UpdaterName, UpdaterStore } from '../../domain/memory.js';
 import type { UpdaterView } from '../../domain/views.js';
-import type { AuditEntry, ItemPage, MemoryStore, StoreHead, UpdaterCommit } from '../../ports/memory-store.js';
+import { PatchTooLargeError, StoreVersionConflictError, type AuditEntry, type ItemPage, type MemoryStore, type StoreHead, type UpdaterCommit } from '../../ports/memory-store.js';
 
-/** Another writer moved the store head first; the updater reruns on fresh state. */
-export class StoreVersionConflictError extends MemoryServiceError {
-  override readonly name = 'StoreVersionConflictError';
-}
-
-/** A patch that cannot be applied in one transaction (DynamoDB allows 100 items). */
-export class PatchTooLargeError extends MemoryServiceError {
-  override readonly name = 'PatchTooLargeError';
-}
+// Part of the port's contract (the in-memory fake throws them too); re-exported for existing importers.
+export { PatchTooLargeError, StoreVersionConflictError };
 
 const MAX_ITEMS_PER_COMMIT = 97; // + head, audit and view = 100
 const MAX_BINARY_BYTES = 350_000; // DynamoDB items are limited to 400 KB

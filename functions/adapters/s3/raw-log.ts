@@ -1,17 +1,11 @@
 /** The raw log in S3: one JSON object per record under `raw/<tenant>/<agent>/<sequence>.json`. */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { rawRecordKey, type AgentKey } from '../../domain/agent-key.js';
-import type { RawLog, RawRecord } from '../../ports/pipeline.js';
-import { MemoryServiceError } from '../../domain/errors.js';
+import { MissingRecordsError, type RawLog, type RawRecord } from '../../ports/pipeline.js';
 import { mapWithConcurrency } from '../../commons/concurrency.js';
 
-/** Some records of a range are not (yet) in the raw log: a writer has not finished, or failed before its retry. */
-export class MissingRecordsError extends MemoryServiceError {
-  override readonly name = 'MissingRecordsError';
-  constructor(readonly missing: readonly number[]) {
-    super(`raw records missing: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}`);
-  }
-}
+// Part of the port's contract (the in-memory fake throws it too); re-exported for existing importers.
+export { MissingRecordsError };
 
 const RANGE_READ_CONCURRENCY = 16;
 

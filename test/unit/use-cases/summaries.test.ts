@@ -1,0 +1,197 @@
+/** The ladder step and the base summaries on the in-memory fakes: parents written once, from the level below only. */
+import { describe, expect, it } from 'vitest';
+import { coveredRange, summaryId, type Ladder, type LadderConfig } from '../../../functions/domain/ladders.js';
+import type { StoredSummary } from '../../../functions/ports/summary-store.js';
+import type { SummaryRequest } from '../../../functions/ports/model.js';
+import { ladderStep, placeRecords, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
+import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
+import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
+import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
+import { agent, fakeWorld, message } from '../../support/fake-ports.js';
+
+/** Small fan-ins so a parent completes after two or three children. */
+const ladders: LadderConfig = { fanIns: { time: [7, 4, 3, 4], count: [2, 3] }, maxTokens: [160, 240, 320] };
+
+function ladderDeps(world: ReturnType<typeof fakeWorld>): LadderDependencies {
+  return { summaries: world.summaries, model: world.model, ladders, now: world.clock.now };
+}
+
+function child(ladder: Ladder, level: number, index: number, text: string): StoredSummary {
+  return {
+    id: summaryId(ladder, level, index),
+    ladder,
+    level,
+    index,
+    origin: 0,
+    ...coveredRange(ladders, ladder, level, index),
+    children: [],
+    sources: [`r${index}`],
+    text,
+    tokens: text.split(' ').length,
+    inputTokens: text ? 50 : 0,
+    empty: text === '',
+    modelId: text ? 'scripted' : '',
+    createdAt: '2026-11-02T09:00:00.000Z',
+  };
+}
+
+/** Stores a summary and delivers it to the ladder, as the stream would. */
+async function arrive(deps: LadderDependencies, summary: StoredSummary) {
+  await deps.summaries.putSummary(agent, summary);
+  return ladderStep(deps, agent, summary);
+}
+
+describe('ladderStep', () => {
+  it('writes nothing and calls no model while the parent’s fan-in is incomplete', async () => {
+    const world = fakeWorld({ model: { summary: [{ text: 'unused' }] }, ladders });
+
+    const written = await arrive(ladderDeps(world), child('count', 0, 1, 'Met Ana about the lease.'));
+
+    expect(written).toBeUndefined();
+    expect(world.model.requests).toEqual([]);
+    expect(await world.summaries.getSummaries(agent, [{ ladder: 'count', level: 1, index: 0 }])).toEqual([]);
+  });
+
+  it('writes the parent once its last child arrives, from the children’s texts', async () => {
+    const world = fakeWorld({ model: { summary: [{ text: 'Ana and the lease; the move date.' }] }, ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 1, 'Met Ana about the lease.'));
+
+    const parent = await arrive(deps, child('count', 0, 2, 'Agreed the move date.'));
+
+    expect(parent).toMatchObject({ id: 'count:1:0', level: 1, index: 0, from: '1', to: '2', children: ['count:0:1', 'count:0:2'], text: 'Ana and the lease; the move date.', empty: false });
+    const request = world.model.requests[0] as SummaryRequest;
+    expect(request.input.sources.map((source) => source.text)).toEqual(['Met Ana about the lease.', 'Agreed the move date.']);
+    expect(request.input).toMatchObject({ ladder: 'count', level: 1, maxTokens: 240 });
+  });
+
+  it('completes the parent whatever order its children arrive in', async () => {
+    const world = fakeWorld({ model: { summary: [{ text: 'Both.' }] }, ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 2, 'Second.'));
+
+    const parent = await arrive(deps, child('count', 0, 1, 'First.'));
+
+    expect(parent?.children).toEqual(['count:0:1', 'count:0:2']);
+  });
+
+  it('writes the parent once when the last child is delivered twice', async () => {
+    const world = fakeWorld({ model: { summary: [{ text: 'Once.' }] }, ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 1, 'First.'));
+    const last = child('count', 0, 2, 'Second.');
+    await arrive(deps, last);
+
+    const again = await ladderStep(deps, agent, last);
+
+    expect(again).toBeUndefined();
+    expect(world.model.requests).toHaveLength(1);
+    expect(world.summaries.inserted.filter((insert) => insert.summary.id === 'count:1:0')).toHaveLength(1);
+  });
+
+  it('writes an empty marker with no model call when every child is empty', async () => {
+    const world = fakeWorld({ ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 1, ''));
+
+    const parent = await arrive(deps, child('count', 0, 2, ''));
+
+    expect(parent).toMatchObject({ id: 'count:1:0', empty: true, text: '', modelId: '' });
+    expect(world.model.requests).toEqual([]);
+  });
+
+  it('leaves empty children out of the parent’s sources', async () => {
+    const world = fakeWorld({ model: { summary: [{ text: 'Only the second.' }] }, ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 1, ''));
+
+    await arrive(deps, child('count', 0, 2, 'Something happened.'));
+
+    expect((world.model.requests[0] as SummaryRequest).input.sources.map((source) => source.id)).toEqual(['count:0:2']);
+  });
+
+  it('does nothing for a summary at the top level of its ladder', async () => {
+    const world = fakeWorld({ ladders });
+
+    const written = await arrive(ladderDeps(world), child('count', 2, 0, 'The top.'));
+
+    expect(written).toBeUndefined();
+    expect(world.summaries.inserted.map((insert) => insert.summary.id)).toEqual(['count:2:0']);
+  });
+
+  it('fails clearly when the model answers a summary with something other than {text}', async () => {
+    const world = fakeWorld({ model: { summary: [{ summary: 'wrong field' }] }, ladders });
+    const deps = ladderDeps(world);
+    await arrive(deps, child('count', 0, 1, 'First.'));
+
+    await expect(arrive(deps, child('count', 0, 2, 'Second.'))).rejects.toThrow(/summary model output is not \{text\}/);
+    expect(await world.summaries.getSummaries(agent, [{ ladder: 'count', level: 1, index: 0 }])).toEqual([]);
+  });
+});
+
+describe('base summaries and the stream', () => {
+  it('climbs the count ladder as the stream announces each new summary', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: (request) => ({ text: `summary of ${(request as SummaryRequest).input.sources.length}` }) } });
+    const events = Array.from({ length: 7 }, (_, i) => message(`turn ${i + 1}`, { id: `r${i + 1}`, interactionId: `call-${i + 1}` }));
+    await ingestEvents(world.ingest, agent, events);
+    const records = await world.rawLog.getRange(agent, 1, 7);
+    await placeRecords({ ...world.summaryDeps, ladders }, agent, records);
+
+    // Drain the stand-in stream until the ladder is quiet, as the stream consumer would.
+    for (let inserts = world.summaries.takeInserted(); inserts.length > 0; inserts = world.summaries.takeInserted()) {
+      for (const insert of inserts) await ladderStep(ladderDeps(world), insert.agent, insert.summary);
+    }
+
+    const count = await world.summaries.listSummaries(agent, 'count', undefined, { limit: 100 });
+    // Seven interactions, the seventh still open: six base summaries, three pairs, one of three pairs.
+    expect(count.items.map((summary) => summary.id)).toEqual([
+      'count:0:1', 'count:0:2', 'count:0:3', 'count:0:4', 'count:0:5', 'count:0:6',
+      'count:1:0', 'count:1:1', 'count:1:2',
+      'count:2:0',
+    ]);
+  });
+});
+
+describe('base summaries and the sweep', () => {
+  const summariseSources = (request: unknown) => ({ text: (request as SummaryRequest).input.sources.map((source) => source.text).join(' / ') });
+  const quiet = { contacts: () => ({ ops: [] }), facts: () => ({ ops: [] }), tasks: () => ({ ops: [] }), summary: summariseSources };
+
+  it('writes a day’s base summary from that day’s records when a record of a later day arrives', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    await ingestEvents(world.ingest, agent, [
+      message('Booked the venue.', { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
+      message('Sent the invitations.', { id: 'r2', timestamp: '2026-11-02T09:10:00Z' }),
+      message('Bought flowers.', { id: 'r3', timestamp: '2026-11-03T09:00:00Z' }),
+    ]);
+
+    await placeRecords(world.summaryDeps, agent, await world.rawLog.getRange(agent, 1, 3));
+
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ from: '2026-11-02', to: '2026-11-02', sources: ['r1', 'r2'], range: { fromSequence: 1, toSequence: 2 }, text: 'Booked the venue. / Sent the invitations.', empty: false });
+    expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
+  });
+
+  it('does not sweep an agent whose records are not all consolidated', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' })]);
+    world.clock.advance(2 * 86_400_000);
+
+    const result = await sweepIfSettled({ ...world.summaryDeps, ledger: world.ledger }, agent);
+
+    expect(result).toEqual({ swept: false, reason: 'consolidation-pending' });
+    expect(world.summaries.inserted).toEqual([]);
+  });
+
+  it('closes the open day of a quiet, consolidated agent once the day has ended', async () => {
+    const world = fakeWorld({ batchSize: 2, model: quiet });
+    await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' }), message('Sent the invitations.', { id: 'r2' })]);
+    await consolidateBatch({ ...world.consolidation, summaries: world.summaryDeps }, world.queue.receiveAll()[0]!);
+    world.clock.advance(86_400_000);
+
+    const result = await sweepIfSettled({ ...world.summaryDeps, ledger: world.ledger }, agent);
+
+    expect(result).toMatchObject({ swept: true });
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ sources: ['r1', 'r2'], text: 'Booked the venue. / Sent the invitations.' });
+  });
+});
