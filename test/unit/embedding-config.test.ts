@@ -9,6 +9,7 @@ const base = {
   AGENTS_TABLE_NAME: 'agents',
   RAW_BUCKET_NAME: 'raw',
   BATCH_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/jobs.fifo',
+  BATCH_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/jobs-dlq.fifo',
   MEMORY_TABLE_NAME: 'memory',
   IDLE_CHECK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/idle',
   SUMMARIES_TABLE_NAME: 'summaries',
