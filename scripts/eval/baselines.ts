@@ -5,7 +5,7 @@
  * its turn's date and id, so both are scored exactly like the system.
  */
 import MiniSearch from 'minisearch';
-import { countTokens } from '../../functions/adapters/models/local/text.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 import { turnLine, type CorpusTurn } from './corpus.js';
 
 export interface BaselineContext {

@@ -4,7 +4,7 @@ import { Bm25Baseline, fullHistoryTokens, recentContext } from '../../scripts/ev
 import { currentStateText, presentsAsCurrent } from '../../scripts/eval/harness.js';
 import { groupedBarChart, lineChart } from '../../scripts/eval/plots.js';
 import type { CorpusTurn } from '../../scripts/eval/corpus.js';
-import { countTokens } from '../../functions/adapters/models/local/text.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 
 describe('answer measures', () => {
   it('normalise case, punctuation, accents and articles', () => {
