@@ -14,12 +14,14 @@ import { randomBytes } from 'node:crypto';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { ApiClient } from './api-client.js';
-import { fullHistoryTokens } from './baselines.js';
+import { embeddingText, fullHistoryTokens } from './baselines.js';
+import type { CorpusSample } from './corpus.js';
+import { embedTexts } from './embeddings.js';
 import { aggregateByCategory, mean } from './metrics.js';
 import { replay, stageCount } from './replay.js';
-import { emptyScoreSheet, scoreSample, scoreStage, type StageScores } from './scoring.js';
+import { emptyScoreSheet, scoreSample, scoreStage, type SampleVectors, type StageScores } from './scoring.js';
 import { readMemory, sumMemorySizes, type MemorySize } from './store.js';
-import { BUDGETS, type EvalOptions, type EvalResult, type LearningPoint, type Method } from './types.js';
+import { BUDGETS, METHODS, type EvalOptions, type EvalResult, type LearningPoint } from './types.js';
 
 export { currentStateText, presentsAsCurrent } from './scoring.js';
 export * from './types.js';
@@ -35,6 +37,13 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   const totalQuestions = options.samples.reduce((sum, s) => sum + s.questions.length, 0);
   log(`${options.corpusName}: ${options.samples.length} sample(s), ${totalTurns} turns, ${totalQuestions} questions, ${stages} stage(s)`);
 
+  // Embedded before the replay, while the stack is idle: the encoder and consolidation share the same cores.
+  const embeddingStart = Date.now();
+  const vectors = new Map<string, SampleVectors>();
+  for (const { sample, agentId } of agents) vectors.set(agentId, await embedSample(sample));
+  const embeddingSeconds = (Date.now() - embeddingStart) / 1000;
+  log(`embedded ${totalTurns} turns and ${totalQuestions} questions for the hybrid baseline (${embeddingSeconds.toFixed(1)} s)`);
+
   const learningCurve: LearningPoint[] = [];
   const timing = await replay(api, stack, agents, {
     stages,
@@ -42,9 +51,18 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     log,
     afterStage: async ({ stage, ingestedTurns, posted }) => {
       // A point of the learning curve: questions whose evidence has all been replayed, at 1,024 tokens.
-      const scored: StageScores = { system: [], bm25: [] };
-      await mapWithConcurrency(agents, 1, ({ sample, agentId }) => scoreStage(api, agentId, sample, posted.get(agentId)!, () => readMemory(api, agentId), scored));
-      learningCurve.push({ stage, messages: ingestedTurns, answerable: scored.system.length, systemRecall: mean(scored.system), bm25Recall: mean(scored.bm25) });
+      const scored: StageScores = { systemStrict: [], bm25Strict: [], hybridStrict: [], system: [], bm25: [] };
+      await mapWithConcurrency(agents, 1, ({ sample, agentId }) => scoreStage(api, agentId, sample, posted.get(agentId)!, vectors.get(agentId)!, () => readMemory(api, agentId), scored));
+      learningCurve.push({
+        stage,
+        messages: ingestedTurns,
+        answerable: scored.system.length,
+        systemStrictRecall: mean(scored.systemStrict),
+        bm25StrictRecall: mean(scored.bm25Strict),
+        hybridStrictRecall: mean(scored.hybridStrict),
+        systemRecall: mean(scored.system),
+        bm25Recall: mean(scored.bm25),
+      });
     },
   });
 
@@ -56,7 +74,7 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   for (const { sample, agentId } of agents) {
     const memory = await readMemory(api, agentId);
     sizes.push(memory.size);
-    await scoreSample(api, agentId, sample, memory, sheet, () => {
+    await scoreSample(api, agentId, sample, memory, vectors.get(agentId)!, sheet, () => {
       asked += 1;
       if (asked % 100 === 0 || asked === totalQuestions) log(`asked ${asked}/${totalQuestions} questions`);
     });
@@ -65,7 +83,7 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
   const stored = sumMemorySizes(sizes);
 
   const results = Object.fromEntries(
-    (Object.keys(sheet.raw) as Method[]).map((method) => [method, Object.fromEntries(BUDGETS.map((budget) => [String(budget), aggregateByCategory(sheet.raw[method][budget]!)]))]),
+    METHODS.map((method) => [method, Object.fromEntries(BUDGETS.map((budget) => [String(budget), aggregateByCategory(sheet.raw[method][budget]!)]))]),
   ) as EvalResult['results'];
   return {
     corpus: options.corpusName,
@@ -86,6 +104,16 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
       secondsPer1000Messages: timing.consolidationMs / Math.max(1, totalTurns),
       ladderSeconds: timing.ladderMs / 1000,
       questionSeconds,
+      embeddingSeconds,
     },
+  };
+}
+
+async function embedSample(sample: CorpusSample): Promise<SampleVectors> {
+  const questions = [...new Set(sample.questions.map((q) => q.question))];
+  const embedded = await embedTexts([...sample.turns.map(embeddingText), ...questions]);
+  return {
+    turns: new Map(sample.turns.map((turn, i) => [turn.id, embedded[i]!])),
+    questions: new Map(questions.map((question, i) => [question, embedded[sample.turns.length + i]!])),
   };
 }

@@ -26,7 +26,9 @@ export interface EvalOptions {
   readonly settleTimeoutMs?: number;
 }
 
-export type Method = 'system' | 'bm25' | 'recent';
+/** The service, and the three raw-turn baselines. */
+export type Method = 'system' | 'bm25' | 'hybrid' | 'recent';
+export const METHODS: readonly Method[] = ['system', 'bm25', 'hybrid', 'recent'];
 
 export interface StoreSize {
   readonly items: Record<'contacts' | 'facts' | 'tasks', { live: number; archived: number }>;
@@ -45,7 +47,11 @@ export interface LearningPoint {
   readonly stage: number;
   readonly messages: number;
   readonly answerable: number;
-  /** Null when no question is answerable yet. */
+  /** Strict recall (evidence ids printed) at 1,024 tokens; null when no question is answerable yet. */
+  readonly systemStrictRecall: number | null;
+  readonly bm25StrictRecall: number | null;
+  readonly hybridStrictRecall: number | null;
+  /** The service's expanded recall (traced through items and summaries) at 1,024 tokens. */
   readonly systemRecall: number | null;
   readonly bm25Recall: number | null;
 }
@@ -72,7 +78,7 @@ export interface EvalResult {
   readonly budgets: readonly number[];
   /** method → budget → category (and `overall`) → aggregate. */
   readonly results: Record<Method, Record<string, Record<string, Aggregate>>>;
-  /** The system's evidence recall with summaries not expanded (items' own evidence only), by budget. */
+  /** The system's expanded evidence recall with summaries not expanded (items' own evidence only), by budget. */
   readonly itemOnlyRecall: Record<string, number | null>;
   readonly ablations: Record<string, Record<string, Aggregate>>;
   readonly corrections: readonly CorrectionResult[];
@@ -88,5 +94,7 @@ export interface EvalResult {
     /** After consolidation, until the ladders were idle, summed over stages (the final sweep included). */
     readonly ladderSeconds: number;
     readonly questionSeconds: number;
+    /** Embedding every turn and question for the hybrid baseline (once, before the replay). */
+    readonly embeddingSeconds: number;
   };
 }
