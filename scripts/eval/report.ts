@@ -217,28 +217,39 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
   return { markdownPath, jsonPath, plots: Object.keys(plots).map((name) => join(outDir, name)) };
 }
 
-/** The docs/BENCHMARKS.md section for the run on the synthetic corpus. */
-export function evalBenchReport(result: EvalResult, written: WrittenReport, docsDir: string): BenchReport {
-  const line = summaryLine(result);
+/**
+ * The docs/BENCHMARKS.md section for the runs on the generated corpora. The
+ * JSON keeps the first corpus's summary at the top level (as before, when
+ * there was one corpus) and nests each other corpus's under its name.
+ */
+export function evalBenchReport(runs: readonly { result: EvalResult; written: WrittenReport }[], docsDir: string): BenchReport {
   const link = (path: string) => relative(docsDir, path);
-  const system = (b: number) => at(result, 'system', b)!;
-  const bm25 = (b: number) => at(result, 'bm25', b)!;
-  const recent = (b: number) => at(result, 'recent', b)!;
+  const rows = runs.flatMap(({ result }) =>
+    BUDGETS.map((b) => {
+      const [s, bm, h, r] = METHODS.map((m) => at(result, m, b)!);
+      return [result.corpus, String(b), pct(s!.strictRecall), pct(bm!.strictRecall), pct(h!.strictRecall), pct(r!.strictRecall), pct(s!.recall), pct(s!.answerContained), pct(bm!.answerContained), pct(h!.answerContained)];
+    }),
+  );
+  const described = runs.map(({ result, written }) => `**${result.corpus}**: ${result.samples} conversations, ${result.messages} messages, ${result.questions} questions ([report](${link(written.markdownPath)}))`).join('; ');
+  const notes = runs.flatMap(({ result }) => {
+    const system = at(result, 'system', 1024)!;
+    const stale = result.corrections.filter((c) => c.staleInCurrentState.length > 0).length;
+    return [
+      `${result.corpus}, at 1,024 tokens: items only (expanded, summaries not counted) ${pct(result.itemOnlyRecall['1024'])}; date anchoring service ${pct(system.dateAnchoring)}, BM25 ${pct(at(result, 'bm25', 1024)!.dateAnchoring)}, hybrid ${pct(at(result, 'hybrid', 1024)!.dateAnchoring)}; corrections: ${result.corrections.length} questions with a superseded value, stale in the current-state sections for ${stale}; ablations (strict): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!.overall!.strictRecall)}`).join(', ')}.`,
+      `${result.corpus}: ${result.store.historyTokens} history tokens held as ${result.store.memoryTokens} memory tokens; ingest and consolidation ${result.timing.secondsPer1000Messages.toFixed(1)} s per 1,000 messages, ladders ${result.timing.ladderSeconds.toFixed(1)} s, embedding for the hybrid baseline ${result.timing.embeddingSeconds.toFixed(1)} s, questions ${result.timing.questionSeconds.toFixed(1)} s.`,
+    ];
+  });
+  const [first, ...others] = runs.map(({ result }) => Object.fromEntries(Object.entries(summaryLine(result)).filter(([key]) => key !== 'bench')));
   return {
     name: 'eval',
-    title: 'Memory quality: the synthetic corpus, against BM25 over raw turns and the most recent turns',
+    title: 'Memory quality: generated corpora, against BM25, hybrid and most recent turns over the raw turns',
     command: 'npm run bench -- eval',
-    description: `${result.samples} generated conversations (${result.messages} messages, ${result.questions} questions with evidence turns; scripts/corpus/synthetic-corpus.ts) replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. Evidence recall is the share of a question's evidence turns that the injected context traces back to through its evidence pointers (summaries expanded to their sources); the baselines, computed in the same run with the same tokenizer and budgets, inject raw turns. Full report with plots: [${link(written.markdownPath)}](${link(written.markdownPath)}); definitions: [EVAL.md](EVAL.md).`,
+    description: `${described}. Each corpus is replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. **Strict recall** (the primary measure) is the share of a question's evidence turns whose ids are printed in the injected text; **expanded** recall also credits turns that an injected item or summary traces back to, printed or not. The baselines (BM25; BM25 fused with sentence-embedding similarity by reciprocal-rank fusion; the most recent turns) inject raw turns with their ids, in the same run, with the same tokenizer and budgets. Definitions: [EVAL.md](EVAL.md).`,
     table: {
-      header: ['budget (tokens)', 'evidence recall: service', 'BM25', 'most recent', 'answer contained: service', 'BM25', 'most recent'],
-      rows: BUDGETS.map((b) => [String(b), pct(system(b).recall), pct(bm25(b).recall), pct(recent(b).recall), pct(system(b).answerContained), pct(bm25(b).answerContained), pct(recent(b).answerContained)]),
+      header: ['corpus', 'budget (tokens)', 'strict recall: service', 'BM25', 'hybrid', 'most recent', 'expanded recall: service', 'answer contained: service', 'BM25', 'hybrid'],
+      rows,
     },
-    notes: [
-      `Items only (summaries not expanded), recall@1024: ${pct(result.itemOnlyRecall['1024'])}. Date anchoring of temporal answers at 1,024: service ${pct(system(1024).dateAnchoring)}, BM25 ${pct(bm25(1024).dateAnchoring)}.`,
-      `Corrections: ${result.corrections.length} questions have a superseded value; it appeared in the current-state sections of the service's context for ${line.staleInCurrentState} of them.`,
-      `Compression: ${result.store.historyTokens} history tokens held as ${result.store.memoryTokens} memory tokens (${(result.store.historyTokens / Math.max(1, result.store.memoryTokens)).toFixed(2)}x); ingest and consolidation ${result.timing.secondsPer1000Messages.toFixed(1)} s per 1,000 messages on the emulator (local model), ladders ${result.timing.ladderSeconds.toFixed(1)} s more in total.`,
-      `Ablations at 1,024 tokens (recall): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!.overall!.recall)}`).join(', ')}; full ${pct(system(1024).recall)}.`,
-    ],
-    json: Object.fromEntries(Object.entries(line).filter(([key]) => key !== 'bench')),
+    notes,
+    json: { ...first, ...Object.fromEntries(others.map((summary, i) => [runs[i + 1]!.result.corpus, summary])) },
   };
 }
