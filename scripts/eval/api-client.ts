@@ -30,11 +30,21 @@ export class ApiClient {
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const response = await fetch(`${this.url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      let response: Response;
+      try {
+        response = await fetch(`${this.url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      } catch (error) {
+        // A pooled connection the server closed while the harness was busy (embedding, scoring) resets on
+        // reuse. Every call the harness makes can be repeated: events are deduplicated by id, flush and
+        // sweep are idempotent, the rest are reads.
+        if (attempt >= 5) throw error;
+        await sleep(200 * attempt);
+        continue;
+      }
       const text = await response.text();
       if (response.ok) return (text ? JSON.parse(text) : {}) as T;
       // Throttling and server errors are retried; a 4xx is the harness's or the corpus's fault.
