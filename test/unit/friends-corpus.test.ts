@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MONTH_NAMES } from '../../scripts/corpus/calendar.js';
 import { friendsCorpus } from '../../scripts/corpus/friends-chat.js';
 import { parseCorpus, parseSessionDate } from '../../scripts/eval/corpus.js';
+import { loadCorpus } from '../../scripts/eval/run.js';
 import { answerContained } from '../../scripts/eval/metrics.js';
 
 interface RawTurn { speaker: string; dia_id: string; text: string; img_url?: string[]; blip_caption?: string }
@@ -136,5 +137,15 @@ describe('friends chat corpus', () => {
       expect(times.every(Boolean)).toBe(true);
       expect([...times].sort()).toEqual(times);
     }
+  });
+
+  it('is what `npm run eval -- --corpus-style friends` replays, dated to end shortly before the run', () => {
+    const loaded = loadCorpus({ style: 'friends', generated: { samples: 1, months: 2 } });
+    expect(loaded.name).toBe('friends');
+    expect(loaded.samples).toHaveLength(1);
+    const daysBeforeNow = (Date.now() - Date.parse(loaded.samples[0]!.turns.at(-1)!.at)) / DAY;
+    expect(daysBeforeNow).toBeGreaterThan(3);
+    expect(daysBeforeNow).toBeLessThan(30);
+    expect(loadCorpus({ style: 'synthetic', generated: { samples: 1, months: 1 } }).name).toBe('synthetic');
   });
 });
