@@ -234,6 +234,30 @@ interface Beat {
   readonly write: (w: Writer) => void;
 }
 
+/** One conversation's seeded draws, schedule and world, shared by the story writers. */
+interface Story {
+  readonly random: () => number;
+  readonly pick: <T>(list: readonly T[]) => T;
+  readonly chance: (p: number) => boolean;
+  readonly shuffled: <T>(list: readonly T[]) => T[];
+  readonly between: (lo: number, hi: number) => number;
+  /** Sessions in the conversation. */
+  readonly n: number;
+  readonly sessions: readonly Session[];
+  /** A random session index in [lo, hi], clamped to the conversation. */
+  readonly slot: (lo: number, hi: number) => number;
+  readonly people: readonly [Person, Person];
+  readonly other: (p: Person) => Person;
+  readonly cities: typeof CITIES;
+  readonly hobbies: typeof HOBBIES;
+  readonly companions: typeof COMPANIONS;
+  readonly beats: Beat[];
+  ask(category: number, question: string, answer: string, evidence: string[], extra?: Partial<Qa>): void;
+  adversarial(question: string, answer: string, evidence: string[]): void;
+}
+
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
+
 export function friendsCorpus(options: FriendsOptions = {}): FriendsSample[] {
   return Array.from({ length: options.samples ?? 2 }, (_, index) => friendsSample(index, options));
 }
@@ -286,11 +310,57 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
 
   const qa: Qa[] = [];
   const beats: Beat[] = [];
-  const ask = (category: number, question: string, answer: string, evidence: string[], extra: Partial<Qa> = {}) => qa.push({ question, answer, evidence, category, ...extra });
-  const adversarial = (question: string, answer: string, evidence: string[]) => qa.push({ question, adversarial_answer: answer, evidence, category: FRIENDS_CATEGORY.adversarial });
-  const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
+  const ask = (category: number, question: string, answer: string, evidence: string[], extra: Partial<Qa> = {}) => {
+    qa.push({ question, answer, evidence, category, ...extra });
+  };
+  const adversarial = (question: string, answer: string, evidence: string[]) => {
+    qa.push({ question, adversarial_answer: answer, evidence, category: FRIENDS_CATEGORY.adversarial });
+  };
+  const story: Story = { random, pick, chance, shuffled, between, n, sessions, slot, people, other, cities, hobbies, companions, beats, ask, adversarial };
+  // The stories, in this order (each draws from the same seeded sequence), then the sessions written around them.
+  siblingStories(story);
+  petStory(story);
+  hobbyStories(story);
+  tripStories(story);
+  jobAndGigStories(story);
+  dinnerStory(story);
+  const conversation = writeSessions(story, index, nameA, nameB);
 
-  // Siblings: introduced early, the graduation told in a later session, sometimes by name only.
+  return { sample_id: `friends-${index + 1}`, conversation, qa };
+}
+
+/**
+ * A line as a friend would type it: now and then a casual spelling, a typo
+ * from the list, no capital or full stop, an "lol". Words an answer, a name
+ * or a date rests on (`protect`) are left as they are.
+ */
+function casual(text: string, protect: readonly string[], random: () => number): string {
+  const kept = protect.map((value) => value.toLowerCase());
+  let out = text;
+  if (random() < 0.35) {
+    for (const [pattern, replacement] of CASUAL) {
+      if (random() < 0.5) continue;
+      out = out.replace(pattern, (match, offset: number) => (kept.some((value) => overlaps(out, offset, match.length, value)) ? match : replacement));
+    }
+  }
+  const lead = out[0] ?? '';
+  if (random() < 0.3 && !kept.some((value) => out.toLowerCase().startsWith(value))) out = `${lead.toLowerCase()}${out.slice(1)}`;
+  if (random() < 0.15) out = `${out.replace(/[.!]+$/, '')} lol`;
+  return out;
+}
+
+/** Whether the match at `offset` falls inside an occurrence of `value` (case-insensitive). */
+function overlaps(text: string, offset: number, length: number, value: string): boolean {
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf(value); at >= 0; at = lower.indexOf(value, at + 1)) {
+    if (offset < at + value.length && at < offset + length) return true;
+  }
+  return false;
+}
+
+/** Siblings: each friend's sibling, introduced early; the graduation told in a later session, sometimes by name only. */
+function siblingStories(story: Story): void {
+  const { random, pick, chance, n, slot, people, other, beats, ask, adversarial } = story;
   for (const person of people) {
     const sib = person.sibling;
     const introAt = slot(0, Math.floor(n / 3));
@@ -332,8 +402,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       },
     });
   }
+}
 
-  // A pet for one of them: adopted (with a photo), and up to mischief weeks later.
+/** A pet for one of the friends: adopted (with a photo), and up to mischief sessions later. */
+function petStory(story: Story): void {
+  const { random, pick, n, slot, people, other, beats, ask, adversarial } = story;
   {
     const owner = pick(people);
     const pet = pick(PETS);
@@ -371,8 +444,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       });
     }
   }
+}
 
-  // Hobbies: one each, started and, sessions later, a milestone that does not name the hobby.
+/** Hobbies: one each, started and, sessions later, a milestone that does not name the hobby. */
+function hobbyStories(story: Story): void {
+  const { random, pick, chance, n, slot, people, other, hobbies, beats, ask } = story;
   people.forEach((person, k) => {
     const hobby = hobbies[k]!;
     const startAt = slot(0, Math.floor(n / 2));
@@ -399,8 +475,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       });
     }
   });
+}
 
-  // Trips: one each, planned, sometimes rerouted, then told with a photo.
+/** Trips: one each, planned with a companion, sometimes rerouted, then told with a photo. */
+function tripStories(story: Story): void {
+  const { random, pick, chance, n, slot, people, other, cities, companions, beats, ask } = story;
   people.forEach((person, k) => {
     const [planned, rerouted] = [cities[2 * k]!, cities[2 * k + 1]!];
     const [relation, companion] = companions[k]!;
@@ -458,8 +537,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       },
     });
   });
+}
 
-  // A job for one of them, and a concert for the other.
+/** A job offer for one friend, a concert for the other. */
+function jobAndGigStories(story: Story): void {
+  const { random, pick, shuffled, n, slot, people, other, beats, ask, adversarial } = story;
   {
     const [worker, fan] = shuffled(people) as [Person, Person];
     const job = pick(JOBS);
@@ -493,8 +575,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       },
     });
   }
+}
 
-  // A dinner the two plan together, moved a session later.
+/** A dinner the two plan together, moved a session later. */
+function dinnerStory(story: Story): void {
+  const { pick, shuffled, between, n, sessions, slot, people, beats, ask } = story;
   if (n >= 3) {
     const planAt = slot(0, n - 3);
     const [host, mover] = shuffled(people) as [Person, Person];
@@ -524,8 +609,11 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
       },
     });
   }
+}
 
-  // Write the sessions: a greeting, the session's beats between small talk, a goodbye.
+/** The sessions written: a greeting, the session's beats between small talk, a goodbye. */
+function writeSessions(story: Story, index: number, nameA: string, nameB: string): FriendsSample['conversation'] {
+  const { random, pick, chance, shuffled, between, sessions, people, other, beats } = story;
   const conversation: FriendsSample['conversation'] = { speaker_a: nameA, speaker_b: nameB };
   for (const session of sessions) {
     const since = session.index > 0 ? sessions[session.index - 1]!.at : undefined;
@@ -568,34 +656,5 @@ function friendsSample(index: number, options: FriendsOptions): FriendsSample {
     conversation[`session_${session.index + 1}_date_time`] = sessionDateTime(session.at);
     conversation[`session_${session.index + 1}`] = session.turns;
   }
-  return { sample_id: `friends-${index + 1}`, conversation, qa };
-}
-
-/**
- * A line as a friend would type it: now and then a casual spelling, a typo
- * from the list, no capital or full stop, an "lol". Words an answer, a name
- * or a date rests on (`protect`) are left as they are.
- */
-function casual(text: string, protect: readonly string[], random: () => number): string {
-  const kept = protect.map((value) => value.toLowerCase());
-  let out = text;
-  if (random() < 0.35) {
-    for (const [pattern, replacement] of CASUAL) {
-      if (random() < 0.5) continue;
-      out = out.replace(pattern, (match, offset: number) => (kept.some((value) => overlaps(out, offset, match.length, value)) ? match : replacement));
-    }
-  }
-  const lead = out[0] ?? '';
-  if (random() < 0.3 && !kept.some((value) => out.toLowerCase().startsWith(value))) out = `${lead.toLowerCase()}${out.slice(1)}`;
-  if (random() < 0.15) out = `${out.replace(/[.!]+$/, '')} lol`;
-  return out;
-}
-
-/** Whether the match at `offset` falls inside an occurrence of `value` (case-insensitive). */
-function overlaps(text: string, offset: number, length: number, value: string): boolean {
-  const lower = text.toLowerCase();
-  for (let at = lower.indexOf(value); at >= 0; at = lower.indexOf(value, at + 1)) {
-    if (offset < at + value.length && at < offset + length) return true;
-  }
-  return false;
+  return conversation;
 }
