@@ -41,19 +41,27 @@ export function answerTokenShare(answer: string, context: string): number {
  * neither neighbour is one of them.
  */
 const ID_CHAR = /[\p{L}\p{N}_:#@+\-./]/u;
-/** Sentence punctuation that may follow an id and still end it ("see D1:3." or "D1:3: she said"). */
-const CLOSING = new Set(['.', ':']);
+/**
+ * Punctuation that may follow an id and still end it when nothing id-like
+ * comes after: a sentence's `.` or `:` ("see D1:3.", "D1:3: she said") and
+ * markdown emphasis (`_D1:3_`). Only `_` may open one the same way.
+ */
+const CLOSING = new Set(['.', ':', '_']);
+const OPENING = new Set(['_']);
 
 /**
  * Whether `id` is printed in `text` as a whole token: `D1:3` is printed in
- * `(D1:3)`, `[D1:3]`, `evidence D1:3, D4:2` and at the end of a sentence,
- * but not inside `D1:30`, `D11:3`, `D1:3#2` or `XD1:3`. Case-sensitive, as ids are.
+ * `(D1:3)`, `[D1:3]`, `evidence D1:3, D4:2`, `_D1:3_` and at the end of a
+ * sentence, but not inside `D1:30`, `D11:3`, `D1:3#2`, `D1:3_2` or `XD1:3`.
+ * Case-sensitive, as ids are.
  */
 export function idPrinted(text: string, id: string): boolean {
   if (id.length === 0) return false;
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     const before = text[at - 1];
-    if (before !== undefined && ID_CHAR.test(before)) continue;
+    const beforeThat = text[at - 2];
+    const opens = before !== undefined && OPENING.has(before) && (beforeThat === undefined || !ID_CHAR.test(beforeThat));
+    if (before !== undefined && ID_CHAR.test(before) && !opens) continue;
     const after = text[at + id.length];
     if (after === undefined || !ID_CHAR.test(after)) return true;
     const next = text[at + id.length + 1];

@@ -12,6 +12,11 @@ describe('strict evidence recall: an id counts only when it is printed as a whol
     expect(idPrinted('as said in D1:3.', 'D1:3')).toBe(true);
     expect(idPrinted('D1:3: Sam said hi', 'D1:3')).toBe(true);
     expect(idPrinted('D1:3', 'D1:3')).toBe(true);
+    // Markdown emphasis around an id, or around the line that cites it.
+    expect(idPrinted('cited in _D1:3_ and **D1:4**', 'D1:3')).toBe(true);
+    expect(idPrinted('cited in _D1:3_ and **D1:4**', 'D1:4')).toBe(true);
+    expect(idPrinted('_(as of 2025-01-06; evidence D1:3)_', 'D1:3')).toBe(true);
+    expect(idPrinted('`D1:3`', 'D1:3')).toBe(true);
   });
 
   it('does not find an id inside a longer one', () => {
@@ -22,6 +27,9 @@ describe('strict evidence recall: an id counts only when it is printed as a whol
     expect(idPrinted('(D1:3.5)', 'D1:3')).toBe(false);
     expect(idPrinted('(D1:3-b)', 'D1:3')).toBe(false);
     expect(idPrinted('(msg-17)', 'msg-1')).toBe(false);
+    expect(idPrinted('(D1:3_2)', 'D1:3')).toBe(false);
+    expect(idPrinted('(evt_D1:3)', 'D1:3')).toBe(false);
+    expect(idPrinted('(D1:3__x)', 'D1:3')).toBe(false);
     // Ids are case-sensitive, as the event ids they are.
     expect(idPrinted('(d1:3)', 'D1:3')).toBe(false);
     expect(idPrinted('anything', '')).toBe(false);
