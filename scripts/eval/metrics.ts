@@ -35,6 +35,55 @@ export function answerTokenShare(answer: string, context: string): number {
   return found / wanted.size;
 }
 
+/**
+ * Characters that can continue an id (LoCoMo's `D1:3`, a repeated turn's
+ * `D2:3#2`, ids like `msg-17` or `evt_9.2`): an id is printed only where
+ * neither neighbour is one of them.
+ */
+const ID_CHAR = /[\p{L}\p{N}_:#@+\-./]/u;
+/**
+ * Punctuation that may follow an id and still end it when nothing id-like
+ * comes after: a sentence's `.` or `:` ("see D1:3.", "D1:3: she said") and
+ * markdown emphasis (`_D1:3_`). Only `_` may open one the same way.
+ */
+const CLOSING = new Set(['.', ':', '_']);
+const OPENING = new Set(['_']);
+
+/**
+ * Whether `id` is printed in `text` as a whole token: `D1:3` is printed in
+ * `(D1:3)`, `[D1:3]`, `evidence D1:3, D4:2`, `_D1:3_` and at the end of a
+ * sentence, but not inside `D1:30`, `D11:3`, `D1:3#2`, `D1:3_2` or `XD1:3`.
+ * Case-sensitive, as ids are.
+ */
+export function idPrinted(text: string, id: string): boolean {
+  if (id.length === 0) return false;
+  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+    const before = text[at - 1];
+    const beforeThat = text[at - 2];
+    const opens = before !== undefined && OPENING.has(before) && (beforeThat === undefined || !ID_CHAR.test(beforeThat));
+    if (before !== undefined && ID_CHAR.test(before) && !opens) continue;
+    const after = text[at + id.length];
+    if (after === undefined || !ID_CHAR.test(after)) return true;
+    const next = text[at + id.length + 1];
+    if (CLOSING.has(after) && (next === undefined || !ID_CHAR.test(next))) return true;
+  }
+  return false;
+}
+
+/** The ids, of those given, that `text` prints as whole tokens. */
+export function printedIds(text: string, ids: readonly string[]): Set<string> {
+  return new Set(ids.filter((id) => idPrinted(text, id)));
+}
+
+/**
+ * Strict evidence recall: the share of evidence turns whose id the injected
+ * text prints. Nothing is expanded: a summary that covers a turn without
+ * printing its id does not count.
+ */
+export function strictRecall(evidence: readonly string[], text: string): number {
+  return evidenceRecall(evidence, printedIds(text, evidence));
+}
+
 /** The share of evidence turns among the turns the context traces back to. */
 export function evidenceRecall(evidence: readonly string[], traced: ReadonlySet<string>): number {
   if (evidence.length === 0) return 0;
@@ -111,8 +160,12 @@ export function mentions(text: string, value: string): boolean {
 
 export interface QuestionScore {
   readonly category: string;
+  /** Expanded: evidence traced through items and summaries. */
   readonly recall?: number;
   readonly hit?: boolean;
+  /** Strict: evidence ids printed in the injected text. */
+  readonly strictRecall?: number;
+  readonly strictHit?: boolean;
   readonly contained?: boolean;
   readonly tokenShare?: number;
   readonly anchored?: boolean;
@@ -122,7 +175,11 @@ export interface QuestionScore {
 /** Each measure is null when no question of the group has what it needs (evidence, an answer, a dated answer). */
 export interface Aggregate {
   readonly questions: number;
-  /** Mean evidence recall over questions with evidence. */
+  /** Mean strict evidence recall (evidence ids printed in the text) over questions with evidence: the primary measure. */
+  readonly strictRecall: number | null;
+  /** Share of questions with evidence where at least one evidence id was printed. */
+  readonly strictHitRate: number | null;
+  /** Mean expanded evidence recall (traced through items and summaries) over questions with evidence. */
   readonly recall: number | null;
   /** Share of questions with evidence where at least one evidence turn was traced. */
   readonly hitRate: number | null;
@@ -144,6 +201,8 @@ export function aggregate(scores: readonly QuestionScore[]): Aggregate {
   const temporal = scores.filter((s) => s.anchored !== undefined);
   return {
     questions: scores.length,
+    strictRecall: mean(withEvidence.map((s) => s.strictRecall ?? 0)),
+    strictHitRate: mean(withEvidence.map((s) => (s.strictHit ? 1 : 0))),
     recall: mean(withEvidence.map((s) => s.recall!)),
     hitRate: mean(withEvidence.map((s) => (s.hit ? 1 : 0))),
     answerContained: mean(answered.map((s) => (s.contained ? 1 : 0))),

@@ -8,22 +8,36 @@ import { join, relative } from 'node:path';
 import { markdownTable, environmentLine, type BenchReport } from '../bench/report.js';
 import type { Aggregate } from './metrics.js';
 import { groupedBarChart, lineChart } from './plots.js';
-import { ABLATIONS, BUDGETS, type EvalResult, type Method } from './harness.js';
+import { ABLATIONS, BUDGETS, METHODS, type EvalResult, type Method } from './types.js';
 
-const METHOD_NAMES: Record<Method, string> = { system: 'memory service', bm25: 'BM25 over raw turns', recent: 'most recent turns' };
+const METHOD_NAMES: Record<Method, string> = { system: 'memory service', bm25: 'BM25 over raw turns', hybrid: 'hybrid (BM25 + embeddings) over raw turns', recent: 'most recent turns' };
+const SHORT_NAMES: Record<Method, string> = { system: 'service', bm25: 'BM25', hybrid: 'hybrid', recent: 'recent' };
 const pct = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const r3 = (value: number | null | undefined) => (value === null || value === undefined ? null : Math.round(value * 1000) / 1000);
 /** Points with a value: a measure with no question to score is left out of a plot, not drawn as 0. */
 const plotted = (points: readonly (readonly [number, number | null])[]) => points.filter((p): p is readonly [number, number] => p[1] !== null);
 const at = (result: EvalResult, method: Method, budget: number, category = 'overall'): Aggregate | undefined => result.results[method][String(budget)]?.[category];
 
-/** The one-line summary: `{"bench":"eval","recallAt1024":…,"bm25At1024":…,…}`. */
+/**
+ * The one-line summary: `{"bench":"eval","strictRecallAt1024":…,"recallAt1024":…,…}`.
+ * `strict…` fields read the evidence ids printed in the text (the primary
+ * measure); `recall…` and `bm25At…` are the expanded measure, as before.
+ */
 export function summaryLine(result: EvalResult): Record<string, unknown> {
   const overall = (method: Method, budget: number) => at(result, method, budget)!;
   const stale = result.corrections.filter((c) => c.staleInCurrentState.length > 0).length;
+  const categories = Object.keys(result.results.system['1024'] ?? {}).filter((c) => c !== 'overall');
   return {
     bench: 'eval',
     corpus: result.corpus,
+    strictRecallAt1024: r3(overall('system', 1024).strictRecall),
+    bm25StrictAt1024: r3(overall('bm25', 1024).strictRecall),
+    hybridStrictAt1024: r3(overall('hybrid', 1024).strictRecall),
+    recentStrictAt1024: r3(overall('recent', 1024).strictRecall),
+    ...Object.fromEntries(BUDGETS.filter((b) => b !== 1024).map((b) => [`strictRecallAt${b}`, r3(overall('system', b).strictRecall)])),
+    ...Object.fromEntries((['bm25', 'hybrid', 'recent'] as const).flatMap((m) => BUDGETS.filter((b) => b !== 1024).map((b) => [`${m}StrictAt${b}`, r3(overall(m, b).strictRecall)]))),
+    strictHitRateAt1024: r3(overall('system', 1024).strictHitRate),
+    strictRecallAt1024ByCategory: Object.fromEntries(categories.map((c) => [c, Object.fromEntries(METHODS.map((m) => [m, r3(at(result, m, 1024, c)!.strictRecall)]))])),
     recallAt1024: r3(overall('system', 1024).recall),
     bm25At1024: r3(overall('bm25', 1024).recall),
     recentAt1024: r3(overall('recent', 1024).recall),
@@ -33,6 +47,7 @@ export function summaryLine(result: EvalResult): Record<string, unknown> {
     hitRateAt1024: r3(overall('system', 1024).hitRate),
     answerContainedAt1024: r3(overall('system', 1024).answerContained),
     bm25AnswerContainedAt1024: r3(overall('bm25', 1024).answerContained),
+    hybridAnswerContainedAt1024: r3(overall('hybrid', 1024).answerContained),
     dateAnchoringAt1024: r3(overall('system', 1024).dateAnchoring),
     bm25DateAnchoringAt1024: r3(overall('bm25', 1024).dateAnchoring),
     tokensPerQuestionAt1024: Math.round(overall('system', 1024).meanTokens),
@@ -46,47 +61,53 @@ export function summaryLine(result: EvalResult): Record<string, unknown> {
   };
 }
 
-function recallTable(result: EvalResult) {
+function strictTable(result: EvalResult) {
   return {
-    header: ['budget (tokens)', 'memory service', 'memory service, items only', 'BM25 over raw turns', 'most recent turns', 'service / BM25'],
+    header: ['budget (tokens)', 'memory service', 'BM25 over raw turns', 'hybrid over raw turns', 'most recent turns', 'service / BM25', 'service / hybrid'],
     rows: BUDGETS.map((b) => {
-      const system = at(result, 'system', b)!.recall;
-      const bm25 = at(result, 'bm25', b)!.recall;
-      return [String(b), pct(system), pct(result.itemOnlyRecall[String(b)]), pct(bm25), pct(at(result, 'recent', b)!.recall), system !== null && bm25 ? (system / bm25).toFixed(2) : 'n/a'];
+      const [system, bm25, hybrid, recent] = METHODS.map((m) => at(result, m, b)!.strictRecall);
+      const ratio = (base: number | null | undefined) => (system !== null && system !== undefined && base ? (system / base).toFixed(2) : 'n/a');
+      return [String(b), pct(system), pct(bm25), pct(hybrid), pct(recent), ratio(bm25), ratio(hybrid)];
     }),
+  };
+}
+
+function expandedTable(result: EvalResult) {
+  return {
+    header: ['budget (tokens)', 'memory service, expanded', 'memory service, items only', 'BM25', 'hybrid', 'most recent'],
+    rows: BUDGETS.map((b) => [String(b), pct(at(result, 'system', b)!.recall), pct(result.itemOnlyRecall[String(b)]), pct(at(result, 'bm25', b)!.recall), pct(at(result, 'hybrid', b)!.recall), pct(at(result, 'recent', b)!.recall)]),
   };
 }
 
 function budgetTable(result: EvalResult) {
   const rows: string[][] = [];
   for (const b of BUDGETS) {
-    for (const method of ['system', 'bm25', 'recent'] as Method[]) {
+    for (const method of METHODS) {
       const a = at(result, method, b)!;
-      rows.push([String(b), METHOD_NAMES[method], pct(a.recall), pct(a.hitRate), pct(a.answerContained), pct(a.answerTokenShare), pct(a.dateAnchoring), String(Math.round(a.meanTokens))]);
+      rows.push([String(b), METHOD_NAMES[method], pct(a.strictRecall), pct(a.strictHitRate), pct(a.recall), pct(a.answerContained), pct(a.answerTokenShare), pct(a.dateAnchoring), String(Math.round(a.meanTokens))]);
     }
   }
-  return { header: ['budget', 'method', 'evidence recall', 'hit rate', 'answer contained', 'answer tokens present', 'date anchoring', 'tokens injected (mean)'], rows };
+  return { header: ['budget', 'method', 'strict recall', 'strict hit rate', 'expanded recall', 'answer contained', 'answer tokens present', 'date anchoring', 'tokens injected (mean)'], rows };
 }
 
 function categoryTable(result: EvalResult) {
   const categories = Object.keys(result.results.system['1024'] ?? {}).filter((c) => c !== 'overall');
   const rows = ['overall', ...categories].map((category) => {
-    const s = at(result, 'system', 1024, category)!;
-    const b = at(result, 'bm25', 1024, category)!;
-    const r = at(result, 'recent', 1024, category)!;
-    return [category, String(s.questions), `${pct(s.recall)} / ${pct(b.recall)} / ${pct(r.recall)}`, `${pct(s.hitRate)} / ${pct(b.hitRate)} / ${pct(r.hitRate)}`, `${pct(s.answerContained)} / ${pct(b.answerContained)} / ${pct(r.answerContained)}`, `${pct(s.answerTokenShare)} / ${pct(b.answerTokenShare)} / ${pct(r.answerTokenShare)}`, s.dateAnchoring === null ? 'n/a' : `${pct(s.dateAnchoring)} / ${pct(b.dateAnchoring)} / ${pct(r.dateAnchoring)} (${s.temporalWithDates})`];
+    const [s, b, h, r] = METHODS.map((m) => at(result, m, 1024, category)!);
+    const four = (pick: (a: Aggregate) => number | null) => [s!, b!, h!, r!].map((a) => pct(pick(a))).join(' / ');
+    return [category, String(s!.questions), four((a) => a.strictRecall), pct(s!.recall), four((a) => a.answerContained), s!.dateAnchoring === null ? 'n/a' : `${four((a) => a.dateAnchoring)} (${s!.temporalWithDates})`];
   });
-  return { header: ['category', 'questions', 'evidence recall', 'hit rate', 'answer contained', 'answer tokens present', 'date anchoring (dated answers)'], rows };
+  return { header: ['category', 'questions', 'strict recall', 'service expanded recall', 'answer contained', 'date anchoring (dated answers)'], rows };
 }
 
 function ablationTable(result: EvalResult) {
   const full = at(result, 'system', 1024)!;
-  const rows = [['full memory', 'all', pct(full.recall), pct(full.hitRate), pct(full.answerContained), pct(full.dateAnchoring)]];
+  const rows = [['full memory', 'all', pct(full.strictRecall), pct(full.recall), pct(full.answerContained), pct(full.dateAnchoring)]];
   for (const [name, views] of Object.entries(ABLATIONS)) {
     const a = result.ablations[name]!.overall!;
-    rows.push([name, views, pct(a.recall), pct(a.hitRate), pct(a.answerContained), pct(a.dateAnchoring)]);
+    rows.push([name, views, pct(a.strictRecall), pct(a.recall), pct(a.answerContained), pct(a.dateAnchoring)]);
   }
-  return { header: ['context built from', 'views', 'evidence recall', 'hit rate', 'answer contained', 'date anchoring'], rows };
+  return { header: ['context built from', 'views', 'strict recall', 'expanded recall', 'answer contained', 'date anchoring'], rows };
 }
 
 function storeTable(result: EvalResult) {
@@ -106,6 +127,7 @@ function storeTable(result: EvalResult) {
       ['of which ingest, s (total)', result.timing.ingestSeconds.toFixed(1)],
       ['ladders after consolidation, s (total; the final sweep marks every silent day up to today)', result.timing.ladderSeconds.toFixed(1)],
       ['asking every question (all budgets, baselines, ablations), s', result.timing.questionSeconds.toFixed(1)],
+      ['embedding every turn and question for the hybrid baseline, s', result.timing.embeddingSeconds.toFixed(1)],
     ],
   };
 }
@@ -119,8 +141,8 @@ function correctionTable(result: EvalResult) {
 
 function learningTable(result: EvalResult) {
   return {
-    header: ['stage', 'messages replayed', 'answerable questions', 'memory service recall@1024', 'BM25 recall@1024'],
-    rows: result.learningCurve.map((p) => [String(p.stage), String(p.messages), String(p.answerable), pct(p.systemRecall), pct(p.bm25Recall)]),
+    header: ['stage', 'messages replayed', 'answerable questions', 'strict recall@1024: service', 'BM25', 'hybrid', 'service, expanded'],
+    rows: result.learningCurve.map((p) => [String(p.stage), String(p.messages), String(p.answerable), pct(p.systemStrictRecall), pct(p.bm25StrictRecall), pct(p.hybridStrictRecall), pct(p.systemRecall)]),
   };
 }
 
@@ -133,23 +155,27 @@ export interface WrittenReport {
 /** `emulator` names what the stack ran on, as docs/BENCHMARKS.md does. */
 export function writeEvalReport(result: EvalResult, outDir: string, command: string, emulator = 'local stack'): WrittenReport {
   mkdirSync(outDir, { recursive: true });
-  const methods: Method[] = ['system', 'bm25', 'recent'];
   const plots = {
     'recall-vs-budget.svg': lineChart(
-      methods.map((m) => ({ name: METHOD_NAMES[m], points: plotted(BUDGETS.map((b) => [b, at(result, m, b)!.recall] as const)) })),
-      { title: 'Evidence recall against token budget', xLabel: 'budget (tokens)', yLabel: 'evidence recall', yMax: 1, categorical: true },
+      [
+        ...METHODS.map((m) => ({ name: SHORT_NAMES[m], points: plotted(BUDGETS.map((b) => [b, at(result, m, b)!.strictRecall] as const)) })),
+        { name: 'service, expanded', points: plotted(BUDGETS.map((b) => [b, at(result, 'system', b)!.recall] as const)) },
+      ],
+      { title: 'Strict evidence recall (ids printed) against token budget', xLabel: 'budget (tokens)', yLabel: 'evidence recall', yMax: 1, categorical: true },
     ),
     'tokens-per-question.svg': groupedBarChart(
       BUDGETS.map(String),
-      methods.map((m) => ({ name: METHOD_NAMES[m], values: BUDGETS.map((b) => at(result, m, b)!.meanTokens) })),
+      METHODS.map((m) => ({ name: SHORT_NAMES[m], values: BUDGETS.map((b) => at(result, m, b)!.meanTokens) })),
       { title: 'Tokens injected per question', xLabel: 'budget (tokens)', yLabel: 'tokens (mean)' },
     ),
     'learning-curve.svg': lineChart(
       [
-        { name: METHOD_NAMES.system, points: plotted(result.learningCurve.map((p) => [p.messages, p.systemRecall] as const)) },
-        { name: METHOD_NAMES.bm25, points: plotted(result.learningCurve.map((p) => [p.messages, p.bm25Recall] as const)) },
+        { name: 'service', points: plotted(result.learningCurve.map((p) => [p.messages, p.systemStrictRecall] as const)) },
+        { name: 'BM25', points: plotted(result.learningCurve.map((p) => [p.messages, p.bm25StrictRecall] as const)) },
+        { name: 'hybrid', points: plotted(result.learningCurve.map((p) => [p.messages, p.hybridStrictRecall] as const)) },
+        { name: 'service, expanded', points: plotted(result.learningCurve.map((p) => [p.messages, p.systemRecall] as const)) },
       ],
-      { title: 'Recall@1024 of answerable questions as the corpus is replayed', xLabel: 'messages replayed', yLabel: 'evidence recall', yMax: 1 },
+      { title: 'Strict recall@1024 of answerable questions as the corpus is replayed', xLabel: 'messages replayed', yLabel: 'evidence recall', yMax: 1 },
     ),
   };
   for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
@@ -167,13 +193,18 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
     `${result.samples} conversation(s), ${result.messages} messages, ${result.questions} questions. Each conversation was replayed through the API with its own timestamps in ${result.learningCurve.length} stage(s), consolidated by the local model, summarised by both ladders, then every question was asked through \`GET /context\` at each budget. Definitions are in docs/EVAL.md.`,
     '',
     ...section(
-      'Evidence recall against budget',
+      'Strict evidence recall against budget',
       '![recall against budget](recall-vs-budget.svg)',
-      markdownTable(recallTable(result)),
-      '"Items only" counts only contacts, facts and tasks (their own evidence pointers), not summaries expanded to their source turns.',
+      markdownTable(strictTable(result)),
+      "Strict: a question's evidence turn counts only when its id is printed, as a whole token, in the injected text. The baselines print every turn they inject with its id.",
+    ),
+    ...section(
+      'Expanded evidence recall',
+      markdownTable(expandedTable(result)),
+      "Expanded: the service's items trace to their evidence and its summaries to every turn beneath them, printed or not; a week's summary covers every turn of the week. \"Items only\" counts contacts, facts and tasks, not summaries. The strict reading above is the one that says what an agent can see.",
     ),
     ...section('Every measure at every budget', markdownTable(budgetTable(result)), '![tokens per question](tokens-per-question.svg)'),
-    ...section('By question category, at 1,024 tokens (memory service / BM25 / most recent)', markdownTable(categoryTable(result))),
+    ...section('By question category, at 1,024 tokens (service / BM25 / hybrid / most recent)', markdownTable(categoryTable(result))),
     ...section('Ablations, at 1,024 tokens', markdownTable(ablationTable(result))),
     ...section(
       'Corrections: superseded values must not be presented as current',
@@ -186,28 +217,39 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
   return { markdownPath, jsonPath, plots: Object.keys(plots).map((name) => join(outDir, name)) };
 }
 
-/** The docs/BENCHMARKS.md section for the run on the synthetic corpus. */
-export function evalBenchReport(result: EvalResult, written: WrittenReport, docsDir: string): BenchReport {
-  const line = summaryLine(result);
+/**
+ * The docs/BENCHMARKS.md section for the runs on the generated corpora. The
+ * JSON keeps the first corpus's summary at the top level (as before, when
+ * there was one corpus) and nests each other corpus's under its name.
+ */
+export function evalBenchReport(runs: readonly { result: EvalResult; written: WrittenReport }[], docsDir: string): BenchReport {
   const link = (path: string) => relative(docsDir, path);
-  const system = (b: number) => at(result, 'system', b)!;
-  const bm25 = (b: number) => at(result, 'bm25', b)!;
-  const recent = (b: number) => at(result, 'recent', b)!;
+  const rows = runs.flatMap(({ result }) =>
+    BUDGETS.map((b) => {
+      const [s, bm, h, r] = METHODS.map((m) => at(result, m, b)!);
+      return [result.corpus, String(b), pct(s!.strictRecall), pct(bm!.strictRecall), pct(h!.strictRecall), pct(r!.strictRecall), pct(s!.recall), pct(s!.answerContained), pct(bm!.answerContained), pct(h!.answerContained)];
+    }),
+  );
+  const described = runs.map(({ result, written }) => `**${result.corpus}**: ${result.samples} conversations, ${result.messages} messages, ${result.questions} questions ([report](${link(written.markdownPath)}))`).join('; ');
+  const notes = runs.flatMap(({ result }) => {
+    const system = at(result, 'system', 1024)!;
+    const stale = result.corrections.filter((c) => c.staleInCurrentState.length > 0).length;
+    return [
+      `${result.corpus}, at 1,024 tokens: items only (expanded, summaries not counted) ${pct(result.itemOnlyRecall['1024'])}; date anchoring service ${pct(system.dateAnchoring)}, BM25 ${pct(at(result, 'bm25', 1024)!.dateAnchoring)}, hybrid ${pct(at(result, 'hybrid', 1024)!.dateAnchoring)}; corrections: ${result.corrections.length} questions with a superseded value, stale in the current-state sections for ${stale}; ablations (strict): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!.overall!.strictRecall)}`).join(', ')}.`,
+      `${result.corpus}: ${result.store.historyTokens} history tokens held as ${result.store.memoryTokens} memory tokens; ingest and consolidation ${result.timing.secondsPer1000Messages.toFixed(1)} s per 1,000 messages, ladders ${result.timing.ladderSeconds.toFixed(1)} s, embedding for the hybrid baseline ${result.timing.embeddingSeconds.toFixed(1)} s, questions ${result.timing.questionSeconds.toFixed(1)} s.`,
+    ];
+  });
+  const [first, ...others] = runs.map(({ result }) => Object.fromEntries(Object.entries(summaryLine(result)).filter(([key]) => key !== 'bench')));
   return {
     name: 'eval',
-    title: 'Memory quality: the synthetic corpus, against BM25 over raw turns and the most recent turns',
+    title: 'Memory quality: generated corpora, against BM25, hybrid and most recent turns over the raw turns',
     command: 'npm run bench -- eval',
-    description: `${result.samples} generated conversations (${result.messages} messages, ${result.questions} questions with evidence turns; scripts/corpus/synthetic-corpus.ts) replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. Evidence recall is the share of a question's evidence turns that the injected context traces back to through its evidence pointers (summaries expanded to their sources); the baselines, computed in the same run with the same tokenizer and budgets, inject raw turns. Full report with plots: [${link(written.markdownPath)}](${link(written.markdownPath)}); definitions: [EVAL.md](EVAL.md).`,
+    description: `${described}. Each corpus is replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. **Strict recall** (the primary measure) is the share of a question's evidence turns whose ids are printed in the injected text; **expanded** recall also credits turns that an injected item or summary traces back to, printed or not. The baselines (BM25; BM25 fused with sentence-embedding similarity by reciprocal-rank fusion; the most recent turns) inject raw turns with their ids, in the same run, with the same tokenizer and budgets. Definitions: [EVAL.md](EVAL.md).`,
     table: {
-      header: ['budget (tokens)', 'evidence recall: service', 'BM25', 'most recent', 'answer contained: service', 'BM25', 'most recent'],
-      rows: BUDGETS.map((b) => [String(b), pct(system(b).recall), pct(bm25(b).recall), pct(recent(b).recall), pct(system(b).answerContained), pct(bm25(b).answerContained), pct(recent(b).answerContained)]),
+      header: ['corpus', 'budget (tokens)', 'strict recall: service', 'BM25', 'hybrid', 'most recent', 'expanded recall: service', 'answer contained: service', 'BM25', 'hybrid'],
+      rows,
     },
-    notes: [
-      `Items only (summaries not expanded), recall@1024: ${pct(result.itemOnlyRecall['1024'])}. Date anchoring of temporal answers at 1,024: service ${pct(system(1024).dateAnchoring)}, BM25 ${pct(bm25(1024).dateAnchoring)}.`,
-      `Corrections: ${result.corrections.length} questions have a superseded value; it appeared in the current-state sections of the service's context for ${line.staleInCurrentState} of them.`,
-      `Compression: ${result.store.historyTokens} history tokens held as ${result.store.memoryTokens} memory tokens (${(result.store.historyTokens / Math.max(1, result.store.memoryTokens)).toFixed(2)}x); ingest and consolidation ${result.timing.secondsPer1000Messages.toFixed(1)} s per 1,000 messages on the emulator (local model), ladders ${result.timing.ladderSeconds.toFixed(1)} s more in total.`,
-      `Ablations at 1,024 tokens (recall): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!.overall!.recall)}`).join(', ')}; full ${pct(system(1024).recall)}.`,
-    ],
-    json: Object.fromEntries(Object.entries(line).filter(([key]) => key !== 'bench')),
+    notes,
+    json: { ...first, ...Object.fromEntries(others.map((summary, i) => [runs[i + 1]!.result.corpus, summary])) },
   };
 }

@@ -1,21 +1,31 @@
 /**
  * One evaluation on a fresh local stack: the corpus (a file in the documented
- * format, or the synthetic corpus), the report in `outDir`, and the benchmark
- * report for docs/BENCHMARKS.md.
+ * format, or a generated one: the synthetic user-and-assistant corpus or the
+ * friends chat), the report in `outDir`, and the benchmark report for
+ * docs/BENCHMARKS.md.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MOTO_VERSION } from '../../local/emulator.js';
 import { startLocalStack, type LocalStack } from '../../local/local-stack.js';
+import { friendsCorpus } from '../corpus/friends-chat.js';
 import { recentStart, syntheticCorpus, type SyntheticOptions } from '../corpus/synthetic-corpus.js';
 import { CorpusError, parseCorpus, type CorpusSample } from './corpus.js';
 import { runEvaluation, type EvalResult } from './harness.js';
 import { writeEvalReport, type WrittenReport } from './report.js';
 
+/** The generated corpora: `synthetic` (a user and an assistant) and `friends` (casual chat between two friends). */
+export const CORPUS_STYLES = ['synthetic', 'friends'] as const;
+export type CorpusStyle = (typeof CORPUS_STYLES)[number];
+
+
 export interface EvalRunOptions {
-  /** A corpus file; the synthetic corpus when absent. */
+  /** A corpus file; a generated corpus when absent. */
   readonly corpusFile?: string;
-  readonly synthetic?: SyntheticOptions;
+  /** Which generated corpus. @default 'synthetic' */
+  readonly style?: CorpusStyle;
+  /** Size, seed and start of the generated corpus. */
+  readonly generated?: SyntheticOptions;
   readonly outDir: string;
   readonly stages?: number;
   readonly command: string;
@@ -32,7 +42,7 @@ export interface LoadedCorpus {
   readonly raw: unknown;
 }
 
-export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthetic'>): LoadedCorpus {
+export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'generated' | 'style'>): LoadedCorpus {
   if (options.corpusFile) {
     let raw: unknown;
     try {
@@ -42,8 +52,14 @@ export function loadCorpus(options: Pick<EvalRunOptions, 'corpusFile' | 'synthet
     }
     return { name: basename(options.corpusFile).replace(/\.json$/i, ''), samples: parseCorpus(raw), raw };
   }
-  // Dated to end shortly before the run (from a Monday, so the same conversations every time).
-  const raw = syntheticCorpus({ start: recentStart(options.synthetic?.months ?? 4, new Date(), options.synthetic?.samples ?? 3), ...options.synthetic });
+  // Dated to end shortly before the run (from a Monday, so the same conversations every time): the final
+  // sweep marks every silent day up to today.
+  if (options.style === 'friends') {
+    const size = { samples: options.generated?.samples ?? 2, months: options.generated?.months ?? 4 };
+    const raw = friendsCorpus({ start: recentStart(size.months, new Date(), size.samples), ...size, ...options.generated });
+    return { name: 'friends', samples: parseCorpus(raw), raw };
+  }
+  const raw = syntheticCorpus({ start: recentStart(options.generated?.months ?? 4, new Date(), options.generated?.samples ?? 3), ...options.generated });
   return { name: 'synthetic', samples: parseCorpus(raw), raw };
 }
 

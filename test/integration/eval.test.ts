@@ -1,9 +1,11 @@
 /**
  * The evaluation harness end to end on the local stack: the synthetic corpus
  * (one conversation over two months) and a LoCoMo-format file are replayed
- * through the API and scored against the baselines; the correction test
+ * through the API and scored, strictly (evidence ids printed) and expanded,
+ * against the BM25, hybrid and most-recent baselines; the correction test
  * holds (a superseded value is never presented as current); the report is
- * written.
+ * written. The service's own recall changes as retrieval does: no test here
+ * expects a value of it.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
 import { recentStart, syntheticCorpus } from '../../scripts/corpus/synthetic-corpus.js';
 import { parseCorpus } from '../../scripts/eval/corpus.js';
-import { ABLATIONS, BUDGETS, runEvaluation, type EvalResult } from '../../scripts/eval/harness.js';
+import { ABLATIONS, BUDGETS, METHODS, runEvaluation, type EvalResult } from '../../scripts/eval/harness.js';
 import { summaryLine, writeEvalReport } from '../../scripts/eval/report.js';
 import { startTestStack } from '../support/local-stack.js';
 
@@ -45,21 +47,29 @@ describe('evaluation on the synthetic corpus', () => {
     }
   });
 
-  it('scores the service and both baselines at every budget, overall and per category', () => {
+  it('scores the service and the three baselines at every budget, strictly and expanded, overall and per category', () => {
     expect(synthetic.questions).toBe(samples[0]!.questions.length);
-    for (const method of ['system', 'bm25', 'recent'] as const) {
+    for (const method of METHODS) {
       for (const budget of BUDGETS) {
         const overall = synthetic.results[method][String(budget)]!.overall!;
         expect(overall.questions).toBe(synthetic.questions);
         expect(overall.meanTokens).toBeLessThanOrEqual(budget);
         // Every synthetic question has evidence and an answer, so no measure is empty.
-        for (const value of [overall.recall, overall.hitRate, overall.answerContained, overall.answerTokenShare]) {
+        for (const value of [overall.strictRecall, overall.strictHitRate, overall.recall, overall.hitRate, overall.answerContained, overall.answerTokenShare]) {
           expect(value).not.toBeNull();
           expect(value).toBeGreaterThanOrEqual(0);
           expect(value).toBeLessThanOrEqual(1);
         }
       }
       expect(Object.keys(synthetic.results[method]['1024']!).sort()).toEqual(['multi-hop', 'overall', 'single-hop', 'task', 'temporal', 'update']);
+      for (const category of Object.values(synthetic.results[method]['1024']!)) expect(category.strictRecall).not.toBeNull();
+    }
+    // A baseline prints the id of every turn it injects, so reading it strictly loses nothing.
+    for (const method of ['bm25', 'hybrid', 'recent'] as const) {
+      for (const budget of BUDGETS) {
+        const overall = synthetic.results[method][String(budget)]!.overall!;
+        expect(overall.strictRecall, `${method} at ${budget}`).toBeCloseTo(overall.recall!, 10);
+      }
     }
     expect(synthetic.results.system['1024']!.temporal!.temporalWithDates).toBeGreaterThan(0);
     expect(Object.keys(synthetic.ablations)).toEqual(Object.keys(ABLATIONS));
@@ -77,6 +87,14 @@ describe('evaluation on the synthetic corpus', () => {
 
   it('draws a learning curve over the replay and measures the store', () => {
     expect(synthetic.learningCurve.map((p) => p.stage)).toEqual([1, 2]);
+    for (const point of synthetic.learningCurve) {
+      for (const value of [point.systemStrictRecall, point.bm25StrictRecall, point.hybridStrictRecall]) {
+        expect(value).not.toBeNull();
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(synthetic.timing.embeddingSeconds).toBeGreaterThan(0);
     expect(synthetic.learningCurve[0]!.messages).toBeLessThan(synthetic.learningCurve[1]!.messages);
     expect(synthetic.learningCurve[1]!.messages).toBe(synthetic.messages);
     expect(synthetic.learningCurve[0]!.answerable).toBeLessThan(synthetic.learningCurve[1]!.answerable);
@@ -96,9 +114,17 @@ describe('evaluation on the synthetic corpus', () => {
     const line = summaryLine(synthetic);
     expect(line).toMatchObject({ bench: 'eval', corpus: 'synthetic', questions: synthetic.questions, staleInCurrentState: 0 });
     expect(line.recallAt1024).toBe(Math.round(synthetic.results.system['1024']!.overall!.recall! * 1000) / 1000);
+    // Strict recall leads the line, for the service and each baseline, overall and per category.
+    expect(Object.keys(line).slice(2, 4)).toEqual(['strictRecallAt1024', 'bm25StrictAt1024']);
+    expect(line.strictRecallAt1024).toBe(Math.round(synthetic.results.system['1024']!.overall!.strictRecall! * 1000) / 1000);
+    expect(line.hybridStrictAt1024).toBe(Math.round(synthetic.results.hybrid['1024']!.overall!.strictRecall! * 1000) / 1000);
+    for (const budget of [256, 512, 2048]) expect(line[`strictRecallAt${budget}`]).toBe(Math.round(synthetic.results.system[String(budget)]!.overall!.strictRecall! * 1000) / 1000);
+    expect(Object.keys(line.strictRecallAt1024ByCategory as object).sort()).toEqual(['multi-hop', 'single-hop', 'task', 'temporal', 'update']);
     expect(line.bm25At1024).toBe(Math.round(synthetic.results.bm25['1024']!.overall!.recall! * 1000) / 1000);
     const markdown = readFileSync(written.markdownPath, 'utf8');
     expect(markdown).toContain('![recall against budget](recall-vs-budget.svg)');
+    expect(markdown.indexOf('## Strict evidence recall against budget')).toBeLessThan(markdown.indexOf('## Expanded evidence recall'));
+    expect(markdown).toContain('hybrid over raw turns');
     expect(markdown).toContain('## Corrections');
   });
 });
@@ -111,6 +137,8 @@ describe('evaluation on a LoCoMo-format file', () => {
     // Ten turns fit any budget: every question's evidence is traceable, through the turns' summaries at least.
     expect(overall.recall).toBe(1);
     expect(locomo.results.bm25['2048']!.overall!.recall).toBe(1);
+    // Every turn fits: each baseline prints every evidence id (D2:3 among them, beside its repeat D2:3#2).
+    for (const method of ['bm25', 'hybrid', 'recent'] as const) expect(locomo.results[method]['2048']!.overall!.strictRecall).toBe(1);
     // The adversarial question has no answer: answer measures cover the other five, and are empty for its category.
     expect(locomo.results.system['2048']!.adversarial!.questions).toBe(1);
     expect(locomo.results.system['2048']!.adversarial!.answerContained).toBeNull();

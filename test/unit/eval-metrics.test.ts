@@ -4,7 +4,7 @@ import { Bm25Baseline, fullHistoryTokens, recentContext } from '../../scripts/ev
 import { currentStateText, presentsAsCurrent } from '../../scripts/eval/harness.js';
 import { groupedBarChart, lineChart } from '../../scripts/eval/plots.js';
 import type { CorpusTurn } from '../../scripts/eval/corpus.js';
-import { countTokens } from '../../functions/adapters/models/local/text.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 
 describe('answer measures', () => {
   it('normalise case, punctuation, accents and articles', () => {
@@ -54,17 +54,18 @@ describe('date anchoring', () => {
 describe('aggregates', () => {
   it('average each measure over the questions it applies to, overall and per category', () => {
     const scores = [
-      { category: 'a', recall: 1, hit: true, contained: true, tokenShare: 1, tokens: 100 },
-      { category: 'a', recall: 0, hit: false, contained: false, tokenShare: 0.5, tokens: 300 },
+      { category: 'a', strictRecall: 0.5, strictHit: true, recall: 1, hit: true, contained: true, tokenShare: 1, tokens: 100 },
+      { category: 'a', strictRecall: 0, strictHit: false, recall: 0, hit: false, contained: false, tokenShare: 0.5, tokens: 300 },
       { category: 'b', tokens: 200, anchored: true },
     ];
-    expect(aggregate(scores)).toEqual({ questions: 3, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200 });
+    expect(aggregate(scores)).toEqual({ questions: 3, strictRecall: 0.25, strictHitRate: 0.5, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200 });
     const byCategory = aggregateByCategory(scores);
     expect(Object.keys(byCategory)).toEqual(['overall', 'a', 'b']);
     expect(byCategory.b!.dateAnchoring).toBe(1);
     expect(byCategory.a!.dateAnchoring).toBeNull();
     // A measure with nothing to score is empty, not 0.
     expect(byCategory.b!.recall).toBeNull();
+    expect(byCategory.b!.strictRecall).toBeNull();
     expect(byCategory.b!.answerContained).toBeNull();
   });
 });
