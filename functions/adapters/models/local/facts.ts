@@ -9,7 +9,7 @@
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { isCorrection, isSmallTalk, resolveDate, sentences, trimPhrase } from './text.js';
+import { authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase } from './text.js';
 
 const PROFILE: FactTable = { name: 'profile', columns: ['subject', 'attribute', 'value'], key: ['subject', 'attribute'] };
 const PREFERENCES: FactTable = { name: 'preferences', columns: ['subject', 'preference', 'polarity'], key: ['subject', 'preference'] };
@@ -24,38 +24,88 @@ interface Candidate {
 }
 
 const VALUE = `([^.,;!?]+?)`;
-const END = `(?=[.,;!?]|$| (?:and|but|so|since|because)\\b)`;
-const PATTERNS: { pattern: RegExp; build: (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined }[] = [
+const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
+const NAME = `(\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+/** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
+const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
+const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
+/** The first person of the record's author; replaced by the author's key. */
+const ME = '\u0000me';
+
+type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
+/** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
+const PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
+  { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\bmy (dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`(?:^|[,:;] )${NAME} is my (?:new )?(dentist|doctor|gp|lawyer|accountant|wife|husband|partner|boss|manager|favou?rite [a-z]+)\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
+  { pattern: new RegExp(`\\b${NAME} is my favou?rite ([a-z]+)\\b`, 'gu'), build: (m) => profile(ME, `favourite ${m[2]}`, m[1]!) },
+  { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'name', m[1]!) },
+  { pattern: new RegExp(`\\b(?:i|we) (?:now )?(?:live|am living|'m living|are living|'re living) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i'm|i am|we're|we are) (?:now |still )?(?:based|located) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\bhome(?: for (?:me|us))? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:moved|relocated) to ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\bliving in ${VALUE} now\\b`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i'm|i am) (?:still )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b${NAME} (?:now )?(?:lives|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b([Ss]he|[Hh]e|[Tt]hey) (?:now )?(?:lives?|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b${NAME} (?:has )?(?:just )?(?:moved|relocated) to ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'’-]+) is in ${VALUE} now\\b`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
+  { pattern: /\b(?:i(?:'m| am)|i went|i've gone|i have gone|i've been|i have been) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
+  { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
+  { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'ve| have) (?:recently |just )?taken up ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
+  { pattern: new RegExp(`^${VALUE} is my (?:new )?(?:thing|hobby)\\b`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
+  { pattern: new RegExp(`\\bmy (?:new )?(${PETS}),? (\\p{Lu}[\\p{L}'’-]+)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:i|we) (?:just )?(?:adopted|got) an? (?:new )?(${PETS})[!,.]* (?:her|his|its) name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:we're|we are|i'm|i am|(?:our|my|the) account is) (?:now )?on the ([\\p{L}\\p{N}]+(?: [\\p{L}\\p{N}]+)?) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
+  { pattern: new RegExp(`\\b(?:we|i) (?:pay for|have) the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
+  { pattern: new RegExp(`\\b(?:we|i)(?:'ve| have)? (?:just )?(?:upgraded|downgraded|switched|moved|changed) to the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!), change: true },
+  { pattern: /\b(?:problem|issue|trouble|something is wrong) with (?:the|our|my) ((?:[\p{L}\p{N}-]+ ){0,2}(?:router|modem|kit|switch|laptop|phone|printer|device|camera|charger|app))\b/giu, build: (m) => profile(ME, 'device', m[1]!) },
+  { pattern: /\b(?:the|our|my) ((?:[\p{L}\p{N}-]+ ){0,2}(?:router|modem|kit|switch|laptop|phone|printer|device|camera|charger)) (?:is acting up|keeps (?:dropping|failing|crashing)|stopped working|is broken)\b/giu, build: (m) => profile(ME, 'device', m[1]!) },
   {
-    pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
-    build: (m) => profile('user', m[1]!, m[2]!),
-  },
-  { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'name', m[1]!) },
-  { pattern: new RegExp(`\\bi (?:now )?live in ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'home city', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'ve| have)? (?:just )?moved to ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'home city', m[1]!) },
-  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'employer', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile('user', 'occupation', m[1]!) },
-  { pattern: /\bi(?:'m| am) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile('user', 'diet', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference('user', m[1]!, 'allergic') },
-  {
-    pattern: new RegExp(`\\b([A-Z][\\p{L}-]+)'s (birthday|anniversary|phone number|address|email|favou?rite [a-z]+) is (?:on )?${VALUE}${END}`, 'gu'),
+    pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}-]+)'s (birthday|anniversary|phone number|address|email|favou?rite [a-z]+) is (?:on )?${VALUE}${END}`, 'gu'),
     build: (m) => profile(m[1]!, m[2]!, m[3]!),
   },
   {
     pattern: new RegExp(`\\bi (?:really |absolutely )?(?:like|love|prefer|enjoy|adore) ${VALUE}${END}`, 'giu'),
-    build: (m) => preference('user', m[1]!, 'likes'),
+    build: (m) => preference(ME, m[1]!, 'likes'),
   },
   {
     pattern: new RegExp(`\\bi (?:really )?(?:hate|dislike|can't stand|cannot stand|don't like|do not like) ${VALUE}${END}`, 'giu'),
-    build: (m) => preference('user', m[1]!, 'dislikes'),
+    build: (m) => preference(ME, m[1]!, 'dislikes'),
   },
-  { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile('user', `favourite ${m[1]}`, m[2]!) },
+  { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
+  // The general "my X is Y" last: a specific reading of the same words wins.
+  {
+    pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
+    build: (m) => profile(ME, m[1]!, m[2]!),
+  },
 ];
 
+/** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
+const DATED_THING = /\b(the [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
+const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put) (the [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
+const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
+const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
+
+const PRONOUN = /^(?:she|he|they)$/i;
+/** Requests and commitments are the tasks updater's; their dates are due dates, not facts. */
+const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me forget|note to self|to-do|todo|i'll|i will|let me|going to)\b/i;
+
 function profile(subject: string, attribute: string, value: string) {
-  const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still) /i, ''));
+  const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
   if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
-  return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? 'user' : subject, attribute: trimPhrase(attribute.toLowerCase()), value: cleanValue } };
+  const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old) /, ''));
+  return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? ME : subject, attribute: cleanAttribute, value: cleanValue } };
+}
+
+/** A home: the value is a place, not an organisation someone moved to. */
+function place(subject: string, value: string) {
+  if (ORG_WORDS.test(value) || /^(?:a|an|the|my|our|his|her) /i.test(value.trim())) return undefined;
+  return profile(subject, 'home city', value);
 }
 
 function preference(subject: string, what: string, polarity: string) {
@@ -69,23 +119,43 @@ const BARE_CORRECTION = new RegExp(`^(?:actually|sorry|correction|no wait|wait,?
 
 export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   const candidates: Candidate[] = [];
+  /** The last person named in the batch, for "she lives in Oslo". */
+  let lastPerson: string | undefined;
   for (const record of input.records) {
     if (record.type !== 'message' || record.role === 'assistant' || record.role === 'tool') continue;
-    for (const sentence of sentences(record.content)) {
-      if (isSmallTalk(sentence) || sentence.trim().endsWith('?') || looksLikeInstruction(sentence)) continue;
-      const correction = isCorrection(sentence);
-      let matched = false;
-      for (const { pattern, build } of PATTERNS) {
+    const author = authorOf(record);
+    for (const held of heldSentences(author.content)) {
+      const people = personNames(restoreDots(held));
+      if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || TASK_LIKE.test(held)) {
+        if (people.length > 0) lastPerson = people[people.length - 1];
+        continue;
+      }
+      const correction = isCorrection(held);
+      const sentence = correction ? statedValue(held) : held;
+      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean }[] = [];
+      for (const { pattern, build, change } of PATTERNS) {
         for (const match of sentence.matchAll(pattern)) {
-          const found = build(match);
-          if (!found) continue;
-          matched = true;
-          const candidate = { ...found, row: withDate(found.row, record.timestamp), statement: trimPhrase(sentence), correction, evidence: [record.id] };
-          supersedeWithinBatch(candidates, candidate);
-          candidates.push(candidate);
+          const built = build(match);
+          if (built) found.push({ ...built, change: change ?? false });
         }
       }
-      const bare = !matched && correction ? BARE_CORRECTION.exec(sentence) : null;
+      const dated = datedThing(sentence, record.timestamp);
+      if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: false });
+      let matched = false;
+      for (const built of found) {
+        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (lastPerson ?? v) : v]));
+        if (row.subject && PRONOUN.test(row.subject)) continue;
+        // A named author's job lives on their contact; only the anonymous user keeps it as a fact.
+        if (author.key !== 'user' && row.subject === author.key && /^(?:employer|occupation)$/.test(row.attribute ?? '')) continue;
+        // One statement, one value per subject and attribute: the first pattern that read it wins.
+        if (matched && candidates.some((c) => c.evidence.includes(record.id) && c.row.subject === row.subject && (c.row.attribute ?? c.row.preference) === (row.attribute ?? row.preference))) continue;
+        matched = true;
+        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(held), correction: correction || built.change, evidence: [record.id] };
+        supersedeWithinBatch(candidates, candidate);
+        candidates.push(candidate);
+      }
+      if (people.length > 0) lastPerson = people[people.length - 1];
+      const bare = !matched && correction ? BARE_CORRECTION.exec(held) : null;
       const previous = candidates[candidates.length - 1];
       if (bare && previous && previous.table === 'profile') {
         const row = withDate({ ...previous.row, value: trimPhrase(bare[1]!) }, record.timestamp);
@@ -118,6 +188,18 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     });
   }
   return { ops };
+}
+
+function datedThing(sentence: string, timestamp: string): { subject: string; iso: string } | undefined {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING]) {
+    const match = pattern.exec(sentence);
+    if (!match) continue;
+    const subject = trimPhrase(match[1]!.replace(/^the /i, '').toLowerCase());
+    if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
+    const date = resolveDate(match[2]!, timestamp, true);
+    if (date) return { subject, iso: date.iso };
+  }
+  return undefined;
 }
 
 function withDate(row: Record<string, string | null>, timestamp: string): Record<string, string | null> {
