@@ -170,6 +170,8 @@ const NOT_NAMES = new Set(
     'september', 'october', 'november', 'december', 'today', 'tomorrow', 'yesterday', 'hi', 'hey', 'hello', 'thanks', 'ok', 'okay',
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
     'christmas', 'easter', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
+    'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
+    'guess', 'oops', 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
   ].map((word) => word.toLowerCase()),
 );
 
