@@ -168,8 +168,9 @@ function scoreContacts(truth: ExpectedTruth, contacts: readonly ContactItem[], m
     const key = [contact.name, ...contact.aliases].map((n) => resolvePerson(truth, n)).find(Boolean);
     const expected = key ? expectedByKey.get(key) : undefined;
     if (!expected) {
-      // People the truth knows only as a value (a dentist, a partner) are neither rewarded nor penalised.
-      if (key === undefined) {
+      // People the truth knows only as a fact's value (a dentist, a wife) or as a participant it does not list are neither rewarded nor penalised.
+      const valueOfFact = truth.facts.some((f) => [contact.name, ...contact.aliases].some((n) => tolerantEqual(f.value, n) || tolerantEqual(normaliseName(f.value), normaliseName(n))));
+      if (key === undefined && !valueOfFact) {
         fp += 1;
         misses.push(`contact: unexpected "${contact.name}"`);
       }

@@ -178,6 +178,8 @@ export class CorpusBuilder {
       shift = -shift;
       d = new Date(base.getTime() + shift * DAY);
     }
+    // Never a corrected date in the past: move later instead (even into the next month).
+    if (d.getTime() <= this.now().getTime()) d = new Date(base.getTime() + Math.abs(shift) * DAY);
     return [`the ${ordinal(d.getUTCDate())}`, d.toISOString().slice(0, 10)];
   }
 }

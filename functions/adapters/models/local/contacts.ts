@@ -16,7 +16,8 @@ const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
 const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|and)`;
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
-const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?:[a-z]+|[A-Z]{2,5})){0,4})`;
+const ROLE_STOP = '(?:last|this|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who)';
+const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
 const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
@@ -55,6 +56,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   },
   // "has taken a job as head of sourcing with Halden Group"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:taken|took|accepted|got|landed) ${ARTICLES}(?:job|position|role|post) as ${ARTICLES}${ROLE} (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  // "I got the nurse job at St. Mary's Hospital"
+  { pattern: new RegExp(`\\b${WHO} (?:got|landed|accepted|took|was offered) (?:the|a|an) (?:new )?${ROLE} (?:job|position|role|post) (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "opened his own place, Osteria Luca"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:opened|started|founded|launched) (?:his|her|their|my) own (?:place|business|company|restaurant|shop|studio|firm)?,? (${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "I met José Álvarez from Ferrotek", "spoke with Søren from Kestrel Bank"

@@ -6,6 +6,7 @@
  * resolved against the message's own timestamp into a `date` column, which is
  * added to `profile` (existing rows migrated) the first time it is needed.
  */
+import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
@@ -25,19 +26,24 @@ interface Candidate {
 
 const VALUE = `([^.,;!?]+?)`;
 const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
-const NAME = `(\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+const NAME = `((?!I['’])\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 /** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
 const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
 const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
+/** People one has (a dentist, a wife): their value is a name, cut where the name ends. */
+const RELATIONS = 'dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet|physio|hairdresser|landlord';
+const TITLED = `((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+const PERSON_VALUE = new RegExp(`^${TITLED}`, 'u');
 /** The first person of the record's author; replaced by the author's key. */
 const ME = '\u0000me';
 
 type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
-const PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
+const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean }[] = [
   { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
-  { pattern: new RegExp(`\\bmy (dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
-  { pattern: new RegExp(`(?:^|[,:;] )${NAME} is my (?:new )?(dentist|doctor|gp|lawyer|accountant|wife|husband|partner|boss|manager|favou?rite [a-z]+)\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
+  { pattern: new RegExp(`\\b${TITLED} as my (${RELATIONS})\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
+  { pattern: new RegExp(`\\b[Mm]y (${RELATIONS}),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`(?:^|[,:;] )${TITLED} is my (?:new )?(${RELATIONS}|boss|manager|favou?rite [a-z]+)\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
   { pattern: new RegExp(`\\b${NAME} is my favou?rite ([a-z]+)\\b`, 'gu'), build: (m) => profile(ME, `favourite ${m[2]}`, m[1]!) },
   { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'name', m[1]!) },
   { pattern: new RegExp(`\\b(?:i|we) (?:now )?(?:live|am living|'m living|are living|'re living) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
@@ -48,8 +54,9 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
   { pattern: new RegExp(`\\b(?:i'm|i am) (?:still )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b${NAME} (?:now )?(?:lives|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\b([Ss]he|[Hh]e|[Tt]hey) (?:now )?(?:lives?|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
-  { pattern: new RegExp(`\\b${NAME} (?:has )?(?:just )?(?:moved|relocated) to ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
-  { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'’-]+) is in ${VALUE} now\\b`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b${NAME} (?:has )?(?:just )?(?:moved|relocated) to ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!, true), change: true },
+  { pattern: new RegExp(`\\b((?!I['’])\\p{Lu}[\\p{L}'’-]+)(?:, [^,]{1,30},)? is (?:now )?(?:in|based in) ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b(?:the|our|my) (?:site|office|studio|shop|business|company|practice|headquarters|hq) is (?:now )?(?:located |based )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
   { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
   { pattern: /\b(?:i(?:'m| am)|i went|i've gone|i have gone|i've been|i have been) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
@@ -78,10 +85,11 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
     build: (m) => preference(ME, m[1]!, 'dislikes'),
   },
   { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
-  // The general "my X is Y" last: a specific reading of the same words wins.
+  // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
     build: (m) => profile(ME, m[1]!, m[2]!),
+    fallback: true,
   },
 ];
 
@@ -92,6 +100,8 @@ const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40
 const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
 
 const PRONOUN = /^(?:she|he|they)$/i;
+/** Words that say a value replaced an earlier one ("our plan is Business now", "we changed it"). */
+const CHANGE_SIGNAL = /\b(?:now|these days|any ?more|no longer|changed|switched|upgraded|downgraded|moved)\b/i;
 /** Requests and commitments are the tasks updater's; their dates are due dates, not facts. */
 const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me forget|note to self|to-do|todo|i'll|i will|let me|going to)\b/i;
 
@@ -99,12 +109,20 @@ function profile(subject: string, attribute: string, value: string) {
   const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
   if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
   const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old) /, ''));
+  if (new RegExp(`^(?:${RELATIONS})$`).test(cleanAttribute)) {
+    // "my dentist is Dr. Weiss on Elm St." names Dr. Weiss.
+    const person = PERSON_VALUE.exec(value.trim().replace(/^(?:called|named) /i, ''));
+    if (person) return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? ME : subject, attribute: cleanAttribute, value: trimPhrase(person[1]!) } };
+  }
   return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? ME : subject, attribute: cleanAttribute, value: cleanValue } };
 }
 
 /** A home: the value is a place, not an organisation someone moved to. */
-function place(subject: string, value: string) {
-  if (ORG_WORDS.test(value) || /^(?:a|an|the|my|our|his|her) /i.test(value.trim())) return undefined;
+function place(subject: string, value: string, needPlace = false) {
+  const text = value.trim();
+  if (ORG_WORDS.test(text) || !/^\p{Lu}/u.test(text)) return undefined;
+  // "Anne-Marie moved to Ferrotek": after a third person, only a name compromise knows as a place is a home.
+  if (needPlace && !nlp(text).places().found) return undefined;
   return profile(subject, 'home city', value);
 }
 
@@ -133,13 +151,14 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       const correction = isCorrection(held);
       const sentence = correction ? statedValue(held) : held;
       const found: { row: Candidate['row']; table: Candidate['table']; change: boolean }[] = [];
-      for (const { pattern, build, change } of PATTERNS) {
+      for (const { pattern, build, change, fallback } of PATTERNS) {
+        if (fallback && found.length > 0) continue;
         for (const match of sentence.matchAll(pattern)) {
           const built = build(match);
-          if (built) found.push({ ...built, change: change ?? false });
+          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence) });
         }
       }
-      const dated = datedThing(sentence, record.timestamp);
+      const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject));
       if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: false });
       let matched = false;
       for (const built of found) {
@@ -190,16 +209,35 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   return { ops };
 }
 
-function datedThing(sentence: string, timestamp: string): { subject: string; iso: string } | undefined {
+function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
   for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING]) {
     const match = pattern.exec(sentence);
     if (!match) continue;
     const subject = trimPhrase(match[1]!.replace(/^the /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
+    // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
+    const known = previous(subject);
+    const bareDay = /^\W*(?:on |for )?(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b(?! of)/i.exec(match[2]!);
+    if (known && bareDay) {
+      const iso = `${known.slice(0, 8)}${String(Number(bareDay[1])).padStart(2, '0')}`;
+      if (!Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)) return { subject, iso };
+    }
     const date = resolveDate(match[2]!, timestamp, true);
     if (date) return { subject, iso: date.iso };
   }
   return undefined;
+}
+
+/** The date already known for a thing: from earlier in the batch, else from the store. */
+function previousDate(input: UpdaterInput, candidates: readonly Candidate[], subject: string): string | undefined {
+  const inBatch = [...candidates].reverse().find((c) => c.row.subject === subject && c.row.attribute === 'date');
+  if (inBatch?.row.value) return inBatch.row.value;
+  const stored = input.existing.find((item) => {
+    const row = item.row as Record<string, string | null> | undefined;
+    return row?.subject === subject && row.attribute === 'date';
+  });
+  const value = (stored?.row as Record<string, string | null> | undefined)?.value;
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
 }
 
 function withDate(row: Record<string, string | null>, timestamp: string): Record<string, string | null> {

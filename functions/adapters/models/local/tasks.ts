@@ -35,6 +35,8 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
 const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|forget (?:about )?|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /\b(?:done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
+/** Words that say the work is finished whatever its verb ("the report is done"). */
+const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with)\b/i;
 /** Verbs that do the same work: closing "email X" by "sent X". */
 const SAME_WORK: Readonly<Record<string, string>> = { email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', ring: 'call', phone: 'call', reserve: 'book', reimburse: 'refund', arrange: 'send' };
 
@@ -48,6 +50,8 @@ interface OpenTask {
   target: string;
   title: string;
   words: Set<string>;
+  /** The work itself: the title's first verb, folded ("email" → "send"). */
+  verb: string | undefined;
 }
 
 export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
@@ -69,15 +73,15 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       }
       if (record.type !== 'message' || record.role === 'tool') continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
-      for (const { pattern, owner } of CREATE_PATTERNS) {
-        const match = [...held.matchAll(pattern)][0];
-        if (!match) continue;
+      // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner } of matches) {
         const who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
         const phrase = restoreDots(match[match.length - 1]!);
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         const due = resolveDate(phrase, record.timestamp, true);
         const title = cleanTitle(due ? phrase.replace(due.text, '') : phrase, author.name);
-        if (!title || title.split(' ').length < 2) continue;
+        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2) continue;
         const ref = `t${++refs}`;
         ops.push({
           op: 'add',
@@ -94,7 +98,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
 }
 
 function openTask(target: string, title: string): OpenTask {
-  return { target, title, words: lemmas(title) };
+  const first = contentWords(toInfinitive(title).split(' ')[0] ?? '');
+  const verb = [...first][0];
+  return { target, title, words: lemmas(title), verb: verb ? (SAME_WORK[verb] ?? verb) : undefined };
 }
 
 /** Content-word lemmas of a phrase, with verbs of the same work folded together. */
@@ -131,7 +137,9 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     let shared = 0;
     for (const word of task.words) if (words.has(word)) shared += 1;
     const score = shared / Math.max(1, task.words.size);
-    if (shared >= 2 && score >= 0.3 && score > bestScore) {
+    // Done needs the work itself reported ("sent", "shipped" for "send"), or a word that says it is finished.
+    const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
+    if (reportsWork && shared >= 2 && score >= 0.3 && score > bestScore) {
       best = task;
       bestScore = score;
     }

@@ -52,12 +52,13 @@ export function holdAbbreviations(sentence: string): string {
 export function authorOf(record: { role: string; content: string; speaker?: string; contact?: { id?: string; name?: string } }): { key: string; name?: string; content: string } {
   const content = record.content.normalize('NFC');
   const speaker = record.speaker?.normalize('NFC').trim();
+  const name = speaker ?? record.contact?.name?.normalize('NFC').trim();
+  // Only a prefix that repeats the known speaker is dropped: "Note to self: ..." is content, not a name.
   const prefix = /^([\p{L}][\p{L}\p{M}'’ .-]{0,60}):\s+/u.exec(content);
-  const stripped = prefix && (!speaker || prefix[1]!.trim() === speaker) ? content.slice(prefix[0].length) : content;
-  const name = speaker ?? (prefix && record.role === 'user' && !record.contact ? prefix[1]!.trim() : undefined) ?? record.contact?.name?.normalize('NFC');
+  const stripped = prefix && name && prefix[1]!.trim() === name ? content.slice(prefix[0].length) : content;
   if (record.role === 'assistant' || record.role === 'tool' || record.role === 'system') return { key: 'assistant', content: stripped };
-  const key = record.contact?.id ?? (name ? name : 'user');
-  return { key, ...(name ? { name } : {}), content: name ? stripped : content };
+  const key = record.contact?.id ?? name ?? 'user';
+  return { key, ...(name ? { name } : {}), content: stripped };
 }
 
 /**
@@ -171,7 +172,7 @@ const NOT_NAMES = new Set(
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
     'christmas', 'easter', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
     'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
-    'guess', 'oops', 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
+    'guess', 'oops', 'work', "i've", "i'm", "i'll", "i'd", 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
   ].map((word) => word.toLowerCase()),
 );
 
@@ -192,10 +193,13 @@ export function cleanName(raw: string): string | undefined {
     .replace(/^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.? (?=\p{Lu}[\p{L}'-]+ \p{Lu})/u, '')
     .trim();
   if (!name || !/^\p{Lu}/u.test(name)) return undefined;
-  const words = name.split(' ');
+  let words = name.split(' ');
+  // "FYI Anne-Marie Dubois", "Heads up Priya": leading words that are not names are dropped.
+  while (words.length > 1 && NOT_NAMES.has(words[0]!.toLowerCase())) words = words.slice(1);
+  if (words.length === 0 || !/^\p{Lu}/u.test(words[0]!)) return undefined;
   if (words.some((word) => NOT_NAMES.has(word.toLowerCase()))) return undefined;
   if (words.length > 3) return undefined;
-  return name;
+  return words.join(' ');
 }
 
 /**
