@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { RELATION_PATTERN, RELATION_REVERSE_PATTERN, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 
 const SUMMARY_TOKENS = 120;
@@ -140,12 +140,15 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const author = authorOf(record);
     const speaker = author.name ? observe(author.name, record.id) : undefined;
     if (speaker) speaker.personal = true;
-    for (const held of heldSentences(author.content)) {
+    for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
-      const doc = nlp(sentence);
-      for (const place of doc.places().out('array') as string[]) places.add(trimPhrase(place).toLowerCase());
-      for (const org of doc.organizations().out('array') as string[]) organisations.add(trimPhrase(org).toLowerCase());
+      const deep = index < DEEP_SENTENCES_PER_RECORD;
+      if (deep) {
+        const doc = nlp(sentence);
+        for (const place of doc.places().out('array') as string[]) places.add(trimPhrase(place).toLowerCase());
+        for (const org of doc.organizations().out('array') as string[]) organisations.add(trimPhrase(org).toLowerCase());
+      }
       const hypothetical = isHypothetical(held);
       const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean }[] = [];
       if (!hypothetical) {
@@ -164,7 +167,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         }
       }
       const orgNames = [...organisations];
-      const named = personNames(sentence, orgNames)
+      const named = (deep ? personNames(sentence, orgNames) : [])
         .filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()))
         .map((name) => observe(name, record.id))
         .filter((o): o is Observation => !!o);

@@ -10,7 +10,7 @@ import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase } from './text.js';
 
 const PROFILE: FactTable = { name: 'profile', columns: ['subject', 'attribute', 'value'], key: ['subject', 'attribute'] };
 const PREFERENCES: FactTable = { name: 'preferences', columns: ['subject', 'preference', 'polarity'], key: ['subject', 'preference'] };
@@ -100,6 +100,8 @@ const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40
 const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
 
 const PRONOUN = /^(?:she|he|they)$/i;
+/** Whether the sentence being read is within the record's compromise budget (see DEEP_SENTENCES_PER_RECORD). */
+let deep = true;
 /** Words that say a value replaced an earlier one ("our plan is Business now", "we changed it"). */
 const CHANGE_SIGNAL = /\b(?:now|these days|any ?more|no longer|changed|switched|upgraded|downgraded|moved)\b/i;
 /** Requests and commitments are the tasks updater's; their dates are due dates, not facts. */
@@ -122,8 +124,10 @@ function place(subject: string, value: string, needPlace = false) {
   const text = value.trim();
   if (ORG_WORDS.test(text) || !/^\p{Lu}/u.test(text)) return undefined;
   // "Anne-Marie moved to Ferrotek": after a third person, only a name compromise knows as a place is a home.
-  if (needPlace && !nlp(text).places().found) return undefined;
-  return profile(subject, 'home city', value);
+  if (needPlace && (!deep || !nlp(text).places().found)) return undefined;
+  // A place is its capitalised words: "Lisbon in May" is Lisbon.
+  const name = /^\p{Lu}[\p{L}'’\u2024-]*(?: (?:\p{Lu}[\p{L}'’\u2024-]*|de|del|la|le|upon|on the)){0,3}/u.exec(text);
+  return profile(subject, 'home city', name ? name[0] : value);
 }
 
 function preference(subject: string, what: string, polarity: string) {
@@ -137,13 +141,15 @@ const BARE_CORRECTION = new RegExp(`^(?:actually|sorry|correction|no wait|wait,?
 
 export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   const candidates: Candidate[] = [];
+  deep = true;
   /** The last person named in the batch, for "she lives in Oslo". */
   let lastPerson: string | undefined;
   for (const record of input.records) {
     if (record.type !== 'message' || record.role === 'assistant' || record.role === 'tool') continue;
     const author = authorOf(record);
-    for (const held of heldSentences(author.content)) {
-      const people = personNames(restoreDots(held));
+    for (const [index, held] of heldSentences(author.content).entries()) {
+      deep = index < DEEP_SENTENCES_PER_RECORD;
+      const people = deep ? personNames(restoreDots(held)) : [];
       if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || TASK_LIKE.test(held)) {
         if (people.length > 0) lastPerson = people[people.length - 1];
         continue;
@@ -174,6 +180,18 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         candidates.push(candidate);
       }
       if (people.length > 0) lastPerson = people[people.length - 1];
+      // "Sorry, I got that wrong: it is on the 14th, not the 12th": "it" is the last dated thing.
+      const itDate = !matched && correction ? IT_DATE.exec(sentence) : null;
+      const lastDated = itDate ? lastDatedThing(input, candidates) : undefined;
+      if (itDate && lastDated) {
+        const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
+        if (dated) {
+          const candidate: Candidate = { table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: `${dated.subject}: ${dated.iso} (${trimPhrase(held)})`, correction: true, evidence: [record.id] };
+          supersedeWithinBatch(candidates, candidate);
+          candidates.push(candidate);
+          matched = true;
+        }
+      }
       const bare = !matched && correction ? BARE_CORRECTION.exec(held) : null;
       const previous = candidates[candidates.length - 1];
       if (bare && previous && previous.table === 'profile') {
@@ -226,6 +244,16 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
     if (date) return { subject, iso: date.iso };
   }
   return undefined;
+}
+
+const IT_DATE = /^(?:it|that)(?:'s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
+
+/** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
+function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): string | undefined {
+  const inBatch = [...candidates].reverse().find((c) => c.row.attribute === 'date' && c.row.subject);
+  if (inBatch) return inBatch.row.subject!;
+  const stored = input.existing.find((item) => (item.row as Record<string, string | null> | undefined)?.attribute === 'date');
+  return (stored?.row as Record<string, string | null> | undefined)?.subject ?? undefined;
 }
 
 /** The date already known for a thing: from earlier in the batch, else from the store. */

@@ -12,9 +12,8 @@
 import nlp from 'compromise';
 import type { TaskOp } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
-import { contentWords } from '../../../domain/patch.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { authorOf, capitalise, cleanName, heldSentences, isSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"). */
 const NOT_WORK = '(?!keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b)';
@@ -32,13 +31,15 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: /\b(\p{Lu}[\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\s+([^.!?;]+)/gu, owner: 'named' },
 ];
 
-const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|forget (?:about )?|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
+const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
-const COMPLETION_WORDS = /\b(?:done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
+const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
 const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with)\b/i;
 /** Verbs that do the same work: closing "email X" by "sent X". */
-const SAME_WORK: Readonly<Record<string, string>> = { email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', ring: 'call', phone: 'call', reserve: 'book', reimburse: 'refund', arrange: 'send' };
+const SAME_WORK: Readonly<Record<string, string>> = { email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call', reserve: 'book', reimburse: 'refund', arrange: 'send' };
+
+const MAX_TASKS_PER_RECORD = 10;
 
 interface KnownTask {
   alias: string;
@@ -52,6 +53,8 @@ interface OpenTask {
   words: Set<string>;
   /** The work itself: the title's first verb, folded ("email" → "send"). */
   verb: string | undefined;
+  /** What the work is on: lemmas that are neither the verb nor a name ("contract", "passport"). */
+  objects: Set<string>;
 }
 
 export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
@@ -61,17 +64,18 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
 
   for (const record of input.records) {
     const author = authorOf(record);
-    for (const held of heldSentences(author.content)) {
+    let created = 0;
+    for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
-
-      const progress = matchProgress(sentence, open);
+      // Reading tense takes compromise: only within the record's budget; and a record opens at most a few tasks.
+      const progress = index < DEEP_SENTENCES_PER_RECORD ? matchProgress(sentence, open) : undefined;
       if (progress) {
         ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
         open.splice(open.indexOf(progress.task), 1);
         continue;
       }
-      if (record.type !== 'message' || record.role === 'tool') continue;
+      if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
       const matches = CREATE_PATTERNS.flatMap(({ pattern, owner }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
@@ -90,6 +94,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           evidence: [record.id],
         });
         open.push(openTask(`new:${ref}`, title));
+        created += 1;
         break;
       }
     }
@@ -100,7 +105,26 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
 function openTask(target: string, title: string): OpenTask {
   const first = contentWords(toInfinitive(title).split(' ')[0] ?? '');
   const verb = [...first][0];
-  return { target, title, words: lemmas(title), verb: verb ? (SAME_WORK[verb] ?? verb) : undefined };
+  const folded = verb ? (SAME_WORK[verb] ?? verb) : undefined;
+  const names = lemmas(title.split(' ').slice(1).filter((word) => /^\p{Lu}/u.test(word)).join(' '));
+  const objects = new Set([...lemmas(title)].filter((word) => word !== folded && !names.has(word)));
+  return { target, title, words: lemmas(title), verb: folded, objects };
+}
+
+const STOP_WORDS = new Set(['the', 'a', 'an', 'to', 'for', 'of', 'on', 'in', 'and', 'my', 'me', 'by', 'with', 'at', 'this', 'that', 'it', 'i', 'you', 'your', 'our', 'about', 'from', 'up', 'out', 'over', 'is', 'are', 'was', 'be', 'been', 'has', 'have', 'just', 'all', 'them', 'their', 'his', 'her']);
+
+/** Words of a phrase without stop words, lightly stemmed (plurals, -ing, -ed of long words; "ring" stays "ring"). */
+function contentWords(text: string): Set<string> {
+  return new Set(
+    text
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/['’]s\b/g, '')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+      .map((word) => (word.length > 5 ? word.replace(/(?:ing|ed)$/, '') : word))
+      .map((word) => (word.length > 3 ? word.replace(/(?<!s)s$/, '') : word)),
+  );
 }
 
 /** Content-word lemmas of a phrase, with verbs of the same work folded together. */
@@ -139,7 +163,9 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     const score = shared / Math.max(1, task.words.size);
     // Done needs the work itself reported ("sent", "shipped" for "send"), or a word that says it is finished.
     const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
-    if (reportsWork && shared >= 2 && score >= 0.3 && score > bestScore) {
+    // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
+    const sameObject = task.objects.size === 0 || [...task.objects].some((word) => words.has(word));
+    if (reportsWork && sameObject && shared >= 2 && score >= 0.3 && score > bestScore) {
       best = task;
       bestScore = score;
     }

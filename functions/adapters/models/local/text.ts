@@ -30,7 +30,33 @@ export function heldSentences(text: string): string[] {
     .replace(ABBREVIATIONS, `$1${HELD_DOT}`)
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length > 0);
+    .filter((sentence) => sentence.length > 0)
+    .flatMap(pieces);
+}
+
+/**
+ * How many sentences (or pieces) of one record are read with compromise
+ * (names, places, tense): about 3,000 characters. The rest of a very long
+ * record is still read by the rules' own patterns, which are linear; this
+ * keeps a 32 KB message well under a second per updater.
+ */
+export const DEEP_SENTENCES_PER_RECORD = 8;
+
+/** No sentence people write runs this long; a longer one (a pasted log, a run-on) is read in pieces, so reading stays linear in the text. */
+export const MAX_SENTENCE_CHARS = 400;
+
+function pieces(sentence: string): string[] {
+  if (sentence.length <= MAX_SENTENCE_CHARS) return [sentence];
+  const out: string[] = [];
+  let rest = sentence;
+  while (rest.length > MAX_SENTENCE_CHARS) {
+    const space = rest.lastIndexOf(' ', MAX_SENTENCE_CHARS);
+    const cut = space > MAX_SENTENCE_CHARS / 2 ? space : MAX_SENTENCE_CHARS;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) out.push(rest);
+  return out.filter(Boolean);
 }
 
 /** Puts back the periods that `sentences` held. */
