@@ -55,7 +55,10 @@ if (names.length > 1) {
 for (const name of names) {
   if (stackless.has(name)) {
     log(`running ${name}`);
-    const report = await benchmarks[name]!(undefined as unknown as LocalStack);
+    const report = await benchmarks[name]!(undefined as unknown as LocalStack).catch((error: unknown) => {
+      log(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
     printReport(report);
     recordReport(report, 'none (model port called directly)');
     continue;

@@ -23,6 +23,11 @@ import type { BenchReport } from './report.js';
 import { round } from './stats.js';
 
 export const EXTRACT_BATCH_SIZE = 50;
+
+/** The benchmark could not run (the configured model is unreachable or answers out of contract). */
+export class ExtractBenchmarkError extends Error {
+  override readonly name = 'ExtractBenchmarkError';
+}
 const MAX_EXISTING_IN_PROMPT = 150;
 
 /** The model named by the configuration; a configured but unreachable model fails the run with its own error. */
@@ -49,10 +54,16 @@ export async function consolidateCorpus(model: ModelPort, corpus: ExtractionCorp
         .slice(0, MAX_EXISTING_IN_PROMPT);
       const { aliasOf, idOf } = aliasItems(updater, visible);
       const input: UpdaterInput = { updater, records: records.map(toPromptRecord), existing: visible.map((item) => ({ alias: aliasOf.get(item.id)!, ...forModel(item) })), tables: store.tables };
-      const response = await model.invoke({ task: updater, prompt: renderPrompt(CURRENT_PROMPTS[updater], input), input, outputSchema: updaterOutputSchemas[updater], maxOutputTokens: 4_096 });
+      let response;
+      try {
+        response = await model.invoke({ task: updater, prompt: renderPrompt(CURRENT_PROMPTS[updater], input), input, outputSchema: updaterOutputSchemas[updater], maxOutputTokens: 4_096 });
+      } catch (error) {
+        const reason = error instanceof Error ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+        throw new ExtractBenchmarkError(`model ${model.modelId} could not be called (${corpus.name}, batch ${batch}, ${updater}): ${reason}. The benchmark needs the model MODEL_PROVIDER names to be reachable (credentials, OPENAI_BASE_URL, network), or MODEL_PROVIDER=local.`);
+      }
       const parsed = updaterOutputSchemas[updater].safeParse(response.output);
       if (!parsed.success) {
-        throw new Error(`${corpus.name} batch ${batch} ${updater}: output failed validation: ${issuesFromZod(parsed.error, 'output').slice(0, 3).map((i) => `${i.field}: ${i.rule}`).join('; ')}`);
+        throw new ExtractBenchmarkError(`${corpus.name} batch ${batch} ${updater}: output failed validation: ${issuesFromZod(parsed.error, 'output').slice(0, 3).map((i) => `${i.field}: ${i.rule}`).join('; ')}`);
       }
       const result = applyPatch(store, parsed.data.ops, { updater, batch, now, scope, records: evidence, aliases: idOf });
       stores.set(updater, { ...store, version: store.version + 1, lastBatch: batch, items: [...result.items], tables: [...result.tables] });
