@@ -4,8 +4,9 @@ import { supportCorpus } from './support.js';
 import type { ExtractionCorpus } from './types.js';
 import { workAssistantCorpus } from './work-assistant.js';
 
-export function extractionCorpora(): ExtractionCorpus[] {
-  return [workAssistantCorpus(), friendsCorpus(), supportCorpus()];
+/** The three corpora; a seed other than the default draws other paraphrases (and timings) for the same events. */
+export function extractionCorpora(seed?: number): ExtractionCorpus[] {
+  return seed === undefined ? [workAssistantCorpus(), friendsCorpus(), supportCorpus()] : [workAssistantCorpus(seed), friendsCorpus(seed), supportCorpus(seed)];
 }
 
 export type { ExtractionCorpus } from './types.js';
