@@ -101,6 +101,16 @@ describe('contacts: organisation and role, in one clause or the next', () => {
     expect(contact('Lena Park', 'Lena Park works at Orbis.', 'Lena is now happy with the plan.')?.role).toBeUndefined();
   });
 
+  it('reads chat news without a subject as the author’s', () => {
+    expect(contact('Mina', { content: 'Joined Larkspur Films last week as an editor!', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films', role: 'editor' });
+    expect(contact('Mina', { content: 'Started at Larkspur Films on Monday.', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films' });
+  });
+
+  it('introduces no one in a question, but still sees people already known', () => {
+    expect(contacts('Should I call Tom about the offsite?').map((c) => c.name)).toEqual([]);
+    expect(contacts('Tom Baker is our designer at Quanta.', 'Should I call Tom about the offsite?').map((c) => c.name)).toEqual(['Tom Baker']);
+  });
+
   it('does not take places for people', () => {
     expect(contacts('We flew to Madrid with Ravi Menon.', 'I moved to Lyon in May.').map((c) => c.name)).toEqual(['Ravi Menon']);
   });

@@ -56,6 +56,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   },
   // "has taken a job as head of sourcing with Halden Group"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:taken|took|accepted|got|landed) ${ARTICLES}(?:job|position|role|post) as ${ARTICLES}${ROLE} (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  // Chat drops the subject: "Started at Bristol Royal Infirmary on Monday!" is the author's news.
+  { pattern: new RegExp(`^(?:(?:[Jj]ust|[Ff]inally|[Oo]fficially) )?(?:[Ss]tarted (?:at|with)|[Jj]oined|[Ss]tarted working at) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'), who: 0, org: 1, role: 2 },
   // "I got the nurse job at St. Mary's Hospital"
   { pattern: new RegExp(`\\b${WHO} (?:got|landed|accepted|took|was offered) (?:the|a|an) (?:new )?${ROLE} (?:job|position|role|post) (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "opened his own place, Osteria Luca"
@@ -67,7 +69,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "I'm now chief operating officer", "José is purchasing director now", "he is a chef there"
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) now ${ARTICLES}${ROLE}(?=[.,;!]|$| so\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) ${ARTICLES}${ROLE} (?:now|there|over there)\\b`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
-  { pattern: new RegExp(`\\bmy title (?:changed|is now)[,:;]? (?:i am|i'm) (?:now )?${ARTICLES}${ROLE}`, 'giu'), who: 0, role: 1, org: 0 },
+  { pattern: new RegExp(`\\b[Mm]y title (?:changed|is now)[,:;]? (?:I am|I'm|i am|i'm) (?:now )?${ARTICLES}${ROLE}`, 'gu'), who: 0, role: 1, org: 0 },
   // "Priya is no longer at Brightwell", "Mark left Brightwell": who the next pronoun is, and an organisation they are not at any more.
   { pattern: new RegExp(`\\b${WHO}(?: is no longer (?:at|with)| (?:has |had |just )?(?:left|quit)) (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0, leaves: true },
   // "I look after IT for Nowak Studio"
@@ -133,6 +135,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   /** Organisations and places seen in the batch: a capitalised word that is one of them is not a person. */
   const organisations = new Set<string>((input.existing as unknown as KnownContact[]).flatMap((c) => (c.organisation ? [c.organisation.toLowerCase()] : [])));
   const places = new Set<string>();
+  const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
   /** The last person named in the batch, for "he runs purchasing there". */
   let lastPerson: Observation | undefined;
 
@@ -169,6 +172,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const orgNames = [...organisations];
       const named = (deep ? personNames(sentence, orgNames) : [])
         .filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()))
+        // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
+        .filter((name) => !hypothetical || [...observations.keys()].some((known) => sameName(known, cleanName(name) ?? name)) || knownNames.some((known) => sameName(known, cleanName(name) ?? name)))
         .map((name) => observe(name, record.id))
         .filter((o): o is Observation => !!o);
       for (const observation of named) observation.mentions.push({ timestamp: record.timestamp, sentence });
