@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is
- * named: ingest, consolidate, ladders, read, eval) on a fresh local stack
- * each, prints each table and JSON line, and records each section in
+ * named: ingest, consolidate, ladders, read, eval, extract) on a fresh local
+ * stack each (extract needs none: it calls the model port directly), prints each table and JSON line, and records each section in
  * docs/BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { benchConsolidate } from './bench/consolidate.js';
 import { benchLadders } from './bench/ladders.js';
 import { benchRead } from './bench/read.js';
 import { benchEval } from './bench/eval.js';
+import { benchExtract } from './bench/extract.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -22,7 +23,10 @@ const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = 
   ladders: benchLadders,
   read: benchRead,
   eval: benchEval,
+  extract: () => benchExtract(),
 };
+/** Benchmarks that call the model port directly and need no emulator. */
+const stackless = new Set(['extract']);
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(name in benchmarks));
@@ -49,6 +53,16 @@ if (names.length > 1) {
 }
 
 for (const name of names) {
+  if (stackless.has(name)) {
+    log(`running ${name}`);
+    const report = await benchmarks[name]!(undefined as unknown as LocalStack).catch((error: unknown) => {
+      log(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+    printReport(report);
+    recordReport(report, 'none (model port called directly)');
+    continue;
+  }
   // A fresh stack (and emulator) per benchmark, so one cannot warm or load the emulator for another.
   const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log });
   try {

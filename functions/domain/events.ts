@@ -63,6 +63,13 @@ export const eventSchema = z.strictObject(
       .optional(),
     interactionId: printableId('interactionId').optional(),
     contact: contactSchema.optional(),
+    /** Who wrote the record when several people share a role (a group chat): first-person statements are theirs. */
+    speaker: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(200, { error: 'must be at most 200 characters' })
+      .optional(),
     metadata: metadataSchema.optional(),
   },
   { error: required('must be an object') },

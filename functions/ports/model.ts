@@ -18,6 +18,8 @@ export interface PromptRecord {
   readonly content: string;
   readonly interactionId?: string;
   readonly contact?: { readonly id?: string; readonly name?: string };
+  /** Who wrote the record, when the role cannot tell (the event's `speaker`, else `metadata.speaker`): first person is theirs. */
+  readonly speaker?: string;
 }
 
 /** What one updater hands the model: the batch's records and its current items, aliased. */

@@ -227,7 +227,9 @@ async function runUpdater(
   };
 }
 
-function toPromptRecord(record: RawRecord): PromptRecord {
+/** A raw record as the model sees it; the speaker is the event's own, else the `metadata.speaker` a client sent. */
+export function toPromptRecord(record: RawRecord): PromptRecord {
+  const speaker = record.speaker ?? (typeof record.metadata?.speaker === 'string' && record.metadata.speaker.trim() ? record.metadata.speaker.trim() : undefined);
   return {
     id: record.id,
     sequence: record.sequence,
@@ -237,11 +239,12 @@ function toPromptRecord(record: RawRecord): PromptRecord {
     content: record.content,
     ...(record.interactionId ? { interactionId: record.interactionId } : {}),
     ...(record.contact ? { contact: record.contact } : {}),
+    ...(speaker ? { speaker } : {}),
   };
 }
 
 /** What a model needs to see of an existing item: its content, never its id. */
-function forModel(item: MemoryItem): Record<string, unknown> {
+export function forModel(item: MemoryItem): Record<string, unknown> {
   switch (item.kind) {
     case 'contact':
       return { name: item.name, aliases: item.aliases, role: item.role, organisation: item.organisation, relationships: item.relationships, preferences: item.preferences, channels: item.channels, summary: item.summary };

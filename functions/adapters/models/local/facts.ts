@@ -6,10 +6,11 @@
  * resolved against the message's own timestamp into a `date` column, which is
  * added to `profile` (existing rows migrated) the first time it is needed.
  */
+import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { isCorrection, isSmallTalk, resolveDate, sentences, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase } from './text.js';
 
 const PROFILE: FactTable = { name: 'profile', columns: ['subject', 'attribute', 'value'], key: ['subject', 'attribute'] };
 const PREFERENCES: FactTable = { name: 'preferences', columns: ['subject', 'preference', 'polarity'], key: ['subject', 'preference'] };
@@ -24,38 +25,109 @@ interface Candidate {
 }
 
 const VALUE = `([^.,;!?]+?)`;
-const END = `(?=[.,;!?]|$| (?:and|but|so|since|because)\\b)`;
-const PATTERNS: { pattern: RegExp; build: (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined }[] = [
+const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
+const NAME = `((?!I['’])\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+/** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
+const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
+const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
+/** People one has (a dentist, a wife): their value is a name, cut where the name ends. */
+const RELATIONS = 'dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet|physio|hairdresser|landlord';
+const TITLED = `((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+const PERSON_VALUE = new RegExp(`^${TITLED}`, 'u');
+/** The first person of the record's author; replaced by the author's key. */
+const ME = '\u0000me';
+
+type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
+/** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
+const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean }[] = [
+  { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b${TITLED} as my (${RELATIONS})\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
+  { pattern: new RegExp(`\\b[Mm]y (${RELATIONS}),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`(?:^|[,:;] )${TITLED} is my (?:new )?(${RELATIONS}|boss|manager|favou?rite [a-z]+)\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
+  { pattern: new RegExp(`\\b${NAME} is my favou?rite ([a-z]+)\\b`, 'gu'), build: (m) => profile(ME, `favourite ${m[2]}`, m[1]!) },
+  { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'name', m[1]!) },
+  { pattern: new RegExp(`\\b(?:i|we) (?:now )?(?:live|am living|'m living|are living|'re living) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i'm|i am|we're|we are) (?:now |still )?(?:based|located) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\bhome(?: for (?:me|us))? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:moved|relocated) to ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\bliving in ${VALUE} now\\b`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i'm|i am) (?:still )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b${NAME} (?:now )?(?:lives|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b([Ss]he|[Hh]e|[Tt]hey) (?:now )?(?:lives?|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b${NAME} (?:has )?(?:just )?(?:moved|relocated) to ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!, true), change: true },
+  { pattern: new RegExp(`\\b((?!I['’])\\p{Lu}[\\p{L}'’-]+)(?:, [^,]{1,30},)? is (?:now )?(?:in|based in) ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b(?:the|our|my) (?:site|office|studio|shop|business|company|practice|headquarters|hq) is (?:now )?(?:located |based )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
+  { pattern: /\b(?:i(?:'m| am)|i went|i've gone|i have gone|i've been|i have been) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
+  { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
+  { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
+  { pattern: new RegExp(`\\bi(?:'ve| have) (?:recently |just )?taken up ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
+  { pattern: new RegExp(`^${VALUE} is my (?:new )?(?:thing|hobby)\\b`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
+  { pattern: new RegExp(`\\bmy (?:new )?(${PETS}),? (\\p{Lu}[\\p{L}'’-]+)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:i|we) (?:just )?(?:adopted|got) an? (?:new )?(${PETS})[!,.]* (?:her|his|its) name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:we're|we are|i'm|i am|(?:our|my|the) account is) (?:now )?on the ([\\p{L}\\p{N}]+(?: [\\p{L}\\p{N}]+)?) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
+  { pattern: new RegExp(`\\b(?:we|i) (?:pay for|have) the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
+  { pattern: new RegExp(`\\b(?:we|i)(?:'ve| have)? (?:just )?(?:upgraded|downgraded|switched|moved|changed) to the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!), change: true },
+  { pattern: /\b(?:problem|issue|trouble|something is wrong) with (?:the|our|my) ((?:[\p{L}\p{N}-]+ ){0,2}(?:router|modem|kit|switch|laptop|phone|printer|device|camera|charger|app))\b/giu, build: (m) => profile(ME, 'device', m[1]!) },
+  { pattern: /\b(?:the|our|my) ((?:[\p{L}\p{N}-]+ ){0,2}(?:router|modem|kit|switch|laptop|phone|printer|device|camera|charger)) (?:is acting up|keeps (?:dropping|failing|crashing)|stopped working|is broken)\b/giu, build: (m) => profile(ME, 'device', m[1]!) },
   {
-    pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
-    build: (m) => profile('user', m[1]!, m[2]!),
-  },
-  { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'name', m[1]!) },
-  { pattern: new RegExp(`\\bi (?:now )?live in ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'home city', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'ve| have)? (?:just )?moved to ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'home city', m[1]!) },
-  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}${END}`, 'giu'), build: (m) => profile('user', 'employer', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile('user', 'occupation', m[1]!) },
-  { pattern: /\bi(?:'m| am) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile('user', 'diet', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference('user', m[1]!, 'allergic') },
-  {
-    pattern: new RegExp(`\\b([A-Z][\\p{L}-]+)'s (birthday|anniversary|phone number|address|email|favou?rite [a-z]+) is (?:on )?${VALUE}${END}`, 'gu'),
+    pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}-]+)'s (birthday|anniversary|phone number|address|email|favou?rite [a-z]+) is (?:on )?${VALUE}${END}`, 'gu'),
     build: (m) => profile(m[1]!, m[2]!, m[3]!),
   },
   {
     pattern: new RegExp(`\\bi (?:really |absolutely )?(?:like|love|prefer|enjoy|adore) ${VALUE}${END}`, 'giu'),
-    build: (m) => preference('user', m[1]!, 'likes'),
+    build: (m) => preference(ME, m[1]!, 'likes'),
   },
   {
     pattern: new RegExp(`\\bi (?:really )?(?:hate|dislike|can't stand|cannot stand|don't like|do not like) ${VALUE}${END}`, 'giu'),
-    build: (m) => preference('user', m[1]!, 'dislikes'),
+    build: (m) => preference(ME, m[1]!, 'dislikes'),
   },
-  { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile('user', `favourite ${m[1]}`, m[2]!) },
+  { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
+  // The general "my X is Y" last, and only when no specific reading of the sentence matched.
+  {
+    pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
+    build: (m) => profile(ME, m[1]!, m[2]!),
+    fallback: true,
+  },
 ];
 
+/** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
+const DATED_THING = /\b(the [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
+const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put) (the [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
+const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
+const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
+
+const PRONOUN = /^(?:she|he|they)$/i;
+/** Whether the sentence being read is within the record's compromise budget (see DEEP_SENTENCES_PER_RECORD). */
+let deep = true;
+/** Words that say a value replaced an earlier one ("our plan is Business now", "we changed it"). */
+const CHANGE_SIGNAL = /\b(?:now|these days|any ?more|no longer|changed|switched|upgraded|downgraded|moved)\b/i;
+/** Requests and commitments are the tasks updater's; their dates are due dates, not facts. */
+const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me forget|note to self|to-do|todo|i'll|i will|let me|going to)\b/i;
+
 function profile(subject: string, attribute: string, value: string) {
-  const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still) /i, ''));
+  const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
   if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
-  return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? 'user' : subject, attribute: trimPhrase(attribute.toLowerCase()), value: cleanValue } };
+  const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old) /, ''));
+  if (new RegExp(`^(?:${RELATIONS})$`).test(cleanAttribute)) {
+    // "my dentist is Dr. Weiss on Elm St." names Dr. Weiss.
+    const person = PERSON_VALUE.exec(value.trim().replace(/^(?:called|named) /i, ''));
+    if (person) return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? ME : subject, attribute: cleanAttribute, value: trimPhrase(person[1]!) } };
+  }
+  return { table: 'profile' as const, row: { subject: subject.toLowerCase() === 'i' ? ME : subject, attribute: cleanAttribute, value: cleanValue } };
+}
+
+/** A home: the value is a place, not an organisation someone moved to. */
+function place(subject: string, value: string, needPlace = false) {
+  const text = value.trim();
+  if (ORG_WORDS.test(text) || !/^\p{Lu}/u.test(text)) return undefined;
+  // "Anne-Marie moved to Ferrotek": after a third person, only a name compromise knows as a place is a home.
+  if (needPlace && (!deep || !nlp(text).places().found)) return undefined;
+  // A place is its capitalised words: "Lisbon in May" is Lisbon.
+  const name = /^\p{Lu}[\p{L}'’\u2024-]*(?: (?:\p{Lu}[\p{L}'’\u2024-]*|de|del|la|le|upon|on the)){0,3}/u.exec(text);
+  return profile(subject, 'home city', name ? name[0] : value);
 }
 
 function preference(subject: string, what: string, polarity: string) {
@@ -69,23 +141,58 @@ const BARE_CORRECTION = new RegExp(`^(?:actually|sorry|correction|no wait|wait,?
 
 export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   const candidates: Candidate[] = [];
+  deep = true;
+  /** The last person named in the batch, for "she lives in Oslo". */
+  let lastPerson: string | undefined;
   for (const record of input.records) {
     if (record.type !== 'message' || record.role === 'assistant' || record.role === 'tool') continue;
-    for (const sentence of sentences(record.content)) {
-      if (isSmallTalk(sentence) || sentence.trim().endsWith('?') || looksLikeInstruction(sentence)) continue;
-      const correction = isCorrection(sentence);
-      let matched = false;
-      for (const { pattern, build } of PATTERNS) {
+    const author = authorOf(record);
+    for (const [index, held] of heldSentences(author.content).entries()) {
+      deep = index < DEEP_SENTENCES_PER_RECORD;
+      const people = deep ? personNames(restoreDots(held)) : [];
+      if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || TASK_LIKE.test(held)) {
+        if (people.length > 0) lastPerson = people[people.length - 1];
+        continue;
+      }
+      const correction = isCorrection(held);
+      const sentence = correction ? statedValue(held) : held;
+      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean }[] = [];
+      for (const { pattern, build, change, fallback } of PATTERNS) {
+        if (fallback && found.length > 0) continue;
         for (const match of sentence.matchAll(pattern)) {
-          const found = build(match);
-          if (!found) continue;
-          matched = true;
-          const candidate = { ...found, row: withDate(found.row, record.timestamp), statement: trimPhrase(sentence), correction, evidence: [record.id] };
-          supersedeWithinBatch(candidates, candidate);
-          candidates.push(candidate);
+          const built = build(match);
+          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence) });
         }
       }
-      const bare = !matched && correction ? BARE_CORRECTION.exec(sentence) : null;
+      const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject));
+      if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: false });
+      let matched = false;
+      for (const built of found) {
+        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (lastPerson ?? v) : v]));
+        if (row.subject && PRONOUN.test(row.subject)) continue;
+        // A named author's job lives on their contact; only the anonymous user keeps it as a fact.
+        if (author.key !== 'user' && row.subject === author.key && /^(?:employer|occupation)$/.test(row.attribute ?? '')) continue;
+        // One statement, one value per subject and attribute: the first pattern that read it wins.
+        if (matched && candidates.some((c) => c.evidence.includes(record.id) && c.row.subject === row.subject && (c.row.attribute ?? c.row.preference) === (row.attribute ?? row.preference))) continue;
+        matched = true;
+        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(held), correction: correction || built.change, evidence: [record.id] };
+        supersedeWithinBatch(candidates, candidate);
+        candidates.push(candidate);
+      }
+      if (people.length > 0) lastPerson = people[people.length - 1];
+      // "Sorry, I got that wrong: it is on the 14th, not the 12th": "it" is the last dated thing.
+      const itDate = !matched && correction ? IT_DATE.exec(sentence) : null;
+      const lastDated = itDate ? lastDatedThing(input, candidates) : undefined;
+      if (itDate && lastDated) {
+        const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
+        if (dated) {
+          const candidate: Candidate = { table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: `${dated.subject}: ${dated.iso} (${trimPhrase(held)})`, correction: true, evidence: [record.id] };
+          supersedeWithinBatch(candidates, candidate);
+          candidates.push(candidate);
+          matched = true;
+        }
+      }
+      const bare = !matched && correction ? BARE_CORRECTION.exec(held) : null;
       const previous = candidates[candidates.length - 1];
       if (bare && previous && previous.table === 'profile') {
         const row = withDate({ ...previous.row, value: trimPhrase(bare[1]!) }, record.timestamp);
@@ -118,6 +225,47 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     });
   }
   return { ops };
+}
+
+function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING]) {
+    const match = pattern.exec(sentence);
+    if (!match) continue;
+    const subject = trimPhrase(match[1]!.replace(/^the /i, '').toLowerCase());
+    if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
+    // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
+    const known = previous(subject);
+    const bareDay = /^\W*(?:on |for )?(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b(?! of)/i.exec(match[2]!);
+    if (known && bareDay) {
+      const iso = `${known.slice(0, 8)}${String(Number(bareDay[1])).padStart(2, '0')}`;
+      if (!Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)) return { subject, iso };
+    }
+    const date = resolveDate(match[2]!, timestamp, true);
+    if (date) return { subject, iso: date.iso };
+  }
+  return undefined;
+}
+
+const IT_DATE = /^(?:it|that)(?:'s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
+
+/** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
+function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): string | undefined {
+  const inBatch = [...candidates].reverse().find((c) => c.row.attribute === 'date' && c.row.subject);
+  if (inBatch) return inBatch.row.subject!;
+  const stored = input.existing.find((item) => (item.row as Record<string, string | null> | undefined)?.attribute === 'date');
+  return (stored?.row as Record<string, string | null> | undefined)?.subject ?? undefined;
+}
+
+/** The date already known for a thing: from earlier in the batch, else from the store. */
+function previousDate(input: UpdaterInput, candidates: readonly Candidate[], subject: string): string | undefined {
+  const inBatch = [...candidates].reverse().find((c) => c.row.subject === subject && c.row.attribute === 'date');
+  if (inBatch?.row.value) return inBatch.row.value;
+  const stored = input.existing.find((item) => {
+    const row = item.row as Record<string, string | null> | undefined;
+    return row?.subject === subject && row.attribute === 'date';
+  });
+  const value = (stored?.row as Record<string, string | null> | undefined)?.value;
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
 }
 
 function withDate(row: Record<string, string | null>, timestamp: string): Record<string, string | null> {

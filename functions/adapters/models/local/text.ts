@@ -9,11 +9,92 @@ import { countTokens } from '../../../commons/tokens.js';
 
 export { countTokens };
 
+/** Abbreviations whose period ends neither a sentence nor a value ("Dr. Weiss", "Brightwell Inc. signed"). */
+const ABBREVIATIONS = /\b(Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Mt|Inc|Ltd|Co|Corp|Bros|Messrs|Rev|Gen|Capt|Lt|Sgt|No|vs|etc|approx|dept|est|e\.g|i\.e)\.(?=\s|$)/g;
+/** U+2024 ONE DOT LEADER stands in for an abbreviation's period while text is split and matched. */
+const HELD_DOT = '\u2024';
+
+/** Splits text into sentences, keeping abbreviations whole. Text is NFC-normalised first ("Zoë" typed either way is one string). */
 export function sentences(text: string): string[] {
+  return heldSentences(text).map(restoreDots);
+}
+
+/**
+ * Sentences with abbreviations' periods still held (U+2024), for extractors
+ * whose value patterns stop at a period; trimPhrase and cleanName put the
+ * periods back in what they return.
+ */
+export function heldSentences(text: string): string[] {
   return text
+    .normalize('NFC')
+    .replace(ABBREVIATIONS, `$1${HELD_DOT}`)
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length > 0);
+    .filter((sentence) => sentence.length > 0)
+    .flatMap(pieces);
+}
+
+/**
+ * How many sentences (or pieces) of one record are read with compromise
+ * (names, places, tense): about 3,000 characters. The rest of a very long
+ * record is still read by the rules' own patterns, which are linear; this
+ * keeps a 32 KB message well under a second per updater.
+ */
+export const DEEP_SENTENCES_PER_RECORD = 8;
+
+/** No sentence people write runs this long; a longer one (a pasted log, a run-on) is read in pieces, so reading stays linear in the text. */
+export const MAX_SENTENCE_CHARS = 400;
+
+function pieces(sentence: string): string[] {
+  if (sentence.length <= MAX_SENTENCE_CHARS) return [sentence];
+  const out: string[] = [];
+  let rest = sentence;
+  while (rest.length > MAX_SENTENCE_CHARS) {
+    const space = rest.lastIndexOf(' ', MAX_SENTENCE_CHARS);
+    const cut = space > MAX_SENTENCE_CHARS / 2 ? space : MAX_SENTENCE_CHARS;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) out.push(rest);
+  return out.filter(Boolean);
+}
+
+/** Puts back the periods that `sentences` held. */
+export function restoreDots(text: string): string {
+  return text.replace(/\u2024/g, '.');
+}
+
+/** A sentence with its abbreviations' periods held, so value patterns that stop at "." do not stop inside "Dr. Weiss". */
+export function holdAbbreviations(sentence: string): string {
+  return sentence.replace(ABBREVIATIONS, `$1${HELD_DOT}`);
+}
+
+/**
+ * Who wrote a record, and what they wrote without a leading "Name: " that
+ * repeats the speaker. The key is the contact id when the record has one, else
+ * the speaker's name (or the contact's), else `user` for the user's own
+ * messages and `assistant` for the agent's.
+ */
+export function authorOf(record: { role: string; content: string; speaker?: string; contact?: { id?: string; name?: string } }): { key: string; name?: string; content: string } {
+  const content = record.content.normalize('NFC');
+  const speaker = record.speaker?.normalize('NFC').trim();
+  const name = speaker ?? record.contact?.name?.normalize('NFC').trim();
+  // Only a prefix that repeats the known speaker is dropped: "Note to self: ..." is content, not a name.
+  const prefix = /^([\p{L}][\p{L}\p{M}'’ .-]{0,60}):\s+/u.exec(content);
+  const stripped = prefix && name && prefix[1]!.trim() === name ? content.slice(prefix[0].length) : content;
+  if (record.role === 'assistant' || record.role === 'tool' || record.role === 'system') return { key: 'assistant', content: stripped };
+  const key = record.contact?.id ?? name ?? 'user';
+  return { key, ...(name ? { name } : {}), content: stripped };
+}
+
+/**
+ * Questions, conditionals and wishes state nothing: "If I moved to Lisbon…",
+ * "Should I call Tom?", "What if we lived in Madrid?", "I wonder whether…".
+ */
+export function isHypothetical(sentence: string): boolean {
+  const text = sentence.trim();
+  if (/\?["')\]]*$/.test(text)) return true;
+  return /^(?:if|what if|suppose|supposing|imagine|should|would|could|might|maybe|perhaps|do you think|i wonder|wondering)\b/i.test(text) || /\b(?:i (?:sometimes )?wonder (?:whether|if)|if i (?:were|was|had|moved|lived|left|got)|i might|i may|would (?:it|i) be|thinking (?:about|of) (?:moving|leaving))\b/i.test(text);
 }
 
 const SMALL_TALK = [
@@ -31,16 +112,58 @@ export function isSmallTalk(sentence: string): boolean {
 
 /** "Actually, ...", "Sorry, I meant ...", "Correction: ..." */
 export function isCorrection(sentence: string): boolean {
-  return /^(actually|correction|sorry,? i meant|sorry,? it'?s|no wait|wait,? no|i was wrong|i misspoke|to correct myself)\b/i.test(sentence.trim());
+  const text = sentence.trim();
+  return (
+    /^(?:actually|correction|sorry|apologies|oops|my (?:mistake|bad)|no wait|wait,? no|i was wrong|i misspoke|to correct myself|scratch that|i got (?:that|it) wrong)\b/i.test(text) ||
+    /\b(?:i got (?:that|it) wrong|my (?:mistake|bad)|i was wrong|i misread|i meant|correction)\b/i.test(text) ||
+    /\bnot (?:on |in |at )?[^,.;!?]{1,40}? but\b/i.test(text) ||
+    /,\s*not (?:on |in |at )?(?:the )?[\p{L}\p{N}][^,.;!?]{0,40}[.!]?$/iu.test(text)
+  );
+}
+
+/**
+ * A correction rewritten to state only the right value: "X is not A but B" →
+ * "X is B"; "X is B, not A" → "X is B"; a leading apology is dropped.
+ */
+export function statedValue(sentence: string): string {
+  return sentence
+    .replace(/^(?:(?:actually|correction|sorry(?: about the confusion)?|apologies|oops|my (?:mistake|bad)(?: earlier)?|no wait|wait,? no|scratch that|i got (?:that|it) wrong)[,:;!.\s-]*)+/i, '')
+    .replace(/^(?:sorry,?\s*)?i got (?:that|it) wrong[,:;\s-]*/i, '')
+    .replace(/\bnot (?:on |in |at )?[^,.;!?]{1,40}? but (?:actually )?/i, '')
+    .replace(/:\s*not (?:on |in |at )?[^,.;!?]{1,30},\s*/i, ': ')
+    .replace(/,?\s+not (?:on |in |at )?(?:the )?[\p{L}\p{N}][^,.;!?]{0,40}(?=[,.;!?]|$)/iu, '')
+    .replace(/\bactually /i, '')
+    .trim();
 }
 
 /** Resolves the first date in `text` against `reference`; returns an ISO date (YYYY-MM-DD). */
 export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
   const [result] = chrono.parse(text, new Date(reference), { forwardDate: forward });
-  if (!result) return undefined;
+  if (!result) return bareDayOfMonth(text, reference);
   const date = result.start.date();
   const iso = `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
   return { iso, text: result.text };
+}
+
+/** "the 14th" alone: that day of the reference's month, or of the next month when it has passed. */
+function bareDayOfMonth(text: string, reference: string): { iso: string; text: string } | undefined {
+  const match = /\b(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b/i.exec(text);
+  if (!match) return undefined;
+  const day = Number(match[1]);
+  const at = new Date(reference);
+  if (day < 1 || day > 31 || Number.isNaN(at.getTime())) return undefined;
+  let year = at.getUTCFullYear();
+  let month = at.getUTCMonth();
+  if (day < at.getUTCDate()) {
+    month += 1;
+    if (month > 11) {
+      month = 0;
+      year += 1;
+    }
+  }
+  const candidate = new Date(Date.UTC(year, month, day));
+  if (candidate.getUTCMonth() !== month) return undefined;
+  return { iso: candidate.toISOString().slice(0, 10), text: match[0] };
 }
 
 const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
@@ -74,6 +197,8 @@ const NOT_NAMES = new Set(
     'september', 'october', 'november', 'december', 'today', 'tomorrow', 'yesterday', 'hi', 'hey', 'hello', 'thanks', 'ok', 'okay',
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
     'christmas', 'easter', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
+    'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
+    'guess', 'oops', 'work', "i've", "i'm", "i'll", "i'd", 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
   ].map((word) => word.toLowerCase()),
 );
 
@@ -81,21 +206,26 @@ const RELATIONS = 'sister|brother|wife|husband|partner|boss|manager|colleague|co
 export const RELATION_PATTERN = new RegExp(`\\b[Mm]y (?:(?:new|old|best|former) )?(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?),? (?:is|was) my (?:(?:new|old|best|former) )?(${RELATIONS})\\b`, 'gu');
 
-const NAME = `[A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?`;
+const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
 export function cleanName(raw: string): string | undefined {
-  const name = raw
+  const name = restoreDots(raw.normalize('NFC'))
     .replace(/['’]s$/u, '')
     .replace(/[.,;:!?)"]+$/u, '')
     .replace(/^(?:my |the )/i, '')
     .replace(new RegExp(`^(?:${RELATIONS}) `, 'iu'), '')
+    // A title before a full name is not part of it ("Dr. Amara Osei"); before a bare surname it is ("Dr. Weiss").
+    .replace(/^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.? (?=\p{Lu}[\p{L}'-]+ \p{Lu})/u, '')
     .trim();
-  if (!name || !/^[A-Z]/u.test(name)) return undefined;
-  const words = name.split(' ');
+  if (!name || !/^\p{Lu}/u.test(name)) return undefined;
+  let words = name.split(' ');
+  // "FYI Anne-Marie Dubois", "Heads up Priya": leading words that are not names are dropped.
+  while (words.length > 1 && NOT_NAMES.has(words[0]!.toLowerCase())) words = words.slice(1);
+  if (words.length === 0 || !/^\p{Lu}/u.test(words[0]!)) return undefined;
   if (words.some((word) => NOT_NAMES.has(word.toLowerCase()))) return undefined;
   if (words.length > 3) return undefined;
-  return name;
+  return words.join(' ');
 }
 
 /**
@@ -138,7 +268,7 @@ export function capitalise(text: string): string {
 }
 
 export function trimPhrase(text: string): string {
-  return text
+  return restoreDots(text)
     .replace(/^[\s,:;-]+|[\s,.;:!?-]+$/g, '')
     .replace(/\s+/g, ' ')
     .trim();

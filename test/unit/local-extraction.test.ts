@@ -1,0 +1,226 @@
+/**
+ * The local model's reading rules, each over phrasings that must be read and
+ * near-misses that must not. None of these sentences is in the extraction
+ * benchmark's corpora.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractContacts } from '../../functions/adapters/models/local/contacts.js';
+import { extractFacts } from '../../functions/adapters/models/local/facts.js';
+import { extractTasks } from '../../functions/adapters/models/local/tasks.js';
+import { authorOf, isHypothetical, resolveDate, sentences } from '../../functions/adapters/models/local/text.js';
+import type { PromptRecord, UpdaterInput } from '../../functions/ports/model.js';
+import { toPromptRecord } from '../../functions/use-cases/consolidate-batch.js';
+import type { RawRecord } from '../../functions/ports/pipeline.js';
+
+const AT = '2026-05-06T10:00:00Z'; // a Wednesday
+
+type Line = string | (Partial<PromptRecord> & { content: string });
+function input(updater: UpdaterInput['updater'], lines: readonly Line[], existing: UpdaterInput['existing'] = []): UpdaterInput {
+  const records: PromptRecord[] = lines.map((line, i) => ({ id: `r${i + 1}`, sequence: i + 1, timestamp: AT, type: 'message', role: 'user', ...(typeof line === 'string' ? { content: line } : line) }));
+  return { updater, records, existing, tables: [] };
+}
+const contacts = (...lines: Line[]) =>
+  extractContacts(input('contacts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
+const contact = (name: string, ...lines: Line[]) => contacts(...lines).find((c) => c.name === name);
+const facts = (...lines: Line[]) =>
+  extractFacts(input('facts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string | null>] : []));
+const fact = (attribute: string, ...lines: Line[]) => facts(...lines).filter((row) => row.attribute === attribute);
+const taskOps = (lines: readonly Line[], existing: UpdaterInput['existing'] = []) => extractTasks(input('tasks', lines, existing)).ops;
+const openTask = (title: string) => [{ alias: 'T1', title, owner: 'user', state: 'open' }];
+
+describe('attribution: first person belongs to the record’s author', () => {
+  it('files a speaker’s statement under the speaker, not under a role word', () => {
+    expect(fact('home city', { content: 'Rosa: I live in Valencia now.', speaker: 'Rosa' })).toEqual([expect.objectContaining({ subject: 'Rosa', value: 'Valencia' })]);
+  });
+
+  it('files a contact’s statement under the contact id', () => {
+    expect(fact('home city', { content: 'We are based in Tampere.', contact: { id: 'cust-77', name: 'Aino Virtanen' } })).toEqual([expect.objectContaining({ subject: 'cust-77' })]);
+  });
+
+  it('files the user’s own statement under user when nothing names them', () => {
+    expect(fact('home city', 'I live in Ghent.')).toEqual([expect.objectContaining({ subject: 'user', value: 'Ghent' })]);
+  });
+
+  it('takes the speaker from metadata.speaker when the event has none', () => {
+    const raw = { id: 'e1', type: 'message', role: 'user', content: 'Ivan: hi', tenantId: 't', agentId: 'a', sequence: 1, timestamp: AT, receivedAt: AT, metadata: { speaker: 'Ivan' } } as RawRecord;
+    expect(toPromptRecord(raw).speaker).toBe('Ivan');
+    expect(toPromptRecord({ ...raw, speaker: 'Olga' }).speaker).toBe('Olga');
+  });
+
+  it('does not take "Note to self:" or "Correction:" for a speaker’s name', () => {
+    expect(authorOf({ role: 'user', content: 'Note to self: water the plants.' })).toMatchObject({ key: 'user', content: 'Note to self: water the plants.' });
+    expect(fact('birthday', 'Correction: my birthday is on 2 May.')).toEqual([expect.objectContaining({ subject: 'user' })]);
+  });
+
+  it('treats a name typed precomposed or decomposed as one contact', () => {
+    const found = contacts({ content: 'I am a teacher at Lindholm School.', speaker: 'Zoë' }, { content: 'I got a cat.', speaker: 'Zoe\u0308' });
+    expect(found.map((c) => c.name)).toEqual(['Zoë']);
+  });
+});
+
+describe('abbreviations end neither a sentence nor a value', () => {
+  it('keeps titles and company suffixes inside sentences', () => {
+    expect(sentences('I met Mr. Okafor at St. Pancras. He was late.')).toEqual(['I met Mr. Okafor at St. Pancras.', 'He was late.']);
+    expect(sentences('Talked to Brightwell Inc. about it. Then lunch.')).toHaveLength(2);
+  });
+
+  it.each([['My dentist is Dr. Weiss.'], ['Dr. Weiss is my dentist.'], ['I have seen Dr. Weiss as my dentist since 2019.'], ['My dentist, Dr. Weiss, retired.']])('stores the dentist as Dr. Weiss: %s', (line) => {
+    expect(fact('dentist', line).map((row) => row.value)).toEqual(['Dr. Weiss']);
+  });
+
+  it('reads a title before a full name as a title: the contact is the person', () => {
+    expect(contact('Amara Osei', 'Yesterday Dr. Amara Osei joined the board.') ?? contact('Dr. Amara Osei', 'Yesterday Dr. Amara Osei joined the board.')).toBeDefined();
+  });
+});
+
+describe('contacts: organisation and role, in one clause or the next', () => {
+  it.each([
+    ['I met José Álvarez from Ferrotek, he runs purchasing there.', 'José Álvarez', 'Ferrotek', 'purchasing'],
+    ["Yesterday I met Ingrid Solberg; she's a paediatric nurse at Haukeland Hospital.", 'Ingrid Solberg', 'Haukeland Hospital', 'paediatric nurse'],
+    ['Tomás Ruiz, our account manager at Vantage Ltd., called twice.', 'Tomás Ruiz', 'Vantage Ltd', 'account manager'],
+    ['Chatted with Wei Chen. He works for Northwind as a data engineer.', 'Wei Chen', 'Northwind', 'data engineer'],
+  ])('%s', (line, name, organisation, role) => {
+    expect(contact(name, line)).toMatchObject({ organisation, role });
+  });
+
+  it.each([
+    ['Ravi left Quanta and joined Helix Bio as CTO.'],
+    ['Heads up, Ravi is now CTO at Helix Bio.'],
+    ['Ravi has taken a job as CTO with Helix Bio.'],
+    ['Ravi is no longer at Quanta; he moved to Helix Bio as CTO.'],
+  ])('follows a job change: %s', (line) => {
+    expect(contact('Ravi Menon', 'Ravi Menon is the lead engineer at Quanta.', line)).toMatchObject({ organisation: 'Helix Bio', role: 'CTO' });
+  });
+
+  it.each([['Do you think Ravi will join Helix Bio?'], ['If Ravi moved to Helix Bio, we would lose him.'], ['Should Ravi join Helix Bio?']])('does not take a question or a hypothetical for a change: %s', (line) => {
+    expect(contact('Ravi Menon', 'Ravi Menon is the lead engineer at Quanta.', line)).toMatchObject({ organisation: 'Quanta' });
+  });
+
+  it('reads a promotion only when the new title is a job', () => {
+    expect(contact('Lena Park', 'Lena Park works at Orbis.', 'Lena got promoted to regional director.')).toMatchObject({ role: 'regional director' });
+    expect(contact('Lena Park', 'Lena Park works at Orbis.', 'Lena is now happy with the plan.')?.role).toBeUndefined();
+  });
+
+  it('reads chat news without a subject as the author’s', () => {
+    expect(contact('Mina', { content: 'Joined Larkspur Films last week as an editor!', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films', role: 'editor' });
+    expect(contact('Mina', { content: 'Started at Larkspur Films on Monday.', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films' });
+  });
+
+  it('introduces no one in a question, but still sees people already known', () => {
+    expect(contacts('Should I call Tom about the offsite?').map((c) => c.name)).toEqual([]);
+    expect(contacts('Tom Baker is our designer at Quanta.', 'Should I call Tom about the offsite?').map((c) => c.name)).toEqual(['Tom Baker']);
+  });
+
+  it('does not take places for people', () => {
+    expect(contacts('We flew to Madrid with Ravi Menon.', 'I moved to Lyon in May.').map((c) => c.name)).toEqual(['Ravi Menon']);
+  });
+});
+
+describe('facts: what is stated, not what is wondered', () => {
+  it.each([['I moved to Lisbon in May.'], ['We live in Lisbon.'], ["I'm based in Lisbon these days."], ['Home for us is Lisbon.']])('reads a home: %s', (line) => {
+    expect(fact('home city', line).map((row) => row.value)).toEqual(['Lisbon']);
+  });
+
+  it.each([['If I moved to Lisbon, I would need a bigger flat.'], ['What if I lived in Lisbon?'], ['Should I move to Lisbon?'], ['I might move to Lisbon next year.'], ['I wonder whether I should live in Lisbon.']])('keeps no fact from: %s', (line) => {
+    expect(facts(line)).toEqual([]);
+  });
+
+  it('resolves a pronoun to the last person named in the batch', () => {
+    expect(fact('home city', 'My cousin Pablo called.', 'He lives in Seville now.')).toEqual([expect.objectContaining({ subject: 'Pablo', value: 'Seville' })]);
+  });
+
+  it.each([
+    ['sorry, I got that wrong: it is on the 14th, not the 12th', '2026-05-14'],
+    ['Apologies, the kickoff is on the 14th, not the 12th.', '2026-05-14'],
+    ['The kickoff is not on the 12th but on the 14th.', '2026-05-14'],
+    ['My mistake: the kickoff is actually on the 15th.', '2026-05-15'],
+  ])('corrects a date: %s', (line, iso) => {
+    const ops = extractFacts(input('facts', ['The kickoff is on the 12th.', line])).ops.filter((op) => op.op === 'add');
+    const last = ops[ops.length - 1]!;
+    expect(last).toMatchObject({ row: { subject: 'kickoff', attribute: 'date', value: iso }, correction: true });
+    expect(ops.filter((op) => op.op === 'add' && (op.row as Record<string, string>).value === '2026-05-12')).toEqual([]);
+  });
+
+  it('corrects a date stored in an earlier batch', () => {
+    const existing = [{ alias: 'F1', table: 'profile', row: { subject: 'kickoff', attribute: 'date', value: '2026-05-12' }, statement: 'x', status: 'active' }];
+    const [op] = extractFacts(input('facts', ['Sorry, I got that wrong: it is on the 14th, not the 12th.'], existing)).ops.filter((o) => o.op === 'add');
+    expect(op).toMatchObject({ row: { subject: 'kickoff', value: '2026-05-14' }, correction: true });
+  });
+
+  it.each([['The kickoff meeting is next Monday.', '2026-05-11'], ['The launch party has been set for June 3.', '2026-06-03'], ['The offsite is in two weeks.', '2026-05-20']])('dates a thing against the record’s own time: %s', (line, iso) => {
+    expect(fact('date', line).map((row) => row.value)).toEqual([iso]);
+  });
+
+  it.each([['The train is late again.'], ['Sorry, I am late.'], ['The weather is awful on Mondays.']])('does not date or correct from: %s', (line) => {
+    expect(fact('date', line)).toEqual([]);
+  });
+
+  it('reads "the 14th" forward from the record’s time', () => {
+    expect(resolveDate('the 14th', '2026-05-20T09:00:00Z', true)?.iso).toBe('2026-06-14');
+    expect(resolveDate('the 14th', '2026-05-02T09:00:00Z', true)?.iso).toBe('2026-05-14');
+  });
+
+  it('knows a question or a conditional when it sees one', () => {
+    for (const line of ['Should I call Tom?', 'If I moved to Lisbon, fine.', 'What if we went?', 'Maybe I am allergic to cats.']) expect(isHypothetical(line)).toBe(true);
+    for (const line of ['I called Tom.', 'I moved to Lisbon.', 'If anything, it got better.'.replace('If anything, ', '')]) expect(isHypothetical(line)).toBe(false);
+  });
+});
+
+describe('tasks: closed by meaning, not by wording', () => {
+  it.each([
+    ['send the contract to Priya', 'I sent Priya the contract this morning.'],
+    ['pick up the dry cleaning', 'Picked up the dry cleaning on the way home.'],
+    ['call the plumber about the boiler', 'Rang the plumber, the boiler gets fixed Thursday.'],
+    ['email the slides to Omar', 'The slides went out to Omar an hour ago.'],
+    ['submit the grant application', 'The grant application is done and submitted.'],
+  ])('closes "%s" with "%s"', (title, line) => {
+    expect(taskOps([line], openTask(title))).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);
+  });
+
+  it.each([
+    ['send the contract to Priya', "I haven't sent the contract to Priya yet."],
+    ['send the contract to Priya', 'I sent Priya a birthday card.'],
+    ['send the contract to Priya', 'Priya sent me a long email about the weather.'.replace('sent me a long email about the weather', 'is on holiday')],
+    ['book the venue', "Don't forget to book the venue."],
+    ['prepare slides for the quarterly review', 'I got the date of the quarterly review wrong.'],
+  ])('leaves "%s" open after "%s"', (title, line) => {
+    expect(taskOps([line], openTask(title)).filter((op) => op.op === 'update')).toEqual([]);
+  });
+
+  it.each([['No need to book the venue anymore.'], ['Forget about booking the venue, we are staying home.'], ["We won't book the venue after all."], ['Please cancel the venue booking.']])('cancels on: %s', (line) => {
+    expect(taskOps([line], openTask('book the venue'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
+  });
+
+  it.each([['Remind me to renew the car insurance.'], ["Don't let me forget to renew the car insurance."], ['Can you make sure I renew the car insurance?'], ['Note to self: renew the car insurance.'], ["I'll renew the car insurance on Friday."]])('opens a task from: %s', (line) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Renew the car insurance', owner: 'user' }) })]);
+  });
+
+  it.each([['Should I renew the car insurance?'], ['If I renew the car insurance, it costs more.'], ["I'll keep that in mind."], ['Please let me know what you can do.']])('opens no task from: %s', (line) => {
+    expect(taskOps([line])).toEqual([]);
+  });
+
+  it('names a speaker as the owner of their own commitment', () => {
+    expect(taskOps([{ content: 'Kai: I need to renew my passport.', speaker: 'Kai' }])).toEqual([expect.objectContaining({ task: expect.objectContaining({ owner: 'Kai', title: "Renew Kai's passport" }) })]);
+  });
+});
+
+describe('linear reading', () => {
+  const hostile = [
+    'a'.repeat(32_768),
+    `My ${'x '.repeat(16_000)}`,
+    `I met ${'Aa '.repeat(10_000)}from`,
+    `the ${'a-'.repeat(16_000)} is on`,
+    'Dr. '.repeat(8_000),
+    `${'Bob, '.repeat(6_000)}the manager at`,
+    `remind me to ${'send the '.repeat(3_500)}`,
+    `${'not '.repeat(8_000)}but`,
+  ].map((text) => text.slice(0, 32_768));
+
+  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i in well under a second per updater', (_, text) => {
+    for (const extract of [() => extractContacts(input('contacts', [text])), () => extractFacts(input('facts', [text])), () => extractTasks(input('tasks', [text], openTask('send the contract to Priya')))]) {
+      const started = performance.now();
+      extract();
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+  });
+});
