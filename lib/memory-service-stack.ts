@@ -192,6 +192,9 @@ export class MemoryServiceStack extends Stack {
       );
     };
     const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
+    // The retrieval index: segments under index/ (written, merged and replaced offline; read by the read path).
+    const maintainIndex = () => new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [rawLog.bucket.arnForObjects('index/*')] });
+    consolidator.addToRolePolicy(maintainIndex());
     allowModel(consolidator);
     // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
     summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
@@ -208,6 +211,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:PutItem');
     agents.table.grant(ladder, 'dynamodb:GetItem');
     allowModel(ladder);
+    ladder.addToRolePolicy(maintainIndex());
     ladder.addEventSource(
       new DynamoEventSource(summaries.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -231,6 +235,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
+    sweep.addToRolePolicy(maintainIndex());
     allowModel(sweep);
     new Rule(this, 'SweepSchedule', {
       description: 'Summary sweep for agents that went quiet',
@@ -257,6 +262,7 @@ export class MemoryServiceStack extends Stack {
       description: 'GET snapshot (one lookup) and budgeted context',
     }).function;
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {

@@ -12,4 +12,5 @@ export const handler = createConsolidateBatchHandler({
   budget: runtime.config.budget,
   summaries: runtime.summaries,
   snapshot: runtime.snapshot,
+  index: runtime.index,
 });

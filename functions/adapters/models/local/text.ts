@@ -4,7 +4,6 @@
  * resolved against each message's own timestamp).
  */
 import nlp from 'compromise';
-import * as chrono from 'chrono-node';
 import { countTokens } from '../../../commons/tokens.js';
 
 export { countTokens };
@@ -34,38 +33,7 @@ export function isCorrection(sentence: string): boolean {
   return /^(actually|correction|sorry,? i meant|sorry,? it'?s|no wait|wait,? no|i was wrong|i misspoke|to correct myself)\b/i.test(sentence.trim());
 }
 
-/** Resolves the first date in `text` against `reference`; returns an ISO date (YYYY-MM-DD). */
-export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
-  const [result] = chrono.parse(text, new Date(reference), { forwardDate: forward });
-  if (!result) return undefined;
-  const date = result.start.date();
-  const iso = `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
-  return { iso, text: result.text };
-}
-
-const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
-const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
-/** Relative time expressions a reader cannot place without the date they were said on. */
-const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
-const RELATIVE_FORWARD = new RegExp(`\\b(?:tomorrow|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by (?:${WEEKDAYS}|tomorrow))\\b`, 'i');
-
-/**
- * The first relative time expression in a sentence followed by the date it
- * means, said at `reference`: "Yesterday I ran" → "Yesterday (2025-01-14) I
- * ran". Memory read weeks later then needs no arithmetic. Sentences without
- * one are returned unchanged.
- */
-export function anchorRelativeDates(sentence: string, reference: string): string {
-  for (const [pattern, forward] of [[RELATIVE_BACK, false], [RELATIVE_FORWARD, true]] as const) {
-    const match = pattern.exec(sentence);
-    if (!match) continue;
-    const resolved = resolveDate(match[0].replace(/^by /i, ''), reference, forward);
-    if (!resolved || resolved.iso === reference.slice(0, 10)) return sentence;
-    const end = match.index + match[0].length;
-    return `${sentence.slice(0, end)} (${resolved.iso})${sentence.slice(end)}`;
-  }
-  return sentence;
-}
+export { anchorRelativeDates, resolveDate } from '../../../domain/dates.js';
 
 const NOT_NAMES = new Set(
   [
