@@ -129,6 +129,12 @@ export function unitDates(unit: { at?: string; text: string }): string[] {
   return dates;
 }
 
+/** Units with almost no content words ("Hi again.", "ok") rank lower whatever matched them. */
+export function informationContent(unit: { terms: string }): number {
+  const distinct = new Set(unit.terms ? unit.terms.split(' ') : []).size;
+  return Math.min(1, (distinct + 1) / 5);
+}
+
 /** Reciprocal-rank fusion of 1-based ranks; a missing rank contributes nothing. */
 export function reciprocalRankFusion(ranks: readonly (number | undefined)[], k = 60): number {
   return ranks.reduce<number>((sum, rank) => sum + (rank === undefined ? 0 : 1 / (k + rank)), 0);
@@ -169,6 +175,10 @@ export function topIndices(scores: Float32Array, k: number, floor = 0): number[]
 }
 
 const CANDIDATES = 300;
+/** Dense similarity is the weaker signal alone (it also likes small talk): it counts this much of a lexical rank. */
+const DENSE_WEIGHT = 0.7;
+/** A question naming a span at most this long brings in units stating a date inside it. */
+const NARROW_RANGE_DAYS = 31;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -326,7 +336,20 @@ export class UnitIndex {
       }
       return factor;
     };
-    for (const [position, r] of ranks) scored.set(position, reciprocalRankFusion([r.lexical, r.dense]) * boost(this.unitAt(position)));
+    // A unit that states a date the question names is a candidate even when no ranking found it
+    // ("what did she need to do by 31 July?" → "... by Friday (2026-07-31)"), at the score of a middling match.
+    for (const range of understanding.dates) {
+      if ((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 > NARROW_RANGE_DAYS) continue;
+      for (const [date, positions] of this.statedDates()) {
+        if (date < range.from || date > range.to) continue;
+        for (const position of positions) if (allowed(position) && !ranks.has(position)) ranks.set(position, { lexical: CANDIDATES / 2 });
+      }
+    }
+    for (const [position, r] of ranks) {
+      const unit = this.unitAt(position);
+      const fused = reciprocalRankFusion([r.lexical]) + DENSE_WEIGHT * reciprocalRankFusion([r.dense]);
+      scored.set(position, fused * boost(unit) * informationContent(unit));
+    }
 
     // Coarse to fine: the records beneath the best base summaries share in their score.
     const summaries = [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -348,6 +371,23 @@ export class UnitIndex {
         return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.dense ? { denseRank: r.dense } : {}) };
       });
     return { ranked, understanding };
+  }
+
+  private dateIndex?: Map<string, number[]>;
+  /** Absolute dates stated in units' texts → their positions. */
+  private statedDates(): Map<string, number[]> {
+    if (!this.dateIndex) {
+      this.dateIndex = new Map();
+      for (let i = 0; i < this.size; i += 1) {
+        if (this.hidden[i]) continue;
+        for (const match of this.unitAt(i).text.matchAll(ANCHORED)) {
+          const list = this.dateIndex.get(match[1]!) ?? [];
+          list.push(i);
+          this.dateIndex.set(match[1]!, list);
+        }
+      }
+    }
+    return this.dateIndex;
   }
 
   private recordIds?: Map<string, number>;
