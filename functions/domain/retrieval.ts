@@ -132,7 +132,7 @@ export function unitDates(unit: { at?: string; text: string }): string[] {
 /** Units with almost no content words ("Hi again.", "ok") rank lower whatever matched them. */
 export function informationContent(unit: { terms: string }): number {
   const distinct = new Set(unit.terms ? unit.terms.split(' ') : []).size;
-  return Math.min(1, (distinct + 1) / 5);
+  return Math.min(1, (distinct + 2) / 5);
 }
 
 /** Reciprocal-rank fusion of 1-based ranks; a missing rank contributes nothing. */
@@ -242,12 +242,12 @@ export class UnitIndex {
 
   private lexicalScores(terms: readonly string[]): Float32Array {
     const scores = new Float32Array(this.size);
-    const live = this.size - this.hidden.reduce((sum, h) => sum + h, 0);
     for (const term of terms) {
       let df = 0;
       for (const s of this.segments) df += (s.postings.get(term)?.length ?? 0) / 2;
       if (df === 0) continue;
-      const idf = Math.log(1 + (live - df + 0.5) / (df + 0.5));
+      // Frequencies count hidden copies too, so N does: the idf stays positive.
+      const idf = Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
       this.segments.forEach((s, si) => {
         const list = s.postings.get(term);
         if (!list) return;
