@@ -122,10 +122,10 @@ export function understand(query: string, reference: string, known: Iterable<str
 
 const ANCHORED = /\b(\d{4}-\d{2}-\d{2})\b/g;
 
-/** Dates a unit is about: its own date and any absolute ISO date in its text. */
-export function unitDates(unit: { at?: string; text: string }): string[] {
+/** Dates a unit is about: its own date and any absolute ISO date in its label or text (a task's due date). */
+export function unitDates(unit: { at?: string; text: string; label?: string }): string[] {
   const dates = unit.at ? [unit.at.slice(0, 10)] : [];
-  for (const match of unit.text.matchAll(ANCHORED)) dates.push(match[1]!);
+  for (const match of `${unit.label ?? ''} ${unit.text}`.matchAll(ANCHORED)) dates.push(match[1]!);
   return dates;
 }
 
@@ -380,7 +380,8 @@ export class UnitIndex {
       this.dateIndex = new Map();
       for (let i = 0; i < this.size; i += 1) {
         if (this.hidden[i]) continue;
-        for (const match of this.unitAt(i).text.matchAll(ANCHORED)) {
+        const unit = this.unitAt(i);
+        for (const match of `${unit.label ?? ''} ${unit.text}`.matchAll(ANCHORED)) {
           const list = this.dateIndex.get(match[1]!) ?? [];
           list.push(i);
           this.dateIndex.set(match[1]!, list);
