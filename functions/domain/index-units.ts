@@ -164,7 +164,10 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
   };
 }
 
-/** What lexical search reads of a unit: its label, speaker and text. */
+/** Words a question uses for a kind of item rather than for its content ("what tasks are open?"). */
+const KIND_WORDS: Partial<Record<UnitKind, string>> = { task: 'task to-do todo', contact: 'contact person', fact: 'fact' };
+
+/** What lexical search reads of a unit: its label, speaker, text, who it is about, and its kind's own words. */
 export function searchText(unit: IndexUnit): string {
-  return [unit.label, unit.speaker, unit.text, unit.about].filter(Boolean).join(' ');
+  return [unit.label, unit.speaker, unit.text, unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
 }

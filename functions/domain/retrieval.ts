@@ -132,6 +132,8 @@ export function unitDates(unit: { at?: string; text: string; label?: string }): 
 /** Units with almost no content words ("Hi again.", "ok") rank lower whatever matched them. */
 export function informationContent(unit: { terms: string }): number {
   const distinct = new Set(unit.terms ? unit.terms.split(' ') : []).size;
+  // Nothing but stop words ("ok", "sure thing"): nothing a question can be about.
+  if (distinct === 0) return 0;
   return Math.min(1, (distinct + 2) / 5);
 }
 
@@ -179,6 +181,8 @@ const CANDIDATES = 300;
 const DENSE_WEIGHT = 0.7;
 /** A question naming a span at most this long brings in units stating a date inside it. */
 const NARROW_RANGE_DAYS = 31;
+/** Contacts, facts and tasks over the records they were consolidated from. */
+const ITEM_PRIOR = 1.3;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -324,7 +328,8 @@ export class UnitIndex {
       }
       if (contact && `${unit.id} ${unit.about ?? ''} ${unit.label ?? ''}`.toLowerCase().includes(contact)) factor += unit.kind === 'contact' ? 1 : 0.4;
       if (unit.kind !== 'record' && unit.kind !== 'summary') {
-        factor *= 0.85 + 0.3 * (unit.confidence ?? 0.5);
+        // Items are the consolidated, current state, and one line cites several records.
+        factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5));
         if (unit.status === 'conflict' || unit.status === 'draft') factor *= 0.8;
         if (unit.kind === 'task' && unit.state === 'open') factor *= 1.1;
       }
@@ -348,7 +353,8 @@ export class UnitIndex {
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
       const fused = reciprocalRankFusion([r.lexical]) + DENSE_WEIGHT * reciprocalRankFusion([r.dense]);
-      scored.set(position, fused * boost(unit) * informationContent(unit));
+      const content = informationContent(unit);
+      if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
 
     // Coarse to fine: the records beneath the best base summaries share in their score.
