@@ -233,6 +233,8 @@ export const MAX_SUMMARY_SOURCES = 3;
 export const MAX_LINE_TEXT_TOKENS = 64;
 /** Each further unit of a session already shown counts this much less. */
 const SESSION_DECAY = 0.7;
+/** Ids one collapsed line cites at most (a line of small talk said forty times needs none of them). */
+export const MAX_COLLAPSED_IDS = 6;
 /** Units whose term sets overlap this much are one line. */
 const DUPLICATE_JACCARD = 0.8;
 
@@ -338,6 +340,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
     const duplicate = termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
     if (duplicate) {
+      if (duplicate.ids.length >= MAX_COLLAPSED_IDS) continue;
       const before = cost(duplicate);
       duplicate.ids.push(unit.id);
       const extra = cost(duplicate) - before;

@@ -129,9 +129,21 @@ export function unitDates(unit: { at?: string; text: string; label?: string }): 
   return dates;
 }
 
-/** Units with almost no content words ("Hi again.", "ok") rank lower whatever matched them. */
-export function informationContent(unit: { terms: string }): number {
-  const distinct = new Set(unit.terms ? unit.terms.split(' ') : []).size;
+const speakerTerms = new Map<string, ReadonlySet<string>>();
+function termsOfSpeaker(speaker: string | undefined): ReadonlySet<string> {
+  if (!speaker) return new Set();
+  let terms = speakerTerms.get(speaker);
+  if (!terms) {
+    terms = new Set(indexTerms(speaker));
+    if (speakerTerms.size < 10_000) speakerTerms.set(speaker, terms);
+  }
+  return terms;
+}
+
+/** Units with almost no content words besides their speaker's name ("Hi again.", "ok") rank lower whatever matched them. */
+export function informationContent(unit: { terms: string; speaker?: string }): number {
+  const own = termsOfSpeaker(unit.speaker);
+  const distinct = new Set((unit.terms ? unit.terms.split(' ') : []).filter((t) => !own.has(t))).size;
   // Nothing but stop words ("ok", "sure thing"): nothing a question can be about.
   if (distinct === 0) return 0;
   return Math.min(1, (distinct + 2) / 5);
@@ -181,6 +193,8 @@ const CANDIDATES = 300;
 const DENSE_WEIGHT = 0.7;
 /** A question naming a span at most this long brings in units stating a date inside it. */
 const NARROW_RANGE_DAYS = 31;
+/** The lexical rank a unit stating the date a question names counts as, when no ranking found it. */
+const STATED_DATE_RANK = 10;
 /** Contacts, facts and tasks over the records they were consolidated from. */
 const ITEM_PRIOR = 1.3;
 const K1 = 1.2;
@@ -347,7 +361,7 @@ export class UnitIndex {
       if ((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 > NARROW_RANGE_DAYS) continue;
       for (const [date, positions] of this.statedDates()) {
         if (date < range.from || date > range.to) continue;
-        for (const position of positions) if (allowed(position) && !ranks.has(position)) ranks.set(position, { lexical: CANDIDATES / 2 });
+        for (const position of positions) if (allowed(position) && !ranks.has(position)) ranks.set(position, { lexical: STATED_DATE_RANK });
       }
     }
     for (const [position, r] of ranks) {
