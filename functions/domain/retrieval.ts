@@ -195,6 +195,11 @@ const DENSE_WEIGHT = 0.7;
 const NARROW_RANGE_DAYS = 31;
 /** The lexical rank a unit stating the date a question names counts as, when no ranking found it. */
 const STATED_DATE_RANK = 10;
+/** The second hop reads names from this many best units, takes at most this many names, adds this many units at this weight. */
+const SECOND_HOP_SOURCES = 3;
+const SECOND_HOP_NAMES = 3;
+const SECOND_HOP_RESULTS = 20;
+const SECOND_HOP_WEIGHT = 0.5;
 /** Contacts, facts and tasks over the records they were consolidated from. */
 const ITEM_PRIOR = 1.3;
 const K1 = 1.2;
@@ -371,6 +376,28 @@ export class UnitIndex {
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
 
+    // Second hop: names that the best units bring up but the question did not ("where does her brother
+    // work?" → "my brother Rafael ..." → "Rafael works at ..."), searched with the question's terms.
+    const hop = this.secondHopTerms([...scored].sort((a, b) => b[1] - a[1]).slice(0, SECOND_HOP_SOURCES).map(([p]) => this.unitAt(p)), understanding);
+    if (hop.length > 0) {
+      const asked = new Set(understanding.terms);
+      for (const person of understanding.people) for (const t of indexTerms(person)) asked.delete(t);
+      const second = this.lexicalScores([...understanding.terms, ...hop]);
+      const hopSet = new Set(hop);
+      let rank = 0;
+      for (const position of topIndices(second, CANDIDATES)) {
+        if (!allowed(position)) continue;
+        const unit = this.unitAt(position);
+        // Only units that join a new name to what the question asks about.
+        const unitTerms = unit.terms.split(' ');
+        if (!unitTerms.some((t) => hopSet.has(t)) || !unitTerms.some((t) => asked.has(t))) continue;
+        rank += 1;
+        const content = informationContent(unit);
+        if (content > 0) scored.set(position, (scored.get(position) ?? 0) + SECOND_HOP_WEIGHT * reciprocalRankFusion([rank]) * boost(unit) * content);
+        if (rank >= SECOND_HOP_RESULTS) break;
+      }
+    }
+
     // Coarse to fine: the records beneath the best base summaries share in their score.
     const summaries = [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
     if (summaries.length > 0) {
@@ -391,6 +418,22 @@ export class UnitIndex {
         return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.dense ? { denseRank: r.dense } : {}) };
       });
     return { ranked, understanding };
+  }
+
+  /** Capitalised names in the best units that the question does not already hold, as index terms. */
+  private secondHopTerms(best: readonly SegmentUnit[], understanding: QueryUnderstanding): string[] {
+    const asked = new Set(understanding.terms);
+    for (const person of understanding.people) for (const t of indexTerms(person)) asked.add(t);
+    const found: string[] = [];
+    for (const unit of best) {
+      for (const match of unit.text.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]{2,})\b/g)) {
+        for (const term of indexTerms(match[1]!)) {
+          if (!asked.has(term) && !found.includes(term)) found.push(term);
+        }
+      }
+      if (found.length >= SECOND_HOP_NAMES) break;
+    }
+    return found.slice(0, SECOND_HOP_NAMES);
   }
 
   private dateIndex?: Map<string, number[]>;

