@@ -147,6 +147,18 @@ async function online(samples: readonly CorpusSample[]) {
   };
 }
 
+// Event-loop stalls: the local API server shares this process, and a long stall resets kept-alive connections.
+let lastTick = performance.now();
+let worstStallMs = 0;
+const ticker = setInterval(() => {
+  const now = performance.now();
+  if (now - lastTick - 100 > worstStallMs) {
+    worstStallMs = now - lastTick - 100;
+    if (worstStallMs > 1000) log(`event loop stalled ${worstStallMs.toFixed(0)} ms`);
+  }
+  lastTick = now;
+}, 100);
+ticker.unref();
 const stack = values.offline ? undefined : await online(corpus.samples);
 for (const [i, sample] of corpus.samples.entries()) {
   const ask = stack ? stack.ask(i) : await offline(sample);
@@ -168,7 +180,7 @@ for (const [i, sample] of corpus.samples.entries()) {
 }
 await stack?.stop();
 const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : null);
-const report: Record<string, unknown> = { corpus: corpus.name, mode: values.offline ? 'offline' : 'api', questions: corpus.samples.reduce((n, s) => n + s.questions.length, 0) };
+const report: Record<string, unknown> = { corpus: corpus.name, mode: values.offline ? 'offline' : 'api', worstStallMs: Math.round(worstStallMs), questions: corpus.samples.reduce((n, s) => n + s.questions.length, 0) };
 for (const [method, byBudget] of methods) {
   for (const [budget, t] of byBudget) {
     report[`${method}@${budget}`] = { strictRecall: mean(t.recall), contained: mean(t.contained), byCategory: Object.fromEntries([...t.byCategory].map(([c, xs]) => [c, mean(xs)])) };

@@ -138,6 +138,17 @@ describe('ranking', () => {
     expect(index.search({ query: 'What did Noor need to do by 31 July 2026?', now: NOW }).ranked[0]!.unit.id).toBe('D4:3');
   });
 
+  it('follows a name the best match brings up to a second unit (two hops)', () => {
+    const index = indexOf([
+      record('D5:7', 'My brother Rafael lives in Madrid.', '2023-03-01T10:00:00Z', 'Noor'),
+      record('D18:3', 'Rafael works at Umbrella Labs now.', '2023-06-01T10:00:00Z', 'Noor'),
+      // Distractors that match the question better than the second hop does, without the name.
+      ...Array.from({ length: 30 }, (_, i) => record(`D${30 + i}:1`, `Work, more work: ${['budget', 'launch', 'audit'][i % 3]} ${i}.`, '2023-07-01T10:00:00Z', 'Noor')),
+    ]);
+    const top = index.search({ query: "Where does Noor's brother work?", now: NOW }).ranked.slice(0, 3).map((r) => r.unit.id);
+    expect(top).toEqual(expect.arrayContaining(['D5:7', 'D18:3']));
+  });
+
   it('discounts units with almost no content words, and returns only the kinds allowed', () => {
     expect(informationContent({ terms: 'hi' })).toBeLessThan(informationContent({ terms: 'support group lgbtq power talk' }));
     const index = indexOf([record('D1:1', 'My cat Clementine is allergic to fish.', NOW), withTerms(itemUnit('fact', { id: 'f1', statement: 'Rosa has a cat named Clementine', evidence: ['D1:1'], status: 'active', confidence: 0.9, sourceAt: NOW }))]);
