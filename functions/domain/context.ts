@@ -214,17 +214,24 @@ export interface RecallOptions {
   readonly terms: readonly string[];
 }
 
-type RecallSection = 'Contacts' | 'Tasks' | 'Facts' | 'Summaries' | 'Records';
-/** Records last: the eval and readers treat what follows the summaries as dated history, not current state. */
-const RECALL_SECTIONS: readonly RecallSection[] = ['Contacts', 'Tasks', 'Facts', 'Summaries', 'Records'];
-const SECTION_OF: Record<SegmentUnit['kind'], RecallSection> = { contact: 'Contacts', task: 'Tasks', fact: 'Facts', summary: 'Summaries', record: 'Records' };
+/**
+ * Current state first (contacts, tasks, facts), then one section of dated
+ * history: summaries, then the records themselves in time order. A record
+ * says what was true when it was said; only the sections above it say what
+ * is true now.
+ */
+type RecallSection = 'Contacts' | 'Tasks' | 'Facts' | 'History';
+const RECALL_SECTIONS: readonly RecallSection[] = ['Contacts', 'Tasks', 'Facts', 'History'];
+const SECTION_OF: Record<SegmentUnit['kind'], RecallSection> = { contact: 'Contacts', task: 'Tasks', fact: 'Facts', summary: 'History', record: 'History' };
 const SECTION_TITLE: Record<RecallSection, string> = {
   Contacts: '### Contacts',
   Tasks: '### Tasks',
   Facts: '### Facts',
-  Summaries: '### Summaries',
-  Records: '### Records (what was said, dated)',
+  History: '### Summaries and records (dated history: what was true then)',
 };
+const historyOrder = (a: RecallLine, b: RecallLine) =>
+  (a.unit.kind === 'summary' ? 0 : 1) - (b.unit.kind === 'summary' ? 0 : 1) ||
+  (a.unit.kind === 'summary' ? 0 : (a.unit.at ?? '').localeCompare(b.unit.at ?? '') || (a.unit.sequence ?? 0) - (b.unit.sequence ?? 0));
 
 /** Ids one item line cites at most; a record cites itself, a summary its most relevant sources. */
 export const MAX_ITEM_EVIDENCE = 4;
@@ -362,7 +369,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const assemble = (chosen: readonly RecallLine[]) => {
     const body = RECALL_SECTIONS.filter((section) => chosen.some((l) => l.section === section)).map((section) => {
       const inSection = chosen.filter((l) => l.section === section);
-      if (section === 'Records') inSection.sort((a, b) => (a.unit.at ?? '').localeCompare(b.unit.at ?? '') || (a.unit.sequence ?? 0) - (b.unit.sequence ?? 0));
+      if (section === 'History') inSection.sort(historyOrder);
       return [SECTION_TITLE[section], ...inSection.map((l) => lineText(l, relevance))].join('\n');
     });
     return [head, ...body].join('\n\n');

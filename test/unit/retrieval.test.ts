@@ -200,8 +200,11 @@ describe('recall rendering', () => {
       record('D7:1', 'We hiked a canyon trail.', '2023-07-01T10:00:00Z', 'Caroline', 's7'),
     ];
     const scores = [1, 0.95, 0.9, 0.7];
-    const line = countTokens('\n- [D1:1 · 2023-05-01 · Caroline] We hiked the ridge trail.');
-    const rendered = renderRecall(snapshot, units.map((u, i) => ({ unit: withTerms(u), score: scores[i]! })), { maxTokens: countTokens(renderRecall(snapshot, [], { maxTokens: 1000, countTokens, terms: [] }).markdown) + 2 * line + 14, countTokens, terms: [] });
+    const all = units.map((u, i) => ({ unit: withTerms(u), score: scores[i]! }));
+    // A budget that holds exactly two of these lines.
+    const two = renderRecall(snapshot, [all[0]!, all[3]!], { maxTokens: 1000, countTokens, terms: [] }).tokens;
+    // (line costs are estimated one by one, a token or two above the joined text)
+    const rendered = renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [] });
     expect(rendered.included.map((i) => i.id)).toEqual(['D1:1', 'D7:1']);
   });
 
