@@ -50,7 +50,15 @@ export interface IndexManifest {
   /** Every record up to this sequence is in a segment. */
   readonly recordsThrough: number;
   readonly dropped: readonly string[];
+  /**
+   * Segments no longer listed, kept until `at` + `RETIRE_AFTER_MS`: a snapshot
+   * assembled just before they were replaced may still name them.
+   */
+  readonly retired?: readonly { readonly key: string; readonly at: string }[];
 }
+
+/** How long a replaced segment outlives the manifest that stopped listing it. */
+export const RETIRE_AFTER_MS = 15 * 60_000;
 
 /** Segments of one tier merged into one of the next. */
 export const MERGE_FAN_IN = 4;

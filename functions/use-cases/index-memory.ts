@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { MemoryServiceError } from '../domain/errors.js';
-import { buildSegment, mergePlan, mergeSegments, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
+import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
 import { itemUnit, recordUnit, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
 import type { UpdaterView } from '../domain/views.js';
@@ -62,12 +62,20 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
 }
 
 /** Applies `change` to the current manifest and writes it, retrying when another writer moved it first. */
-async function updateManifest(deps: IndexDependencies, agent: AgentKey, change: (current: IndexManifest) => IndexManifest | undefined): Promise<IndexManifest | undefined> {
+async function updateManifest(deps: IndexDependencies, agent: AgentKey, change: (current: IndexManifest) => IndexManifest | undefined, retire: readonly string[] = []): Promise<IndexManifest | undefined> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const current = (await deps.manifests.read(agent)) ?? emptyManifest(deps.embeddings);
     const next = change(current);
     if (!next) return current;
-    if (await deps.manifests.write(agent, { ...next, version: current.version + 1 })) return { ...next, version: current.version + 1 };
+    // Replaced segments are deleted only once no recent snapshot can still name them.
+    const now = Date.now();
+    const retired = [...(next.retired ?? []), ...retire.map((key) => ({ key, at: new Date(now).toISOString() }))];
+    const expired = retired.filter((r) => now - Date.parse(r.at) > RETIRE_AFTER_MS);
+    const written: IndexManifest = { ...next, version: current.version + 1, retired: retired.filter((r) => !expired.includes(r)) };
+    if (await deps.manifests.write(agent, written)) {
+      if (expired.length > 0) await deps.segments.delete(expired.map((r) => r.key));
+      return written;
+    }
   }
   throw new IndexConflictError(`index manifest of ${agent.agentId} kept changing`);
 }
@@ -108,9 +116,9 @@ async function compact(deps: IndexDependencies, agent: AgentKey, manifest: Index
       // The merged segment takes the place of the oldest it replaces, so newer copies of an id still win.
       const segments = [...rest.slice(0, at), ref, ...rest.slice(at)];
       return { ...latest, segments };
-    });
-    if (applied) await deps.segments.delete(keys);
-    else await deps.segments.delete([stored.key]);
+    }, keys);
+    // Not applied: another writer merged them first; this copy was never listed.
+    if (!applied) await deps.segments.delete([stored.key]);
     current = next!;
   }
   return current;
@@ -160,13 +168,11 @@ export async function refreshItems(deps: IndexDependencies, agent: AgentKey, vie
   }
   const segment = await toSegment(deps.embeddings, units, reuse);
   const stored = await deps.segments.put(agent, 'items', segment);
-  let replaced: string | undefined;
-  const next = await updateManifest(deps, agent, (current) => {
-    replaced = current.items?.key;
-    return { ...current, items: { key: stored.key, units: units.length, bytes: stored.bytes, tier: 0, hash } };
-  });
-  if (replaced) await deps.segments.delete([replaced]);
-  return next;
+  return updateManifest(deps, agent, (current) => ({
+    ...current,
+    items: { key: stored.key, units: units.length, bytes: stored.bytes, tier: 0, hash },
+    retired: [...(current.retired ?? []), ...(current.items ? [{ key: current.items.key, at: new Date().toISOString() }] : [])],
+  }));
 }
 
 /**
