@@ -223,6 +223,9 @@ export class MemoryServiceStack extends Stack {
       );
     };
     const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
+    // The retrieval index: segments under index/ (written, merged and replaced offline; read by the read path).
+    const maintainIndex = () => new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [rawLog.bucket.arnForObjects('index/*')] });
+    consolidator.addToRolePolicy(maintainIndex());
     allowModel(consolidator);
     allowEmbeddings(consolidator);
     // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
@@ -241,6 +244,7 @@ export class MemoryServiceStack extends Stack {
     agents.table.grant(ladder, 'dynamodb:GetItem');
     allowModel(ladder);
     allowEmbeddings(ladder);
+    ladder.addToRolePolicy(maintainIndex());
     ladder.addEventSource(
       new DynamoEventSource(summaries.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -266,6 +270,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
+    sweep.addToRolePolicy(maintainIndex());
     allowModel(sweep);
     allowEmbeddings(sweep);
     new Rule(this, 'SweepSchedule', {
@@ -294,6 +299,7 @@ export class MemoryServiceStack extends Stack {
     }).function;
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
     allowEmbeddings(reader);
+    reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     const api = new MemoryApi(this, 'Api', {

@@ -60,7 +60,10 @@ export async function startApiServer(
       if (!response.headersSent) send(response, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Long, like a load balancer's: clients close idle sockets first (they leave a margin below the
+  // advertised timeout), so a busy process (models run on its event loop) never has the server reset a
+  // socket a client is just reusing.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

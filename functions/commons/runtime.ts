@@ -20,6 +20,11 @@ import { BedrockModel } from '../adapters/models/bedrock-model.js';
 import { LocalModel } from '../adapters/models/local/local-model.js';
 import type { ModelPort } from '../ports/model.js';
 import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
+import type { EmbeddingPort } from '../ports/embeddings.js';
+import { LocalEmbeddings } from '../adapters/embeddings/local.js';
+import { S3IndexSegments } from '../adapters/s3/index-segments.js';
+import { DynamoDbIndexManifests } from '../adapters/dynamodb/index-manifest.js';
+import type { IndexDependencies } from '../use-cases/index-memory.js';
 
 export interface ServiceRuntime {
   readonly config: ServiceConfig;
@@ -35,6 +40,9 @@ export interface ServiceRuntime {
   readonly snapshots: DynamoDbSnapshotStore;
   readonly snapshot: SnapshotDependencies;
   readonly injections: DynamoDbInjectionLog;
+  readonly embeddings: EmbeddingPort;
+  /** The retrieval index, maintained offline by the consolidator, the ladder and the sweep. */
+  readonly index: IndexDependencies;
 }
 
 /** The model adapter the configuration names. */
@@ -56,6 +64,14 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
   const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
   const summaryStore = new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName);
   const snapshots = new DynamoDbSnapshotStore(clients.dynamo, config.memoryTableName);
+  // The embedding adapter (local USE lite for now; the configured one once `createEmbeddings(config)` lands).
+  const embeddings: EmbeddingPort = new LocalEmbeddings();
+  const index: IndexDependencies = {
+    manifests: new DynamoDbIndexManifests(clients.dynamo, config.memoryTableName),
+    segments: new S3IndexSegments(clients.s3, config.rawBucketName),
+    embeddings,
+    rawLog,
+  };
   return {
     config,
     clients,
@@ -74,8 +90,10 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
       cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
     },
     snapshots,
-    snapshot: { memory, summaries: summaryStore, ledger, snapshots, ladders: ladderConfig(config) },
+    snapshot: { memory, summaries: summaryStore, ledger, snapshots, ladders: ladderConfig(config), index },
     injections: new DynamoDbInjectionLog(clients.dynamo, config.memoryTableName),
+    embeddings,
+    index,
   };
 }
 

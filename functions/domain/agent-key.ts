@@ -26,3 +26,8 @@ export const SEQUENCE_DIGITS = 12;
 export function rawRecordKey(agent: AgentKey, sequence: number): string {
   return `${rawRecordPrefix(agent)}${String(sequence).padStart(SEQUENCE_DIGITS, '0')}.json`;
 }
+
+/** S3 prefix under which an agent's retrieval-index segments live. */
+export function indexPrefix(agent: AgentKey): string {
+  return `index/${agent.tenantId}/${agent.agentId}/`;
+}

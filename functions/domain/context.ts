@@ -1,14 +1,22 @@
 /**
- * Budgeted context for an agent's prompt, built from the snapshot alone.
- * Items are ranked by relevance to the query (lexical, BM25 through
+ * Budgeted context for an agent's prompt. Without a query (or without an
+ * index), from the snapshot alone: items are ranked by relevance to the query (lexical, BM25 through
  * MiniSearch), confidence, recency and scope (the contact asked about), then
  * added best first while the block fits the token budget by the real
  * tokenizer. Each line shows its source time and evidence ids; conflicting
  * and unverified items are marked. The block says it is historical memory and
  * that current instructions and fresh tool results win over it.
+ *
+ * With a query and a retrieval index, `renderRecall` renders the units the
+ * index ranked (records, items and summaries of the whole history): short
+ * lines that each cite the ids they rest on, chosen for relevance with
+ * diversity across sessions, near-duplicates collapsed into one line.
  */
 import MiniSearch from 'minisearch';
 import type { Snapshot } from './snapshot.js';
+import type { RankedUnit } from './retrieval.js';
+import type { SegmentUnit } from './index-segment.js';
+import { indexTerms } from './terms.js';
 
 export interface ContextOptions {
   readonly maxTokens: number;
@@ -21,8 +29,8 @@ export interface ContextOptions {
 
 export interface IncludedItem {
   readonly id: string;
-  readonly kind: 'contact' | 'fact' | 'task' | 'summary';
-  /** The item's version: its `updatedAt` (summaries: when written). */
+  readonly kind: 'contact' | 'fact' | 'task' | 'summary' | 'record';
+  /** The item's version: its `updatedAt` (summaries: when written; records and index units: their date). */
   readonly version: string;
 }
 
@@ -194,4 +202,184 @@ export function renderContext(snapshot: Snapshot, options: ContextOptions): Rend
     included: chosen.map(({ id, kind, version }) => ({ id, kind, version })),
     omitted: all.length - chosen.length,
   };
+}
+
+// ---------------------------------------------------------------------------
+// Recall: rendering ranked index units.
+
+export interface RecallOptions {
+  readonly maxTokens: number;
+  readonly countTokens: (text: string) => number;
+  /** The query's index terms: long records are cut to the sentences that hold them. */
+  readonly terms: readonly string[];
+}
+
+/**
+ * Current state first (contacts, tasks, facts), then one section of dated
+ * history: summaries, then the records themselves in time order. A record
+ * says what was true when it was said; only the sections above it say what
+ * is true now.
+ */
+type RecallSection = 'Contacts' | 'Tasks' | 'Facts' | 'History';
+const RECALL_SECTIONS: readonly RecallSection[] = ['Contacts', 'Tasks', 'Facts', 'History'];
+const SECTION_OF: Record<SegmentUnit['kind'], RecallSection> = { contact: 'Contacts', task: 'Tasks', fact: 'Facts', summary: 'History', record: 'History' };
+const SECTION_TITLE: Record<RecallSection, string> = {
+  Contacts: '### Contacts',
+  Tasks: '### Tasks',
+  Facts: '### Facts',
+  History: '### Summaries and records (dated history: what was true then)',
+};
+const historyOrder = (a: RecallLine, b: RecallLine) =>
+  (a.unit.kind === 'summary' ? 0 : 1) - (b.unit.kind === 'summary' ? 0 : 1) ||
+  (a.unit.kind === 'summary' ? 0 : (a.unit.at ?? '').localeCompare(b.unit.at ?? '') || (a.unit.sequence ?? 0) - (b.unit.sequence ?? 0));
+
+/** Ids one item line cites at most; a record cites itself, a summary its most relevant sources. */
+export const MAX_ITEM_EVIDENCE = 4;
+export const MAX_SUMMARY_SOURCES = 3;
+/** Longest text of one line, in tokens: long records keep the sentences that match the query. */
+export const MAX_LINE_TEXT_TOKENS = 64;
+/** Each further unit of a session already shown counts this much less. */
+const SESSION_DECAY = 0.7;
+/** Ids one collapsed line cites at most (a line of small talk said forty times needs none of them). */
+export const MAX_COLLAPSED_IDS = 6;
+/** Units whose term sets overlap this much are one line. */
+const DUPLICATE_JACCARD = 0.8;
+
+/** The sentences of `text` that best match `terms`, in their order, within `maxTokens`. */
+export function cutToRelevant(text: string, terms: readonly string[], maxTokens: number, countTokens: (text: string) => number): string {
+  if (countTokens(text) <= maxTokens) return text;
+  const parts = text.split(/(?<=[.!?;])\s+/).filter(Boolean);
+  const wanted = new Set(terms);
+  const scored = parts.map((part, i) => ({ i, part, score: indexTerms(part).filter((t) => wanted.has(t)).length, tokens: countTokens(part) }));
+  const chosen = new Set<number>();
+  let used = 0;
+  for (const candidate of [...scored].sort((a, b) => b.score - a.score || a.i - b.i)) {
+    if (used + candidate.tokens > maxTokens) continue;
+    chosen.add(candidate.i);
+    used += candidate.tokens;
+  }
+  if (chosen.size === 0) {
+    // One long sentence: keep its start.
+    const words = text.split(' ');
+    let cut = '';
+    for (const word of words) {
+      if (countTokens(`${cut} ${word}`) > maxTokens - 1) break;
+      cut = cut ? `${cut} ${word}` : word;
+    }
+    return `${cut} …`;
+  }
+  const kept = scored.filter((s) => chosen.has(s.i));
+  return kept.map((s, j) => (j > 0 && kept[j - 1]!.i !== s.i - 1 ? `… ${s.part}` : s.part)).join(' ') + (kept.at(-1)!.i < parts.length - 1 ? ' …' : '');
+}
+
+interface RecallLine {
+  readonly unit: SegmentUnit;
+  readonly section: RecallSection;
+  readonly ids: string[];
+  readonly termSet: ReadonlySet<string>;
+  text: string;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared += 1;
+  return shared / (a.size + b.size - shared);
+}
+
+function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): string {
+  const { unit } = line;
+  const date = unit.at ? unit.at.slice(0, 10) : undefined;
+  switch (unit.kind) {
+    case 'record':
+      return [line.ids.join(', '), date, unit.speaker].filter(Boolean).join(' · ');
+    case 'summary': {
+      const sources = unit.level === 0 ? [...unit.evidence].filter((id) => relevance.has(id)).sort((a, b) => relevance.get(b)! - relevance.get(a)!).slice(0, MAX_SUMMARY_SOURCES) : [];
+      return [unit.label, sources.join(', ')].filter(Boolean).join(' · ');
+    }
+    default: {
+      const evidence = [...new Set([...unit.evidence.slice(-MAX_ITEM_EVIDENCE), ...line.ids.filter((id) => id !== unit.id)])];
+      return [date, evidence.join(', ')].filter(Boolean).join(' · ');
+    }
+  }
+}
+
+function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>): string {
+  const { unit } = line;
+  const body =
+    unit.kind === 'contact' ? `**${clean(unit.label)}**: ${line.text}` : unit.kind === 'task' ? `[${clean(unit.label)}] ${line.text}` : line.text;
+  return `- [${citation(line, relevance)}] ${mark(String(unit.status ?? ''))}${body}`;
+}
+
+/**
+ * The ranked units as a budgeted block: best first, each session's further
+ * units discounted (so several facts come from several conversations),
+ * near-duplicates collapsed into one line with all their ids, until the
+ * budget by the real tokenizer is spent. Sections in a fixed order; records
+ * in time order.
+ */
+export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
+  const head = header(snapshot);
+  const relevance = new Map<string, number>();
+  for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
+  const remaining = ranked.map((r) => ({ ...r }));
+  const taken = new Set<number>();
+  const perSession = new Map<string, number>();
+  const lines: RecallLine[] = [];
+  const sectionsUsed = new Set<RecallSection>();
+  let tokens = options.countTokens(head);
+  const cost = (line: RecallLine) => options.countTokens(`\n${lineText(line, relevance)}`);
+
+  while (taken.size < remaining.length && options.maxTokens - tokens > 8) {
+    let best = -1;
+    let bestScore = -Infinity;
+    remaining.forEach((r, i) => {
+      if (taken.has(i)) return;
+      const adjusted = r.score * SESSION_DECAY ** (perSession.get(r.unit.session ?? r.unit.id) ?? 0);
+      if (adjusted > bestScore) {
+        bestScore = adjusted;
+        best = i;
+      }
+    });
+    if (best < 0) break;
+    taken.add(best);
+    const { unit } = remaining[best]!;
+    const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
+    const duplicate = termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
+    if (duplicate) {
+      if (duplicate.ids.length >= MAX_COLLAPSED_IDS) continue;
+      const before = cost(duplicate);
+      duplicate.ids.push(unit.id);
+      const extra = cost(duplicate) - before;
+      if (tokens + extra > options.maxTokens) duplicate.ids.pop();
+      else tokens += extra;
+      continue;
+    }
+    const section = SECTION_OF[unit.kind];
+    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: cutToRelevant(clean(unit.text), options.terms, MAX_LINE_TEXT_TOKENS, options.countTokens) };
+    const lineCost = cost(line) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
+    if (tokens + lineCost > options.maxTokens) continue;
+    lines.push(line);
+    sectionsUsed.add(section);
+    tokens += lineCost;
+    const session = unit.session ?? unit.id;
+    perSession.set(session, (perSession.get(session) ?? 0) + 1);
+  }
+
+  const assemble = (chosen: readonly RecallLine[]) => {
+    const body = RECALL_SECTIONS.filter((section) => chosen.some((l) => l.section === section)).map((section) => {
+      const inSection = chosen.filter((l) => l.section === section);
+      if (section === 'History') inSection.sort(historyOrder);
+      return [SECTION_TITLE[section], ...inSection.map((l) => lineText(l, relevance))].join('\n');
+    });
+    return [head, ...body].join('\n\n');
+  };
+  let markdown = assemble(lines);
+  // Token counts are not strictly additive across joins: drop the last-chosen lines if needed.
+  while (options.countTokens(markdown) > options.maxTokens && lines.length > 0) {
+    lines.pop();
+    markdown = assemble(lines);
+  }
+  const included: IncludedItem[] = lines.flatMap((l) => l.ids.map((id) => ({ id, kind: l.unit.kind, version: l.unit.at ?? '' })));
+  return { markdown, tokens: options.countTokens(markdown), included, omitted: Math.max(0, ranked.length - included.length) };
 }

@@ -7,6 +7,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ladder } from './ladders.js';
 import type { UpdaterView } from './views.js';
+import type { IndexManifest } from './index-segment.js';
 
 export const SNAPSHOT_VIEWS = ['contacts', 'facts', 'tasks', 'time', 'count'] as const;
 export type SnapshotView = (typeof SNAPSHOT_VIEWS)[number];
@@ -45,13 +46,15 @@ export interface Snapshot {
   readonly tasks?: UpdaterView;
   readonly time: readonly LadderLevelView[];
   readonly count: readonly LadderLevelView[];
+  /** The retrieval index's manifest: which segments to search (read path only; not part of `GET /snapshot`). */
+  readonly index?: IndexManifest;
 }
 
 export type LadderViews = Record<Ladder, readonly LadderLevelView[]>;
 
 /** The snapshot restricted to the requested views (freshness and identity always included). */
 export function selectViews(snapshot: Snapshot, views: readonly SnapshotView[]): Partial<Snapshot> {
-  const { contacts, facts, tasks, time, count, ...always } = snapshot;
+  const { contacts, facts, tasks, time, count, index: _index, ...always } = snapshot;
   const all = { contacts, facts, tasks, time, count };
   return { ...always, ...Object.fromEntries(views.map((view) => [view, all[view]])) };
 }

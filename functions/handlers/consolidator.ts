@@ -13,4 +13,5 @@ export const handler = createConsolidateBatchHandler({
   summaries: runtime.summaries,
   snapshot: runtime.snapshot,
   deadLetters: runtime.deadLetters,
+  index: runtime.index,
 });

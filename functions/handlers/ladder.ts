@@ -5,4 +5,4 @@ import { serviceRuntime } from '../commons/runtime.js';
 const runtime = serviceRuntime();
 const { summaries } = runtime;
 
-export const handler = createLadderHandler({ summaries: summaries.summaries, model: summaries.model, ladders: summaries.ladders, snapshot: runtime.snapshot });
+export const handler = createLadderHandler({ summaries: summaries.summaries, model: summaries.model, ladders: summaries.ladders, snapshot: runtime.snapshot, index: runtime.index });

@@ -13,6 +13,7 @@ import type { SnapshotStore } from '../ports/snapshot-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { AgentLedger } from '../ports/pipeline.js';
 import type { SummaryStore } from '../ports/summary-store.js';
+import { refreshItems, type IndexDependencies } from './index-memory.js';
 
 export interface SnapshotDependencies {
   readonly memory: MemoryStore;
@@ -21,6 +22,8 @@ export interface SnapshotDependencies {
   readonly snapshots: Pick<SnapshotStore, 'readVersion' | 'write'>;
   readonly ladders: LadderConfig;
   readonly now?: () => Date;
+  /** When set, the index's items segment follows the views, and the snapshot carries the index manifest. */
+  readonly index?: IndexDependencies;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -43,6 +46,7 @@ export async function assembleSnapshot(deps: SnapshotDependencies, agent: AgentK
       deps.ledger.readStatus(agent),
     ]);
     const [contacts, facts, tasks] = views;
+    const index = deps.index ? await refreshItems(deps.index, agent, { ...(contacts ? { contacts } : {}), ...(facts ? { facts } : {}), ...(tasks ? { tasks } : {}) }) : undefined;
     const snapshot: Snapshot = {
       tenantId: agent.tenantId,
       agentId: agent.agentId,
@@ -59,6 +63,7 @@ export async function assembleSnapshot(deps: SnapshotDependencies, agent: AgentK
       ...(tasks ? { tasks } : {}),
       time: ladders[0]!,
       count: ladders[1]!,
+      ...(index && index.version > 0 ? { index } : {}),
     };
     if (await deps.snapshots.write(agent, snapshot)) return snapshot;
   }

@@ -26,6 +26,8 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
 import type { AgentLedger, BatchJob, RawLog, RawRecord } from '../ports/pipeline.js';
+import type { StoredSummary } from '../ports/summary-store.js';
+import { indexBatch, type IndexDependencies } from './index-memory.js';
 
 export interface ConsolidationDependencies {
   readonly ledger: AgentLedger;
@@ -42,6 +44,8 @@ export interface ConsolidationDependencies {
   readonly summaries?: SummaryDependencies;
   /** When set, the agent's snapshot is reassembled after each batch. */
   readonly snapshot?: SnapshotDependencies;
+  /** When set, each batch's records and the base summaries it closed are added to the retrieval index. */
+  readonly index?: IndexDependencies;
 }
 
 export type UpdaterResult =
@@ -82,7 +86,9 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
   if (firstNeeded > job.index) {
     // Every updater already applied this batch (a redelivery): make sure progress says so,
     // and that the summaries saw its records (an earlier attempt may have failed there).
-    await catchUpSummaries(deps, agent, job);
+    const written = await catchUpSummaries(deps, agent, job);
+    // A failed earlier attempt may have left these records (or those summaries) out of the index.
+    if (deps.index) await indexBatch(deps.index, agent, job.toSequence, [], written);
     await markConsolidated(deps, agent, job, undefined);
     if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
     return outcomes;
@@ -115,13 +121,15 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
   // Summaries first: "consolidated" then also means the summary cursor has seen these records,
   // which is what the sweep relies on before it closes a day.
-  if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, records);
+  const written = deps.summaries ? await placeThrough(deps.summaries, deps.rawLog, agent, batch, records) : [];
+  // Indexed before the batch counts as consolidated, so a failure here is retried with the batch.
+  if (deps.index) await indexBatch(deps.index, agent, batch.toSequence, records, written);
   await markConsolidated(deps, agent, batch, records);
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
 }
 
-async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<void> {
-  if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, undefined);
+async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<StoredSummary[]> {
+  return deps.summaries ? placeThrough(deps.summaries, deps.rawLog, agent, batch, undefined) : [];
 }
 
 /**
@@ -129,15 +137,15 @@ async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey
  * `batch`: an earlier batch whose placement failed (and was then skipped by a
  * catch-up) is placed first, so no record is left out of its base summary.
  */
-async function placeThrough(summaries: SummaryDependencies, rawLog: RawLog, agent: AgentKey, batch: BatchRange, batchRecords: readonly RawRecord[] | undefined): Promise<void> {
+async function placeThrough(summaries: SummaryDependencies, rawLog: RawLog, agent: AgentKey, batch: BatchRange, batchRecords: readonly RawRecord[] | undefined): Promise<StoredSummary[]> {
   const placed = (await summaries.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
-  if (placed >= batch.toSequence) return;
+  if (placed >= batch.toSequence) return [];
   const from = placed + 1;
   const records =
     batchRecords && from >= batch.fromSequence
       ? batchRecords.filter((r) => r.sequence >= from)
       : [...(from < batch.fromSequence ? await rawLog.getRange(agent, from, batch.fromSequence - 1) : []), ...(batchRecords ?? (await rawLog.getRange(agent, batch.fromSequence, batch.toSequence)))];
-  await placeRecords(summaries, agent, records);
+  return placeRecords(summaries, agent, records);
 }
 
 async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {

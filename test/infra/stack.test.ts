@@ -29,6 +29,13 @@ function actionsOfRole(functionIdPrefix: string): string[] {
     .sort();
 }
 
+/** The statements of a function's role policies. */
+function policyOf(functionIdPrefix: string): unknown[] {
+  const roleId = logicalIdOf('AWS::IAM::Role', `${functionIdPrefix}FunctionServiceRole`);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } });
+  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as unknown[]);
+}
+
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
@@ -120,9 +127,10 @@ describe('summary ladders', () => {
     });
   });
 
-  it('let the ladder function read and write summaries, and never the raw log', () => {
+  it('let the ladder function read and write summaries and index segments, and never the raw log', () => {
     const actions = actionsOfRole('Ladder');
-    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(JSON.stringify(policyOf('Ladder'))).not.toContain('raw/*');
     const streamReading = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
     // Summaries (slots, parents), and for snapshot reassembly: views and snapshot, progress.
     expect(actions.filter((a) => a.startsWith('dynamodb:') && !streamReading.includes(a))).toEqual([
@@ -271,7 +279,10 @@ describe('least privilege', () => {
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'dynamodb:UpdateItem',
+      's3:DeleteObject',
       's3:GetObject',
+      's3:GetObject',
+      's3:PutObject',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
@@ -309,8 +320,10 @@ describe('least privilege', () => {
     expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
-  it('lets the read function get the snapshot and record injections, and nothing else', () => {
-    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  it('lets the read function get the snapshot, read index segments and record injections, and nothing else', () => {
+    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(JSON.stringify(policyOf('Reader'))).toContain('index/*');
+    expect(JSON.stringify(policyOf('Reader'))).not.toContain('raw/*');
   });
 
   it('lets the status function only read', () => {

@@ -139,11 +139,15 @@ describe('GET /context', () => {
     }
   });
 
-  it('ranks what the query is about first, with its source time and evidence ids', async () => {
+  it('recalls what the query is about, each line citing its date and evidence ids', async () => {
     const context = await api<{ markdown: string; items: { id: string; kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=200&query=${encodeURIComponent('Where does Dana work?')}`);
 
-    expect(context.body.items[0]?.kind).toBe('contact');
-    expect(context.body.markdown).toMatch(/\*\*Dana Whitfield\*\*: head of design at Acme Corp\..*_\(2026-09-\d\d; evidence S[\d:, S]+\)_/);
+    const lines = context.body.markdown.split('\n').filter((line) => line.startsWith('- '));
+    expect(lines[0]).toMatch(/^- \[2026-09-\d\d · S\d+:\d+(, S\d+:\d+)*\] \*\*Dana Whitfield\*\*: head of design at Acme Corp\./);
+    expect(context.body.items).toContainEqual(expect.objectContaining({ kind: 'contact' }));
+    // The record that says so, with its own id, date and speaker.
+    expect(context.body.markdown).toMatch(/- \[S\d+:\d+ · 2026-09-\d\d · user\] Big news: Dana joined Acme Corp as head of design/);
+    for (const line of lines) expect(line).toMatch(/^- \[[^\]]*(S\d+:\d+|#\d+|\d{4}-\d{2}-\d{2})[^\]]*\] /);
   });
 
   it('puts the contact asked about first', async () => {
@@ -177,7 +181,7 @@ describe('GET /context', () => {
     expect(new Set(repeated.body.items.map((i) => i.kind))).toEqual(new Set(['fact']));
     const bad = await api(stack, 'GET', `/v1/agents/${agentId}/context?views=facts,everything`);
     expect(bad.status).toBe(400);
-    expect(bad.body.issues).toEqual([{ field: 'views', rule: 'must be a comma-separated list of contacts, facts, tasks, time, count; unknown: everything' }]);
+    expect(bad.body.issues).toEqual([{ field: 'views', rule: 'must be a comma-separated list of contacts, facts, tasks, time, count, records; unknown: everything' }]);
   });
 
   it('refuses a bad maxTokens, naming the parameter', async () => {

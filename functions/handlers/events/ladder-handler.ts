@@ -20,6 +20,8 @@ import { ValidationError } from '../../domain/errors.js';
 import { issuesFromZod } from '../../domain/events.js';
 import { ladderStep, type LadderDependencies } from '../../use-cases/summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from '../../use-cases/assemble-snapshot.js';
+import { indexSummaries, type IndexDependencies } from '../../use-cases/index-memory.js';
+import type { StoredSummary } from '../../ports/summary-store.js';
 
 /** The fields of a summary announcement the ladder needs. */
 const announcementSchema = DynamoDBMarshalled(
@@ -35,9 +37,10 @@ const announcementSchema = DynamoDBMarshalled(
   }),
 );
 
-export function createLadderHandler(deps: LadderDependencies & { readonly snapshot?: SnapshotDependencies }) {
+export function createLadderHandler(deps: LadderDependencies & { readonly snapshot?: SnapshotDependencies; readonly index?: IndexDependencies }) {
   return eventHandler(async (event: DynamoDBStreamEvent, context: Context) => {
     const changed = new Map<string, AgentKey>();
+    const parents = new Map<string, StoredSummary[]>();
     const recordHandler = async (record: DynamoDBRecord) => {
       // Slot and cursor writes are filtered out by the event source; skip any that get through.
       if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage?.sk?.S?.startsWith('SUM#')) return;
@@ -47,7 +50,9 @@ export function createLadderHandler(deps: LadderDependencies & { readonly snapsh
       const agent = { tenantId: image.tenantId, agentId: image.agentId };
       const parent = await ladderStep(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0 });
       if (parent) {
-        changed.set(`${agent.tenantId}/${agent.agentId}`, agent);
+        const key = `${agent.tenantId}/${agent.agentId}`;
+        changed.set(key, agent);
+        parents.set(key, [...(parents.get(key) ?? []), parent]);
         logger.info('summary written', { agentId: agent.agentId, id: parent.id, from: parent.from, to: parent.to, empty: parent.empty, tokens: parent.tokens });
         metrics.addMetric('SummariesWritten', MetricUnit.Count, 1);
         metrics.addMetric('SummaryInputTokens', MetricUnit.Count, parent.inputTokens);
@@ -56,8 +61,12 @@ export function createLadderHandler(deps: LadderDependencies & { readonly snapsh
     metrics.addMetric('SummaryAnnouncements', MetricUnit.Count, event.Records.length);
     const response = await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.DynamoDBStreams), { context });
     metrics.addMetric('SummaryAnnouncementsFailed', MetricUnit.Count, response.batchItemFailures.length);
-    // One reassembly per agent and delivery: the snapshot shows the latest summary at each level.
-    if (deps.snapshot) for (const agent of changed.values()) await assembleSnapshot(deps.snapshot, agent);
+    // One index segment per agent and delivery for the parents written, before the snapshot that lists it;
+    // one reassembly per agent, so the snapshot shows the latest summary at each level.
+    for (const [key, agent] of changed) {
+      if (deps.index) await indexSummaries(deps.index, agent, parents.get(key) ?? []);
+      if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
+    }
     return response;
   });
 }

@@ -4,14 +4,19 @@
  * one GetItem (none on a cache hit), `ETag` = snapshot version,
  * `If-None-Match` answers 304.
  * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...][&views=...]`:
- * a budgeted, prompt-ready block built from the snapshot alone (from the
- * named views only, when `views` is given), recorded in
- * the injection log under the request id returned in `x-request-id`.
+ * a budgeted, prompt-ready block, recorded in the injection log under the
+ * request id returned in `x-request-id`. With a query, it is recalled from
+ * the agent's retrieval index (records, items and summaries of the whole
+ * history; segments the snapshot lists, cached by key), each line citing
+ * its ids; without one, it is built from the snapshot alone. `views`
+ * restricts either to the named views (`records` is a context-only view).
  */
 import { randomUUID } from 'node:crypto';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { MIN_CONTEXT_TOKENS, renderContext } from '../../domain/context.js';
+import { MIN_CONTEXT_TOKENS, renderContext, renderRecall, type RenderedContext } from '../../domain/context.js';
+import type { SegmentUnit } from '../../domain/index-segment.js';
+import type { RecallReader } from '../../use-cases/recall.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
 import { countTokens } from '../../commons/tokens.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
@@ -21,18 +26,27 @@ export interface ReadRouteDependencies {
   readonly tenantId: string;
   readonly snapshots: SnapshotReader;
   readonly injections: InjectionLog;
+  /** When set, queries are answered from the retrieval index the snapshot lists. */
+  readonly recall?: Pick<RecallReader, 'recall'>;
   readonly now?: () => Date;
 }
+
+/** Views a context may be built from: the snapshot's, plus the raw records (index only). */
+const CONTEXT_VIEWS = [...SNAPSHOT_VIEWS, 'records'] as const;
+type ContextView = (typeof CONTEXT_VIEWS)[number];
+
+const UNIT_VIEW: Record<SegmentUnit['kind'], ContextView | undefined> = { record: 'records', contact: 'contacts', fact: 'facts', task: 'tasks', summary: undefined };
+const unitView = (unit: SegmentUnit): ContextView => UNIT_VIEW[unit.kind] ?? (unit.ladder === 'count' ? 'count' : 'time');
 
 const MAX_CONTEXT_TOKENS = 32_000;
 const DEFAULT_CONTEXT_TOKENS = 1_500;
 
-function parseViews(value: string | undefined): SnapshotView[] {
-  if (value === undefined || value === '') return [...SNAPSHOT_VIEWS];
+function parseViews<V extends string>(value: string | undefined, known: readonly V[]): V[] {
+  if (value === undefined || value === '') return [...known];
   const views = [...new Set(value.split(',').map((view) => view.trim()))];
-  const unknown = views.filter((view) => !(SNAPSHOT_VIEWS as readonly string[]).includes(view));
-  if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${SNAPSHOT_VIEWS.join(', ')}; unknown: ${unknown.join(', ')}` }]);
-  return views as SnapshotView[];
+  const unknown = views.filter((view) => !(known as readonly string[]).includes(view));
+  if (unknown.length > 0) throw new ValidationError([{ field: 'views', rule: `must be a comma-separated list of ${known.join(', ')}; unknown: ${unknown.join(', ')}` }]);
+  return views as V[];
 }
 
 /** The snapshot with every view not named left out (ladders as empty lists). */
@@ -77,7 +91,8 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const query = event.queryStringParameters ?? {};
       const isContext = route.operation === 'readContext';
       // Parameters are checked before the lookup, so a bad request costs nothing.
-      const views = parseViews(query.views);
+      const views: ContextView[] = isContext ? parseViews(query.views, CONTEXT_VIEWS) : parseViews(query.views, SNAPSHOT_VIEWS);
+      const snapshotViews = views.filter((view): view is SnapshotView => view !== 'records');
       const maxTokens = isContext ? integerParameter(query.maxTokens, 'maxTokens', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS) : 0;
       const search = isContext ? text(query.query, 'query', 1_000) : undefined;
       const contact = isContext ? text(query.contact, 'contact', 200) : undefined;
@@ -88,19 +103,32 @@ export function createReadHandler(deps: ReadRouteDependencies) {
 
       if (!isContext) {
         if (event.headers?.['if-none-match'] === etag) return { statusCode: 304, headers: { etag } };
-        const body = bodies.get(`${agent.tenantId}/${agent.agentId}#${snapshot.version}#${views.join(',')}`, () => JSON.stringify(selectViews(snapshot, views)));
+        const body = bodies.get(`${agent.tenantId}/${agent.agentId}#${snapshot.version}#${views.join(',')}`, () => JSON.stringify(selectViews(snapshot, snapshotViews)));
         return { statusCode: 200, headers: { 'content-type': 'application/json', etag, 'cache-control': 'private, no-cache' }, body };
       }
 
       const requestId = randomUUID();
-      const restricted = views.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, views);
-      const rendered = renderContext(restricted, {
-        maxTokens,
-        ...(search ? { query: search } : {}),
-        ...(contact ? { contact } : {}),
-        now: now().toISOString(),
-        countTokens,
-      });
+      const allViews = views.length === CONTEXT_VIEWS.length;
+      const restricted = allViews || snapshotViews.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, snapshotViews);
+      let rendered: RenderedContext;
+      if (search && deps.recall && snapshot.index) {
+        const allowed = new Set<ContextView>(views);
+        const recalled = await deps.recall.recall(snapshot.index, {
+          query: search,
+          ...(contact ? { contact } : {}),
+          ...(allViews ? {} : { allow: (unit: SegmentUnit) => allowed.has(unitView(unit)) }),
+          now: now().toISOString(),
+        });
+        rendered = renderRecall(snapshot, recalled.ranked, { maxTokens, countTokens, terms: recalled.understanding.terms });
+      } else {
+        rendered = renderContext(restricted, {
+          maxTokens,
+          ...(search ? { query: search } : {}),
+          ...(contact ? { contact } : {}),
+          now: now().toISOString(),
+          countTokens,
+        });
+      }
       await deps.injections.record(agent, {
         requestId,
         at: now().toISOString(),
@@ -108,7 +136,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         maxTokens,
         ...(search ? { query: search } : {}),
         ...(contact ? { contact } : {}),
-        ...(restricted !== snapshot ? { views } : {}),
+        ...(!allViews ? { views } : {}),
         tokens: rendered.tokens,
         items: rendered.included,
       });

@@ -4,7 +4,6 @@
  * resolved against each message's own timestamp).
  */
 import nlp from 'compromise';
-import * as chrono from 'chrono-node';
 import { countTokens } from '../../../commons/tokens.js';
 
 export { countTokens };
@@ -136,59 +135,7 @@ export function statedValue(sentence: string): string {
     .trim();
 }
 
-/** Resolves the first date in `text` against `reference`; returns an ISO date (YYYY-MM-DD). */
-export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
-  const [result] = chrono.parse(text, new Date(reference), { forwardDate: forward });
-  if (!result) return bareDayOfMonth(text, reference);
-  const date = result.start.date();
-  const iso = `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
-  return { iso, text: result.text };
-}
-
-/** "the 14th" alone: that day of the reference's month, or of the next month when it has passed. */
-function bareDayOfMonth(text: string, reference: string): { iso: string; text: string } | undefined {
-  const match = /\b(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b/i.exec(text);
-  if (!match) return undefined;
-  const day = Number(match[1]);
-  const at = new Date(reference);
-  if (day < 1 || day > 31 || Number.isNaN(at.getTime())) return undefined;
-  let year = at.getUTCFullYear();
-  let month = at.getUTCMonth();
-  if (day < at.getUTCDate()) {
-    month += 1;
-    if (month > 11) {
-      month = 0;
-      year += 1;
-    }
-  }
-  const candidate = new Date(Date.UTC(year, month, day));
-  if (candidate.getUTCMonth() !== month) return undefined;
-  return { iso: candidate.toISOString().slice(0, 10), text: match[0] };
-}
-
-const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
-const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
-/** Relative time expressions a reader cannot place without the date they were said on. */
-const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
-const RELATIVE_FORWARD = new RegExp(`\\b(?:tomorrow|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by (?:${WEEKDAYS}|tomorrow))\\b`, 'i');
-
-/**
- * The first relative time expression in a sentence followed by the date it
- * means, said at `reference`: "Yesterday I ran" → "Yesterday (2025-01-14) I
- * ran". Memory read weeks later then needs no arithmetic. Sentences without
- * one are returned unchanged.
- */
-export function anchorRelativeDates(sentence: string, reference: string): string {
-  for (const [pattern, forward] of [[RELATIVE_BACK, false], [RELATIVE_FORWARD, true]] as const) {
-    const match = pattern.exec(sentence);
-    if (!match) continue;
-    const resolved = resolveDate(match[0].replace(/^by /i, ''), reference, forward);
-    if (!resolved || resolved.iso === reference.slice(0, 10)) return sentence;
-    const end = match.index + match[0].length;
-    return `${sentence.slice(0, end)} (${resolved.iso})${sentence.slice(end)}`;
-  }
-  return sentence;
-}
+export { anchorRelativeDates, resolveDate } from '../../../domain/dates.js';
 
 const NOT_NAMES = new Set(
   [

