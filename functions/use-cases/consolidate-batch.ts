@@ -159,6 +159,13 @@ async function runUpdater(
   if (store.lastBatch !== batch.index - 1) {
     throw new BatchOrderError(`${updater} is at batch ${store.lastBatch}; batch ${batch.index} must wait for ${batch.index - 1}`);
   }
+  if (store.pendingBatch !== undefined) {
+    // An earlier attempt staged this batch's (large) patch and stopped midway: finish that
+    // patch from its record instead of asking the model again (and paying twice).
+    const resumed = await deps.memory.resume(agent, updater, store.pendingBatch);
+    if (!resumed || store.pendingBatch !== batch.index) throw new BatchOrderError(`${updater} has a staged commit of batch ${store.pendingBatch} while applying ${batch.index}`);
+    return { updater, outcome: 'applied', changed: resumed.changes.length, quarantined: resumed.audit.quarantined.length, inputTokens: 0, outputTokens: 0 };
+  }
   const now = (deps.now ?? (() => new Date()))().toISOString();
   const visible = [...store.items]
     .filter((item) => item.status !== 'archived')
