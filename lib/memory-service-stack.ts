@@ -60,6 +60,13 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly summaryTimeZone?: string;
   /**
+   * Age after which a committed sequence number whose raw record never arrived
+   * (its ingest request failed midway and was never retried) is consolidated
+   * as a hole. Must exceed the ingest timeout (29 s).
+   * @default Duration.minutes(2)
+   */
+  readonly holeGracePeriod?: Duration;
+  /**
    * How often the summary sweep runs.
    * @default Duration.minutes(15)
    */
@@ -105,6 +112,7 @@ export class MemoryServiceStack extends Stack {
       SUMMARIES_TABLE_NAME: summaries.table.tableName,
       SUMMARY_TIME_ZONE: props.summaryTimeZone ?? 'UTC',
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
+      HOLE_GRACE_SECONDS: String((props.holeGracePeriod ?? Duration.minutes(2)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
@@ -167,7 +175,8 @@ export class MemoryServiceStack extends Stack {
 
     const consolidator = new ServiceFunction(this, 'Consolidator', {
       entry: 'functions/handlers/consolidator.ts',
-      environment,
+      // A run waits at most a third of its timeout for a hole to come due; longer, the job is redelivered.
+      environment: { ...environment, HOLE_MAX_WAIT_SECONDS: String(Math.min(60, Math.floor(consolidatorTimeout.toSeconds() / 3))) },
       timeout: consolidatorTimeout,
       description: 'Consumes consolidation jobs from the FIFO queue',
     }).function;

@@ -49,6 +49,10 @@ const configSchema = z.object({
   /** Quiet period after which an agent's open batch is consolidated. */
   IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
+  /** Age after which a committed sequence number without a raw record is consolidated as a hole (above the ingest timeout). */
+  HOLE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  /** How long one consolidation run waits for a young hole to come due, instead of failing and waiting for redelivery. */
+  HOLE_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
   MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   MODEL_ID: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -86,6 +90,7 @@ export interface ServiceConfig {
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
+  readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
@@ -130,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
     snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,
+    holes: { graceMs: c.HOLE_GRACE_SECONDS * 1000, maxWaitMs: c.HOLE_MAX_WAIT_SECONDS * 1000 },
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,
       maxInputTokens: c.MODEL_MAX_INPUT_TOKENS_PER_BATCH,

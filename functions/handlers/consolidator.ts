@@ -10,6 +10,7 @@ export const handler = createConsolidateBatchHandler({
   memory: runtime.memory,
   model: runtime.model,
   budget: runtime.config.budget,
+  holes: runtime.config.holes,
   summaries: runtime.summaries,
   snapshot: runtime.snapshot,
 });

@@ -22,6 +22,10 @@ export interface EventClaim {
 
 /** An agent's pipeline state, as `GET /status` reports it. */
 export interface AgentStatus extends AgentCounters {
+  /** Sequence numbers whose records never arrived and were consolidated as holes. */
+  readonly holes: number;
+  /** The hole sequence numbers, ascending (at most 100). */
+  readonly holeSequences: readonly number[];
   readonly batchesQueued: number;
   /** Last sequence number every updater has consolidated (0 before the first batch). */
   readonly lastConsolidatedSequence: number;
@@ -58,6 +62,8 @@ export interface AgentLedger {
   recordBatchFailure(agent: AgentKey, batchIndex: number, cause: string, now: string): Promise<void>;
   /** Records that every updater applied a batch; only ever moves forward. */
   markBatchConsolidated(agent: AgentKey, batch: BatchRange, newestRecordAt: string, now: string): Promise<void>;
+  /** Records sequence numbers consolidated as holes (a set: recording one twice counts it once). */
+  recordHoles(agent: AgentKey, sequences: readonly number[], now: string): Promise<void>;
   readStatus(agent: AgentKey): Promise<AgentStatus | undefined>;
   readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined>;
 }
@@ -80,12 +86,29 @@ export interface RawRecord extends Omit<IncomingEvent, 'timestamp'> {
   readonly receivedAt: string;
 }
 
-/** The raw log: one object per record, keyed by sequence under the agent's prefix. */
+/** What stands in a raw log slot whose record never arrived. */
+export interface HoleMarker {
+  readonly sequence: number;
+  readonly declaredAt: string;
+  readonly batch: number;
+  readonly reason: string;
+}
+
+/**
+ * The raw log: one object per record, keyed by sequence under the agent's
+ * prefix. Every slot is written once: a record, or (when the record never
+ * arrived) a hole marker; a write to a slot holding a hole is refused with
+ * RecordDeclaredHoleError.
+ */
 export interface RawLog {
   put(agent: AgentKey, record: RawRecord): Promise<void>;
+  /** Marks an empty slot as a hole; false when the slot is already taken (the record arrived). */
+  putHole(agent: AgentKey, hole: HoleMarker): Promise<boolean>;
   get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined>;
-  /** Records fromSequence..toSequence in order; throws MissingRecordsError naming any that are absent. */
+  /** Records fromSequence..toSequence in order, holes left out; throws MissingRecordsError naming any slot that is empty. */
   getRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<RawRecord[]>;
+  /** Like getRange, but reports empty slots instead of throwing. */
+  readRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<{ records: RawRecord[]; missing: number[]; holes: number[] }>;
 }
 
 /** A consolidation job for one closed batch. */

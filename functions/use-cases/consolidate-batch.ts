@@ -11,7 +11,8 @@
  * consolidator first applies the earlier batches it finds unapplied, reading
  * their ranges from the ledger.
  */
-import { MemoryServiceError } from '../domain/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MemoryServiceError, MissingRecordsError } from '../domain/errors.js';
 import type { AgentKey } from '../domain/agent-key.js';
 import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName } from '../domain/memory.js';
 import { aliasItems, applyPatch, InvalidModelOutputError } from '../domain/patch.js';
@@ -42,6 +43,21 @@ export interface ConsolidationDependencies {
   readonly summaries?: SummaryDependencies;
   /** When set, the agent's snapshot is reassembled after each batch. */
   readonly snapshot?: SnapshotDependencies;
+  /** When set, sequence numbers whose records never arrive are consolidated as holes after a grace period. */
+  readonly holes?: HolePolicy;
+}
+
+/**
+ * Ingest commits sequence numbers before it writes their raw records; a request
+ * that fails in between and is never retried leaves numbers without records.
+ * After `graceMs` (longer than any ingest request can run) such a slot is
+ * marked as a hole in the raw log (write-once, so a late write is refused), the
+ * ledger records it, and the batch consolidates without it.
+ */
+export interface HolePolicy {
+  readonly graceMs: number;
+  /** How long one run sleeps for a hole to come due; longer waits fail the job, which is redelivered. */
+  readonly maxWaitMs: number;
 }
 
 export type UpdaterResult =
@@ -103,7 +119,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
 async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, updaters: readonly UpdaterName[]): Promise<BatchOutcome> {
   const started = Date.now();
   // Raw records are read once per batch, and shared by the updaters.
-  const records = await deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
+  const records = await readBatchRecords(deps, agent, batch);
   const budget = new BatchBudget(deps.budget);
   const settled = await Promise.allSettled(updaters.map((updater) => runUpdater(deps, agent, updater, batch, records, budget)));
   const results: UpdaterResult[] = settled.map((result, i) =>
@@ -118,6 +134,41 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, records);
   await markConsolidated(deps, agent, batch, records);
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
+}
+
+/** The batch's records; slots still empty after the grace period become holes (see HolePolicy). */
+async function readBatchRecords(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<RawRecord[]> {
+  const policy = deps.holes;
+  if (!policy) return deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
+  const clock = deps.now ?? (() => new Date());
+  let waited = false;
+  for (let round = 0; round < 4; round += 1) {
+    const { records, missing } = await deps.rawLog.readRange(agent, batch.fromSequence, batch.toSequence);
+    if (missing.length === 0) return records;
+    // Sequence numbers are committed in order, so a missing one was committed no later than any
+    // record after it was received, and no later than its batch closed.
+    const marker = await deps.ledger.readBatch(agent, batch.index);
+    const now = clock().getTime();
+    const closedAt = marker ? Date.parse(marker.closedAt) : now;
+    const committedBy = (sequence: number) =>
+      records.filter((r) => r.sequence > sequence).reduce((earliest, r) => Math.min(earliest, Date.parse(r.receivedAt)), closedAt);
+    const dueAt = Math.max(...missing.map((sequence) => committedBy(sequence) + policy.graceMs));
+    if (dueAt > now) {
+      if (waited || dueAt - now > policy.maxWaitMs) throw new MissingRecordsError(missing);
+      await sleep(dueAt - now);
+      waited = true;
+      continue;
+    }
+    const declaredAt = clock().toISOString();
+    const declared: number[] = [];
+    for (const sequence of missing) {
+      const written = await deps.rawLog.putHole(agent, { sequence, batch: batch.index, declaredAt, reason: `no raw record ${policy.graceMs / 1000} s after its sequence number was committed` });
+      // Not written: the record arrived meanwhile, and the next round reads it.
+      if (written) declared.push(sequence);
+    }
+    await deps.ledger.recordHoles(agent, declared, declaredAt);
+  }
+  return deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
 }
 
 async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<void> {
@@ -137,7 +188,7 @@ async function placeThrough(summaries: SummaryDependencies, rawLog: RawLog, agen
     batchRecords && from >= batch.fromSequence
       ? batchRecords.filter((r) => r.sequence >= from)
       : [...(from < batch.fromSequence ? await rawLog.getRange(agent, from, batch.fromSequence - 1) : []), ...(batchRecords ?? (await rawLog.getRange(agent, batch.fromSequence, batch.toSequence)))];
-  await placeRecords(summaries, agent, records);
+  await placeRecords(summaries, agent, records, batch.toSequence);
 }
 
 async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {

@@ -44,8 +44,16 @@ export class CursorConflictError extends MemoryServiceError {
 const summaryOutput = z.strictObject({ text: z.string().max(20_000) });
 const MAX_CURSOR_ATTEMPTS = 5;
 
-export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, records: readonly PlacedRecord[]): Promise<StoredSummary[]> {
-  return moveCursor(deps, agent, (cursor) => advanceCursor(cursor, records, deps.cursor));
+/**
+ * `throughSequence`: the records are every record up to it (slots without a
+ * record are holes), so the cursor counts it as placed even when the last
+ * slots hold no record.
+ */
+export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, records: readonly PlacedRecord[], throughSequence = 0): Promise<StoredSummary[]> {
+  return moveCursor(deps, agent, (cursor) => {
+    const moved = advanceCursor(cursor, records, deps.cursor);
+    return moved.cursor.lastSequence >= throughSequence ? moved : { ...moved, cursor: { ...moved.cursor, lastSequence: throughSequence } };
+  });
 }
 
 export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Promise<StoredSummary[]> {

@@ -181,6 +181,20 @@ export class DynamoDbAgentLedger implements AgentLedger {
     }
   }
 
+  async recordHoles(agent: AgentKey, sequences: readonly number[], now: string): Promise<void> {
+    if (sequences.length === 0) return;
+    // A number set: recording the same hole again (a retry) changes nothing.
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+        UpdateExpression: 'ADD holeSequences :holes SET lastHoleAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':holes': new Set(sequences), ':now': now },
+      }),
+    );
+  }
+
   async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
     const output = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: COUNTERS }, ConsistentRead: true }),
@@ -212,8 +226,13 @@ function isConditionFailure(error: TransactionCanceledException, itemIndex: numb
   return error.CancellationReasons?.[itemIndex]?.Code === 'ConditionalCheckFailed';
 }
 
+const MAX_HOLES_REPORTED = 100;
+
 function toStatus(item: Record<string, unknown>): AgentStatus {
+  const holes = [...((item.holeSequences as Set<number> | undefined) ?? [])].map(Number).sort((a, b) => a - b);
   return {
+    holes: holes.length,
+    holeSequences: holes.slice(0, MAX_HOLES_REPORTED),
     lastSequence: Number(item.lastSequence ?? 0),
     messages: Number(item.messages ?? 0),
     actions: Number(item.actions ?? 0),
