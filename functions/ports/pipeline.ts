@@ -34,6 +34,8 @@ export interface AgentStatus extends AgentCounters {
   readonly lastConsolidatedRecordAt?: string;
   readonly firstSeenAt: string;
   readonly updatedAt: string;
+  /** A sweep was asked for while a batch was still consolidating; the consolidator carries it out. */
+  readonly sweepRequestedAt?: string;
 }
 
 /**
@@ -65,6 +67,10 @@ export interface AgentLedger {
   /** Records sequence numbers consolidated as holes (a set: recording one twice counts it once). */
   recordHoles(agent: AgentKey, sequences: readonly number[], now: string): Promise<void>;
   readStatus(agent: AgentKey): Promise<AgentStatus | undefined>;
+  /** Remembers that a sweep was requested while consolidation was pending. */
+  requestSweep(agent: AgentKey, now: string): Promise<void>;
+  /** Forgets that request, if it is still the one given (a newer request stays). */
+  clearSweepRequest(agent: AgentKey, requestedAt: string): Promise<void>;
   readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined>;
 }
 

@@ -26,6 +26,7 @@ import { renderPrompt } from '../domain/prompts/render.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
+import { runRequestedSweep } from './sweep-agents.js';
 import type { AgentLedger, BatchJob, RawLog, RawRecord } from '../ports/pipeline.js';
 
 export interface ConsolidationDependencies {
@@ -100,6 +101,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     // and that the summaries saw its records (an earlier attempt may have failed there).
     await catchUpSummaries(deps, agent, job);
     await markConsolidated(deps, agent, job, undefined);
+    if (deps.summaries) await runRequestedSweep({ ...deps.summaries, ledger: deps.ledger }, agent);
     if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
     return outcomes;
   }
@@ -112,6 +114,8 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     if (!batch) throw new BatchOrderError(`batch ${index} of ${agent.agentId} has no ledger marker`);
     outcomes.push(await applyBatch(deps, agent, { index, fromSequence: batch.fromSequence, toSequence: batch.toSequence }, updaters));
   }
+  // A sweep asked for while this batch was pending (flush, then sweep) is carried out now.
+  if (deps.summaries) await runRequestedSweep({ ...deps.summaries, ledger: deps.ledger }, agent);
   if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return outcomes;
 }

@@ -11,7 +11,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import { SequenceConflictError } from '../../domain/errors.js';
 import type { AgentCounters, BatchRange } from '../../domain/sequencing.js';
@@ -195,6 +195,35 @@ export class DynamoDbAgentLedger implements AgentLedger {
     );
   }
 
+  async requestSweep(agent: AgentKey, now: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+        UpdateExpression: 'SET sweepRequestedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  }
+
+  async clearSweepRequest(agent: AgentKey, requestedAt: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+          UpdateExpression: 'REMOVE sweepRequestedAt',
+          ConditionExpression: 'sweepRequestedAt = :at',
+          ExpressionAttributeValues: { ':at': requestedAt },
+        }),
+      );
+    } catch (error) {
+      // A newer request arrived meanwhile: it stays for the next batch.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
     const output = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: COUNTERS }, ConsistentRead: true }),
@@ -245,6 +274,7 @@ function toStatus(item: Record<string, unknown>): AgentStatus {
     ...(item.lastConsolidatedRecordAt ? { lastConsolidatedRecordAt: String(item.lastConsolidatedRecordAt) } : {}),
     firstSeenAt: String(item.firstSeenAt),
     updatedAt: String(item.updatedAt),
+    ...(item.sweepRequestedAt ? { sweepRequestedAt: String(item.sweepRequestedAt) } : {}),
   };
 }
 

@@ -18,7 +18,9 @@ import { decodePageToken, encodePageToken } from './page-token.js';
 import type { StoredSummary, SummaryPage, SummaryStore } from '../../ports/summary-store.js';
 import { SWEEP_INDEX, SWEEP_SHARDS } from '../../domain/table-layout.js';
 
-/** Sweep index shards: agents spread over this many GSI partitions. */
+/** Backoff of an agent whose sweep failed: 1 minute, doubling, at most 6 hours. */
+const SWEEP_BACKOFF_BASE_MS = 60_000;
+const SWEEP_BACKOFF_MAX_MS = 6 * 3_600_000;
 
 const pad = (index: number) => String(index).padStart(10, '0');
 const summaryKey = (ladder: Ladder, level: number, index: number) => `SUM#${ladder}#${level}#${pad(index)}`;
@@ -152,7 +154,7 @@ export class DynamoDbSummaryStore implements SummaryStore {
     return undefined;
   }
 
-  async dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]> {
+  async dueForSweep(shard: string, now: string, limit: number, nextToken?: string): Promise<{ agents: AgentKey[]; nextToken?: string }> {
     const output = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -160,9 +162,32 @@ export class DynamoDbSummaryStore implements SummaryStore {
         KeyConditionExpression: 'sweepShard = :shard AND sweepAt <= :now',
         ExpressionAttributeValues: { ':shard': shard, ':now': now },
         Limit: limit,
+        ...(nextToken ? { ExclusiveStartKey: JSON.parse(Buffer.from(nextToken, 'base64url').toString('utf8')) as Record<string, unknown> } : {}),
       }),
     );
-    return (output.Items ?? []).map((item) => ({ tenantId: String(item.tenantId), agentId: String(item.agentId) }));
+    return {
+      agents: (output.Items ?? []).map((item) => ({ tenantId: String(item.tenantId), agentId: String(item.agentId) })),
+      ...(output.LastEvaluatedKey ? { nextToken: Buffer.from(JSON.stringify(output.LastEvaluatedKey)).toString('base64url') } : {}),
+    };
+  }
+
+  async deferSweep(agent: AgentKey, now: string): Promise<number> {
+    const key = { pk: agentPartitionKey(agent), sk: 'CURSOR' };
+    const counted = await this.client.send(
+      new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'ADD sweepFailures :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }),
+    );
+    const failures = Number(counted.Attributes?.sweepFailures ?? 1);
+    const backoffMs = Math.min(SWEEP_BACKOFF_MAX_MS, SWEEP_BACKOFF_BASE_MS * 2 ** (failures - 1));
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'SET sweepAt = :later, sweepShard = :shard',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':later': new Date(Date.parse(now) + backoffMs).toISOString(), ':shard': sweepShard(agent) },
+      }),
+    );
+    return failures;
   }
 }
 

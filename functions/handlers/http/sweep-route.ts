@@ -4,7 +4,8 @@
  * `POST /v1/agents/{agentId}/summaries/rebuild` (regenerate a range and its ancestors).
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { logger } from '../../commons/powertools.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics } from '../../commons/powertools.js';
 import { httpRoute, jsonResponse, parseJsonBody, requireMethod, type HttpEvent } from '../../commons/http.js';
 
 const rebuildRequestSchema = z.discriminatedUnion(
@@ -41,8 +42,12 @@ export function createSweepHandler(deps: SweepDependencies & { readonly tenantId
     });
   return async (event: HttpEvent | ScheduledEvent, context: Context) => {
     if ('requestContext' in event && 'http' in event.requestContext) return http(event as HttpEvent, context);
-    const result = await sweepDueAgents(deps);
-    logger.info('scheduled sweep', result);
+    // Leave a minute of the invocation for the last agent; the agents not reached stay due.
+    const result = await sweepDueAgents(deps, { budgetMs: Math.max(10_000, context.getRemainingTimeInMillis() - 60_000) });
+    for (const failure of result.failed) logger.warn('sweep failed for an agent; backed off', failure);
+    logger.info('scheduled sweep', { agents: result.agents, written: result.written, deferred: result.deferred, failed: result.failed.length, truncated: result.truncated });
+    metrics.addMetric('SweepAgentFailures', MetricUnit.Count, result.failed.length);
+    metrics.publishStoredMetrics();
     return result;
   };
 }
