@@ -53,6 +53,10 @@ const configSchema = z.object({
   HOLE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
   /** How long one consolidation run waits for a young hole to come due, instead of failing and waiting for redelivery. */
   HOLE_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
+  /** Flushes within this many seconds of a flush whose batch is still consolidating coalesce (0: never). */
+  FLUSH_COALESCE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  /** Summary model calls one placement or sweep run may make (base summaries). */
+  SUMMARY_MAX_CALLS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(400),
   MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   MODEL_ID: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -90,6 +94,8 @@ export interface ServiceConfig {
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
+  readonly flushCoalesceSeconds: number;
+  readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly region: string;
@@ -135,6 +141,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
     snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,
+    flushCoalesceSeconds: c.FLUSH_COALESCE_SECONDS,
+    // Token and time limits scale with the call limit; the wall time stays inside a 5-minute function.
+    summaryBudget: { maxCalls: c.SUMMARY_MAX_CALLS_PER_RUN, maxInputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 8_000, maxOutputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 1_000, maxWallMs: 240_000 },
     holes: { graceMs: c.HOLE_GRACE_SECONDS * 1000, maxWaitMs: c.HOLE_MAX_WAIT_SECONDS * 1000 },
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,

@@ -78,6 +78,8 @@ export interface BatchMarker extends BatchRange {
   readonly closedAt: string;
   readonly queuedAt?: string;
   readonly arrivedAt?: string;
+  /** Closed by a flush rather than by reaching the batch size. */
+  readonly flushed?: true;
   readonly deliveries: number;
   readonly failures: number;
   readonly lastError?: string;

@@ -244,6 +244,7 @@ export class DynamoDbAgentLedger implements AgentLedger {
       closedAt: String(item.closedAt),
       ...(item.queuedAt ? { queuedAt: String(item.queuedAt) } : {}),
       ...(item.arrivedAt ? { arrivedAt: String(item.arrivedAt) } : {}),
+      ...(item.flushed ? { flushed: true as const } : {}),
       deliveries: Number(item.deliveries ?? 0),
       failures: Number(item.failures ?? 0),
       ...(item.lastError ? { lastError: String(item.lastError) } : {}),
