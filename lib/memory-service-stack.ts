@@ -13,6 +13,7 @@ import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
 import { IdleCheckQueue } from './constructs/idle-check-queue.js';
 import { MemoryApi } from './constructs/memory-api.js';
+import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
 
@@ -66,6 +67,16 @@ export interface MemoryServiceStackProps extends StackProps {
    * @default Duration.minutes(2)
    */
   readonly holeGracePeriod?: Duration;
+  /**
+   * Email address subscribed to the alarm topic.
+   * @default no subscription
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Reserved concurrency of the consolidator and the ladder consumer (they call the model).
+   * @default { consolidator: 20, ladder: 10 }
+   */
+  readonly reservedConcurrency?: { readonly consolidator: number; readonly ladder: number };
   /**
    * How often the summary sweep runs.
    * @default Duration.minutes(15)
@@ -285,6 +296,9 @@ export class MemoryServiceStack extends Stack {
         { path: '/v1/agents/{agentId}/summaries/rebuild', handler: sweep },
       ],
     });
+
+    const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
+    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });

@@ -44,6 +44,8 @@ export interface ConsolidationDependencies {
   readonly summaries?: SummaryDependencies;
   /** When set, the agent's snapshot is reassembled after each batch. */
   readonly snapshot?: SnapshotDependencies;
+  /** Told, for each batch placed, how long its oldest record waited (the consolidation lag), in ms. */
+  readonly onLag?: (lagMs: number) => void;
   /** When set, sequence numbers whose records never arrive are consolidated as holes after a grace period. */
   readonly holes?: HolePolicy;
 }
@@ -137,6 +139,10 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   // which is what the sweep relies on before it closes a day.
   if (deps.summaries) await placeThrough(deps.summaries, deps.rawLog, agent, batch, records);
   await markConsolidated(deps, agent, batch, records);
+  if (deps.onLag && records.length > 0) {
+    const oldest = Math.min(...records.map((r) => Date.parse(r.receivedAt)));
+    deps.onLag(Math.max(0, (deps.now ?? (() => new Date()))().getTime() - oldest));
+  }
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
 }
 
