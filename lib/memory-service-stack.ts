@@ -8,6 +8,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SWEEP_INDEX } from '../functions/domain/table-layout.js';
+import { DEFAULT_BEDROCK_MODEL_ID } from '../functions/commons/config.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
@@ -202,12 +203,20 @@ export class MemoryServiceStack extends Stack {
       'dynamodb:ConditionCheckItem',
     );
     consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+    // Least privilege: only the configured model (and, for a cross-region inference profile such as
+    // `us.anthropic...`, that profile and the foundation model it routes to in any region).
+    const bedrockModelId = props.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
+    const profile = /^(us|eu|apac|us-gov|global)\./.exec(bedrockModelId);
+    const foundationModelId = profile ? bedrockModelId.slice(profile[0].length) : bedrockModelId;
     const allowModel = (fn: NodejsFunction) => {
       if (modelProvider !== 'bedrock') return;
       fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['bedrock:InvokeModel'],
-          resources: [`arn:${this.partition}:bedrock:*::foundation-model/*`, `arn:${this.partition}:bedrock:*:${this.account}:inference-profile/*`],
+          resources: [
+            `arn:${this.partition}:bedrock:*::foundation-model/${foundationModelId}`,
+            ...(profile ? [`arn:${this.partition}:bedrock:*:${this.account}:inference-profile/${bedrockModelId}`] : []),
+          ],
         }),
       );
     };

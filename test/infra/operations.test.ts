@@ -78,3 +78,31 @@ describe('dashboard, concurrency and access logs', () => {
     });
   });
 });
+
+describe('model permission', () => {
+  const bedrockResources = (props: ConstructorParameters<typeof MemoryServiceStack>[2]) => {
+    const t = Template.fromStack(new MemoryServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Scoped', props));
+    return resources(t, 'AWS::IAM::Policy')
+      .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement)
+      .filter((s) => s.Action === 'bedrock:InvokeModel')
+      .map((s) => JSON.stringify(s.Resource));
+  };
+
+  it('lets Bedrock be invoked for the configured model only', () => {
+    const statements = bedrockResources({ modelProvider: 'bedrock', modelId: 'anthropic.claude-3-haiku-20240307-v1:0' });
+
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect(statement).toContain('foundation-model/anthropic.claude-3-haiku-20240307-v1:0');
+      expect(statement).not.toContain('foundation-model/*');
+      expect(statement).not.toContain('inference-profile');
+    }
+  });
+
+  it('allows a cross-region inference profile and the foundation model it routes to', () => {
+    for (const statement of bedrockResources({ modelProvider: 'bedrock', modelId: 'us.anthropic.claude-3-5-haiku-20241022-v1:0' })) {
+      expect(statement).toContain('inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0');
+      expect(statement).toContain('foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0');
+    }
+  });
+});
