@@ -80,7 +80,12 @@ async function moveCursor(
     // Summaries first, cursor second: a crash between them recomputes the same periods, and the
     // conditional puts write nothing twice.
     const written: StoredSummary[] = [];
+    // Written by an earlier attempt (a retry after a crash or a spent budget): not paid for again.
+    // One batched read for the run, only for periods that would call the model.
+    const withRecords = closed.filter((period) => period.range);
+    const existing = withRecords.length === 0 ? new Set<string>() : new Set((await deps.summaries.getSummaries(agent, withRecords.map((p) => ({ ladder: p.ladder, level: 0, index: p.index })))).map((s) => s.id));
     for (const period of closed) {
+      if (existing.has(summaryId(period.ladder, 0, period.index))) continue;
       const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0, budget);
       if (summary) written.push(summary);
     }
@@ -98,8 +103,6 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
     const marker: StoredSummary = { ...base, sources: [], text: '', tokens: 0, inputTokens: 0, empty: true, modelId: '', createdAt: now };
     return (await deps.summaries.putSummary(agent, marker)) ? marker : undefined;
   }
-  // Written by an earlier attempt (a retry after a crash or a spent budget): not paid for again.
-  if ((await deps.summaries.getSummaries(agent, [{ ladder: period.ladder, level: 0, index: period.index }])).length > 0) return undefined;
   // The raw records of a base period are read here, once.
   const records = await deps.rawLog.getRange(agent, period.range.fromSequence, period.range.toSequence);
   const summary = await summarise(deps, {
