@@ -8,12 +8,13 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SWEEP_INDEX } from '../functions/domain/table-layout.js';
-import { DEFAULT_BEDROCK_EMBEDDING_MODEL_ID } from '../functions/commons/config.js';
+import { DEFAULT_BEDROCK_EMBEDDING_MODEL_ID, DEFAULT_BEDROCK_MODEL_ID } from '../functions/commons/config.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
 import { IdleCheckQueue } from './constructs/idle-check-queue.js';
 import { MemoryApi } from './constructs/memory-api.js';
+import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
 
@@ -76,6 +77,23 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly summaryTimeZone?: string;
   /**
+   * Age after which a committed sequence number whose raw record never arrived
+   * (its ingest request failed midway and was never retried) is consolidated
+   * as a hole. Must exceed the ingest timeout (29 s).
+   * @default Duration.minutes(2)
+   */
+  readonly holeGracePeriod?: Duration;
+  /**
+   * Email address subscribed to the alarm topic.
+   * @default no subscription
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Reserved concurrency of the consolidator and the ladder consumer (they call the model).
+   * @default { consolidator: 20, ladder: 10 }
+   */
+  readonly reservedConcurrency?: { readonly consolidator: number; readonly ladder: number };
+  /**
    * How often the summary sweep runs.
    * @default Duration.minutes(15)
    */
@@ -123,6 +141,7 @@ export class MemoryServiceStack extends Stack {
       SUMMARIES_TABLE_NAME: summaries.table.tableName,
       SUMMARY_TIME_ZONE: props.summaryTimeZone ?? 'UTC',
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
+      HOLE_GRACE_SECONDS: String((props.holeGracePeriod ?? Duration.minutes(2)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
@@ -188,7 +207,8 @@ export class MemoryServiceStack extends Stack {
 
     const consolidator = new ServiceFunction(this, 'Consolidator', {
       entry: 'functions/handlers/consolidator.ts',
-      environment,
+      // A run waits at most a third of its timeout for a hole to come due; longer, the job is redelivered.
+      environment: { ...environment, HOLE_MAX_WAIT_SECONDS: String(Math.min(60, Math.floor(consolidatorTimeout.toSeconds() / 3))) },
       timeout: consolidatorTimeout,
       description: 'Consumes consolidation jobs from the FIFO queue',
     }).function;
@@ -205,12 +225,20 @@ export class MemoryServiceStack extends Stack {
     consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
     // Malformed jobs are parked on the dead-letter queue at once, with their cause.
     consolidator.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.deadLetterQueue.queueArn] }));
+    // Least privilege: only the configured model (and, for a cross-region inference profile such as
+    // `us.anthropic...`, that profile and the foundation model it routes to in any region).
+    const bedrockModelId = props.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
+    const profile = /^(us|eu|apac|us-gov|global)\./.exec(bedrockModelId);
+    const foundationModelId = profile ? bedrockModelId.slice(profile[0].length) : bedrockModelId;
     const allowModel = (fn: NodejsFunction) => {
       if (modelProvider !== 'bedrock') return;
       fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['bedrock:InvokeModel'],
-          resources: [`arn:${this.partition}:bedrock:*::foundation-model/*`, `arn:${this.partition}:bedrock:*:${this.account}:inference-profile/*`],
+          resources: [
+            `arn:${this.partition}:bedrock:*::foundation-model/${foundationModelId}`,
+            ...(profile ? [`arn:${this.partition}:bedrock:*:${this.account}:inference-profile/${bedrockModelId}`] : []),
+          ],
         }),
       );
     };
@@ -305,6 +333,9 @@ export class MemoryServiceStack extends Stack {
     const api = new MemoryApi(this, 'Api', {
       functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
     });
+
+    const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
+    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });

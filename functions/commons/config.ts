@@ -50,6 +50,14 @@ const configSchema = z.object({
   /** Quiet period after which an agent's open batch is consolidated. */
   IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
+  /** Age after which a committed sequence number without a raw record is consolidated as a hole (above the ingest timeout). */
+  HOLE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  /** How long one consolidation run waits for a young hole to come due, instead of failing and waiting for redelivery. */
+  HOLE_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
+  /** Flushes within this many seconds of a flush whose batch is still consolidating coalesce (0: never). */
+  FLUSH_COALESCE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  /** Summary model calls one placement or sweep run may make (base summaries). */
+  SUMMARY_MAX_CALLS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(400),
   MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   MODEL_ID: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -109,6 +117,9 @@ export interface ServiceConfig {
     | { readonly provider: 'bedrock'; readonly modelId: string }
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
   readonly embeddings: EmbeddingConfig;
+  readonly flushCoalesceSeconds: number;
+  readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
+  readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
@@ -155,6 +166,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,
     embeddings: embeddingConfig(c),
+    flushCoalesceSeconds: c.FLUSH_COALESCE_SECONDS,
+    // Token and time limits scale with the call limit; the wall time stays inside a 5-minute function.
+    summaryBudget: { maxCalls: c.SUMMARY_MAX_CALLS_PER_RUN, maxInputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 8_000, maxOutputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 1_000, maxWallMs: 240_000 },
+    holes: { graceMs: c.HOLE_GRACE_SECONDS * 1000, maxWaitMs: c.HOLE_MAX_WAIT_SECONDS * 1000 },
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,
       maxInputTokens: c.MODEL_MAX_INPUT_TOKENS_PER_BATCH,

@@ -88,6 +88,7 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
       model,
       ladders: ladderConfig(config),
       cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
+      budget: config.summaryBudget,
     },
     snapshots,
     snapshot: { memory, summaries: summaryStore, ledger, snapshots, ladders: ladderConfig(config), index },

@@ -138,9 +138,18 @@ export function parseIngestRequest(body: unknown): IncomingEvent[] {
 
 /**
  * A stable hash of an event as the client sent it, so a retry with the same id
- * is recognised and a reuse of the id for other content is refused.
+ * is recognised and a reuse of the id for other content is refused. The
+ * timestamp is left out: the server fills it when it is absent, and clients
+ * that stamp events at send time give a retry a fresh one; the first accepted
+ * timestamp is kept.
  */
 export function contentHash(event: IncomingEvent): string {
+  const { timestamp: _timestamp, ...identity } = event;
+  return createHash('sha256').update(canonicalJson(identity)).digest('base64url');
+}
+
+/** The hash claims were written with before the timestamp was left out; still accepted for those claims. */
+export function legacyContentHash(event: IncomingEvent): string {
   return createHash('sha256').update(canonicalJson(event)).digest('base64url');
 }
 

@@ -109,6 +109,8 @@ export interface UpdaterStore<I extends MemoryItem = MemoryItem> {
   readonly items: readonly I[];
   /** Fact tables (facts updater only). */
   readonly tables: readonly FactTable[];
+  /** A staged commit of this batch was started and has not finished; `items` show the state before it. */
+  readonly pendingBatch?: number;
 }
 
 // ---------------------------------------------------------------------------

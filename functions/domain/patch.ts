@@ -59,6 +59,15 @@ export interface PatchResult {
 }
 
 const MAX_EVIDENCE_PER_ITEM = 50;
+/** Per-item array caps, so no item grows without bound (DynamoDB items hold 400 KB). */
+export const ITEM_ARRAY_CAPS = { evidence: MAX_EVIDENCE_PER_ITEM, history: 50, aliases: 20, relationships: 30, preferences: 30, channels: 20 } as const;
+/**
+ * Items one updater may change in one batch. Operations after the cap is
+ * reached are quarantined (kept in the audit with the reason) rather than
+ * failing the batch; a patch under the cap but over one transaction is
+ * committed in steps by the store.
+ */
+export const MAX_CHANGED_ITEMS_PER_BATCH = 500;
 
 /** Gives the model short aliases for existing items, and the way back. */
 export function aliasItems(updater: UpdaterName, items: readonly MemoryItem[]) {
@@ -84,6 +93,10 @@ export function applyPatch(store: UpdaterStore, ops: readonly PatchOp[], context
     const instruction = instructionText(op);
     if (instruction !== undefined) {
       state.quarantined.push({ op, reason: `reads as an instruction: "${instruction.slice(0, 120)}"` });
+      return;
+    }
+    if (state.before.size >= MAX_CHANGED_ITEMS_PER_BATCH) {
+      state.quarantined.push({ op, reason: `over the per-batch cap of ${MAX_CHANGED_ITEMS_PER_BATCH} changed items` });
       return;
     }
     // Archiving and marking for verification work the same for every kind of item.
@@ -144,7 +157,7 @@ class PatchState {
 
   put(item: MemoryItem): void {
     if (!this.before.has(item.id)) this.before.set(item.id, this.items.get(item.id) ?? null);
-    this.items.set(item.id, item);
+    this.items.set(item.id, bounded(item));
   }
 
   active(): MemoryItem[] {
@@ -159,6 +172,21 @@ class PatchState {
     }
     return { items: [...this.items.values()], tables: this.tables, changes, tablesChanged: this.tablesChanged, quarantined: this.quarantined };
   }
+}
+
+/** Keeps an item's arrays within ITEM_ARRAY_CAPS: the newest evidence and history, the first aliases and details. */
+function bounded<T extends MemoryItem>(item: T): T {
+  let next: MemoryItem = item;
+  if (item.evidence.length > ITEM_ARRAY_CAPS.evidence) next = { ...next, evidence: item.evidence.slice(-ITEM_ARRAY_CAPS.evidence) };
+  if (item.history.length > ITEM_ARRAY_CAPS.history) next = { ...next, history: item.history.slice(-ITEM_ARRAY_CAPS.history) };
+  if (next.kind === 'contact') {
+    const contact = next;
+    if (contact.aliases.length > ITEM_ARRAY_CAPS.aliases) next = { ...contact, aliases: contact.aliases.slice(0, ITEM_ARRAY_CAPS.aliases) };
+    if (contact.relationships.length > ITEM_ARRAY_CAPS.relationships) next = { ...(next as typeof contact), relationships: contact.relationships.slice(-ITEM_ARRAY_CAPS.relationships) };
+    if (contact.preferences.length > ITEM_ARRAY_CAPS.preferences) next = { ...(next as typeof contact), preferences: contact.preferences.slice(-ITEM_ARRAY_CAPS.preferences) };
+    if (contact.channels.length > ITEM_ARRAY_CAPS.channels) next = { ...(next as typeof contact), channels: contact.channels.slice(-ITEM_ARRAY_CAPS.channels) };
+  }
+  return next as T;
 }
 
 function instructionText(op: PatchOp): string | undefined {

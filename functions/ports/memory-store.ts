@@ -55,17 +55,20 @@ export interface ItemPage {
 }
 
 /**
- * The memory stores. `commit` is atomic: the store head moves to the next
- * version, every changed item, the audit entry (which doubles as the
- * per-batch, per-updater completion marker) and the refreshed view are
- * written together, or nothing is (StoreVersionConflictError when the head
- * is not at `expectedVersion` or the audit entry exists; PatchTooLargeError
- * when the commit cannot be one transaction).
+ * The memory stores. `commit` is all or nothing as readers see it: the store
+ * head moves to the next version, every changed item, the audit entry (which
+ * doubles as the per-batch, per-updater completion marker) and the refreshed
+ * view become visible together. A patch too large for one transaction is
+ * staged (recorded, items written, then head, audit and view last); until it
+ * finishes, `load` reports `pendingBatch` and shows the items as before, and
+ * `resume` completes it from its record without recomputing it.
  */
 export interface MemoryStore {
   loadHeads(agent: AgentKey, updaters: readonly UpdaterName[]): Promise<StoreHead[]>;
   load(agent: AgentKey, updater: UpdaterName): Promise<UpdaterStore>;
   commit(agent: AgentKey, commit: UpdaterCommit): Promise<void>;
+  /** Finishes the staged commit of `batchIndex`, if one was started; returns it, or undefined when there is none. */
+  resume(agent: AgentKey, updater: UpdaterName, batchIndex: number): Promise<UpdaterCommit | undefined>;
   listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string }): Promise<ItemPage>;
   readAudit(agent: AgentKey, batchIndex: number, updater: UpdaterName): Promise<AuditEntry | undefined>;
   readView(agent: AgentKey, updater: UpdaterName): Promise<UpdaterView | undefined>;

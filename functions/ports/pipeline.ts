@@ -23,6 +23,10 @@ export interface EventClaim {
 
 /** An agent's pipeline state, as `GET /status` reports it. */
 export interface AgentStatus extends AgentCounters {
+  /** Sequence numbers whose records never arrived and were consolidated as holes. */
+  readonly holes: number;
+  /** The hole sequence numbers, ascending (at most 100). */
+  readonly holeSequences: readonly number[];
   readonly batchesQueued: number;
   /** Last sequence number every updater has consolidated (0 before the first batch). */
   readonly lastConsolidatedSequence: number;
@@ -31,6 +35,8 @@ export interface AgentStatus extends AgentCounters {
   readonly lastConsolidatedRecordAt?: string;
   readonly firstSeenAt: string;
   readonly updatedAt: string;
+  /** A sweep was asked for while a batch was still consolidating; the consolidator carries it out. */
+  readonly sweepRequestedAt?: string;
 }
 
 /**
@@ -59,7 +65,13 @@ export interface AgentLedger {
   recordBatchFailure(agent: AgentKey, batchIndex: number, cause: string, now: string): Promise<void>;
   /** Records that every updater applied a batch; only ever moves forward. */
   markBatchConsolidated(agent: AgentKey, batch: BatchRange, newestRecordAt: string, now: string): Promise<void>;
+  /** Records sequence numbers consolidated as holes (a set: recording one twice counts it once). */
+  recordHoles(agent: AgentKey, sequences: readonly number[], now: string): Promise<void>;
   readStatus(agent: AgentKey): Promise<AgentStatus | undefined>;
+  /** Remembers that a sweep was requested while consolidation was pending. */
+  requestSweep(agent: AgentKey, now: string): Promise<void>;
+  /** Forgets that request, if it is still the one given (a newer request stays). */
+  clearSweepRequest(agent: AgentKey, requestedAt: string): Promise<void>;
   readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined>;
 }
 
@@ -67,6 +79,8 @@ export interface BatchMarker extends BatchRange {
   readonly closedAt: string;
   readonly queuedAt?: string;
   readonly arrivedAt?: string;
+  /** Closed by a flush rather than by reaching the batch size. */
+  readonly flushed?: true;
   readonly deliveries: number;
   readonly failures: number;
   readonly lastError?: string;
@@ -81,20 +95,32 @@ export interface RawRecord extends Omit<IncomingEvent, 'timestamp'> {
   readonly receivedAt: string;
 }
 
-/** Some records of a range are not (yet) in the raw log: a writer has not finished, or failed before its retry. */
-export class MissingRecordsError extends MemoryServiceError {
-  override readonly name = 'MissingRecordsError';
-  constructor(readonly missing: readonly number[]) {
-    super(`raw records missing: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}`);
-  }
+// Defined with the other typed errors; exported here as part of the port's contract (the in-memory fake throws it too).
+export { MissingRecordsError } from '../domain/errors.js';
+
+/** What stands in a raw log slot whose record never arrived. */
+export interface HoleMarker {
+  readonly sequence: number;
+  readonly declaredAt: string;
+  readonly batch: number;
+  readonly reason: string;
 }
 
-/** The raw log: one object per record, keyed by sequence under the agent's prefix. */
+/**
+ * The raw log: one object per record, keyed by sequence under the agent's
+ * prefix. Every slot is written once: a record, or (when the record never
+ * arrived) a hole marker; a write to a slot holding a hole is refused with
+ * RecordDeclaredHoleError.
+ */
 export interface RawLog {
   put(agent: AgentKey, record: RawRecord): Promise<void>;
+  /** Marks an empty slot as a hole; false when the slot is already taken (the record arrived). */
+  putHole(agent: AgentKey, hole: HoleMarker): Promise<boolean>;
   get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined>;
-  /** Records fromSequence..toSequence in order; throws MissingRecordsError naming any that are absent. */
+  /** Records fromSequence..toSequence in order, holes left out; throws MissingRecordsError naming any slot that is empty. */
   getRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<RawRecord[]>;
+  /** Like getRange, but reports empty slots instead of throwing. */
+  readRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<{ records: RawRecord[]; missing: number[]; holes: number[] }>;
 }
 
 /** A consolidation job for one closed batch. */

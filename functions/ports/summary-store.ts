@@ -50,7 +50,14 @@ export interface SummaryStore {
   registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>>;
   getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]>;
   listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage>;
-  dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]>;
+  /** One page of agents due for a sweep in a shard (sweep index), oldest due first. */
+  dueForSweep(shard: string, now: string, limit: number, nextToken?: string): Promise<{ agents: AgentKey[]; nextToken?: string }>;
+  /**
+   * Moves an agent whose sweep failed out of the way: its next sweep is due
+   * after an exponential backoff (reset by the next cursor move). Returns the
+   * consecutive failures so far.
+   */
+  deferSweep(agent: AgentKey, now: string): Promise<number>;
   /** The newest summary with text at a level, if any. */
   latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined>;
 }

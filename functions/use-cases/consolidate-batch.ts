@@ -11,7 +11,8 @@
  * consolidator first applies the earlier batches it finds unapplied, reading
  * their ranges from the ledger.
  */
-import { MemoryServiceError } from '../domain/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MemoryServiceError, MissingRecordsError } from '../domain/errors.js';
 import type { AgentKey } from '../domain/agent-key.js';
 import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName } from '../domain/memory.js';
 import { aliasItems, applyPatch, InvalidModelOutputError } from '../domain/patch.js';
@@ -25,6 +26,7 @@ import { renderPrompt } from '../domain/prompts/render.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
+import { runRequestedSweep } from './sweep-agents.js';
 import type { AgentLedger, BatchJob, RawLog, RawRecord } from '../ports/pipeline.js';
 import type { StoredSummary } from '../ports/summary-store.js';
 import { indexBatch, type IndexDependencies } from './index-memory.js';
@@ -46,6 +48,23 @@ export interface ConsolidationDependencies {
   readonly snapshot?: SnapshotDependencies;
   /** When set, each batch's records and the base summaries it closed are added to the retrieval index. */
   readonly index?: IndexDependencies;
+  /** Told, for each batch placed, how long its oldest record waited (the consolidation lag), in ms. */
+  readonly onLag?: (lagMs: number) => void;
+  /** When set, sequence numbers whose records never arrive are consolidated as holes after a grace period. */
+  readonly holes?: HolePolicy;
+}
+
+/**
+ * Ingest commits sequence numbers before it writes their raw records; a request
+ * that fails in between and is never retried leaves numbers without records.
+ * After `graceMs` (longer than any ingest request can run) such a slot is
+ * marked as a hole in the raw log (write-once, so a late write is refused), the
+ * ledger records it, and the batch consolidates without it.
+ */
+export interface HolePolicy {
+  readonly graceMs: number;
+  /** How long one run sleeps for a hole to come due; longer waits fail the job, which is redelivered. */
+  readonly maxWaitMs: number;
 }
 
 export type UpdaterResult =
@@ -90,6 +109,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     // A failed earlier attempt may have left these records (or those summaries) out of the index.
     if (deps.index) await indexBatch(deps.index, agent, job.toSequence, [], written);
     await markConsolidated(deps, agent, job, undefined);
+    if (deps.summaries) await runRequestedSweep({ ...deps.summaries, ledger: deps.ledger }, agent);
     if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
     return outcomes;
   }
@@ -102,6 +122,8 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     if (!batch) throw new BatchOrderError(`batch ${index} of ${agent.agentId} has no ledger marker`);
     outcomes.push(await applyBatch(deps, agent, { index, fromSequence: batch.fromSequence, toSequence: batch.toSequence }, updaters));
   }
+  // A sweep asked for while this batch was pending (flush, then sweep) is carried out now.
+  if (deps.summaries) await runRequestedSweep({ ...deps.summaries, ledger: deps.ledger }, agent);
   if (deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return outcomes;
 }
@@ -109,7 +131,7 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
 async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, updaters: readonly UpdaterName[]): Promise<BatchOutcome> {
   const started = Date.now();
   // Raw records are read once per batch, and shared by the updaters.
-  const records = await deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
+  const records = await readBatchRecords(deps, agent, batch);
   const budget = new BatchBudget(deps.budget);
   const settled = await Promise.allSettled(updaters.map((updater) => runUpdater(deps, agent, updater, batch, records, budget)));
   const results: UpdaterResult[] = settled.map((result, i) =>
@@ -125,7 +147,46 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   // Indexed before the batch counts as consolidated, so a failure here is retried with the batch.
   if (deps.index) await indexBatch(deps.index, agent, batch.toSequence, records, written);
   await markConsolidated(deps, agent, batch, records);
+  if (deps.onLag && records.length > 0) {
+    const oldest = Math.min(...records.map((r) => Date.parse(r.receivedAt)));
+    deps.onLag(Math.max(0, (deps.now ?? (() => new Date()))().getTime() - oldest));
+  }
   return { batch, results, modelCalls: budget.calls, inputTokens: budget.inputTokens, outputTokens: budget.outputTokens, wallMs: Date.now() - started };
+}
+
+/** The batch's records; slots still empty after the grace period become holes (see HolePolicy). */
+async function readBatchRecords(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<RawRecord[]> {
+  const policy = deps.holes;
+  if (!policy) return deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
+  const clock = deps.now ?? (() => new Date());
+  let waited = false;
+  for (let round = 0; round < 4; round += 1) {
+    const { records, missing } = await deps.rawLog.readRange(agent, batch.fromSequence, batch.toSequence);
+    if (missing.length === 0) return records;
+    // Sequence numbers are committed in order, so a missing one was committed no later than any
+    // record after it was received, and no later than its batch closed.
+    const marker = await deps.ledger.readBatch(agent, batch.index);
+    const now = clock().getTime();
+    const closedAt = marker ? Date.parse(marker.closedAt) : now;
+    const committedBy = (sequence: number) =>
+      records.filter((r) => r.sequence > sequence).reduce((earliest, r) => Math.min(earliest, Date.parse(r.receivedAt)), closedAt);
+    const dueAt = Math.max(...missing.map((sequence) => committedBy(sequence) + policy.graceMs));
+    if (dueAt > now) {
+      if (waited || dueAt - now > policy.maxWaitMs) throw new MissingRecordsError(missing);
+      await sleep(dueAt - now);
+      waited = true;
+      continue;
+    }
+    const declaredAt = clock().toISOString();
+    const declared: number[] = [];
+    for (const sequence of missing) {
+      const written = await deps.rawLog.putHole(agent, { sequence, batch: batch.index, declaredAt, reason: `no raw record ${policy.graceMs / 1000} s after its sequence number was committed` });
+      // Not written: the record arrived meanwhile, and the next round reads it.
+      if (written) declared.push(sequence);
+    }
+    await deps.ledger.recordHoles(agent, declared, declaredAt);
+  }
+  return deps.rawLog.getRange(agent, batch.fromSequence, batch.toSequence);
 }
 
 async function catchUpSummaries(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange): Promise<StoredSummary[]> {
@@ -145,7 +206,7 @@ async function placeThrough(summaries: SummaryDependencies, rawLog: RawLog, agen
     batchRecords && from >= batch.fromSequence
       ? batchRecords.filter((r) => r.sequence >= from)
       : [...(from < batch.fromSequence ? await rawLog.getRange(agent, from, batch.fromSequence - 1) : []), ...(batchRecords ?? (await rawLog.getRange(agent, batch.fromSequence, batch.toSequence)))];
-  return placeRecords(summaries, agent, records);
+  return placeRecords(summaries, agent, records, batch.toSequence);
 }
 
 async function markConsolidated(deps: ConsolidationDependencies, agent: AgentKey, batch: BatchRange, records: readonly RawRecord[] | undefined) {
@@ -166,6 +227,13 @@ async function runUpdater(
   if (store.lastBatch >= batch.index) return { updater, outcome: 'skipped' };
   if (store.lastBatch !== batch.index - 1) {
     throw new BatchOrderError(`${updater} is at batch ${store.lastBatch}; batch ${batch.index} must wait for ${batch.index - 1}`);
+  }
+  if (store.pendingBatch !== undefined) {
+    // An earlier attempt staged this batch's (large) patch and stopped midway: finish that
+    // patch from its record instead of asking the model again (and paying twice).
+    const resumed = await deps.memory.resume(agent, updater, store.pendingBatch);
+    if (!resumed || store.pendingBatch !== batch.index) throw new BatchOrderError(`${updater} has a staged commit of batch ${store.pendingBatch} while applying ${batch.index}`);
+    return { updater, outcome: 'applied', changed: resumed.changes.length, quarantined: resumed.audit.quarantined.length, inputTokens: 0, outputTokens: 0 };
   }
   const now = (deps.now ?? (() => new Date()))().toISOString();
   const visible = [...store.items]

@@ -17,6 +17,12 @@ export interface FlushDependencies {
 
 export type FlushResult =
   | { readonly flushed: true; readonly batch: BatchRange }
+  /**
+   * A flush closed `batch` less than the coalescing window ago and it is still
+   * consolidating. `pending`: events arrived since, and stay open until a flush
+   * after `retryInSeconds` (or the idle flush); otherwise that job covers everything.
+   */
+  | { readonly flushed: false; readonly reason: 'coalesced'; readonly batch: BatchRange; readonly pending: boolean; readonly retryInSeconds: number }
   | { readonly flushed: false; readonly reason: 'nothing-open' | 'already-closed' }
   | { readonly flushed: false; readonly reason: 'not-idle'; readonly retryInSeconds: number };
 
@@ -25,6 +31,11 @@ export interface FlushConditions {
   readonly openFrom?: number;
   /** Only flush when nothing was ingested for this long. */
   readonly idleForSeconds?: number;
+  /**
+   * Coalescing window: within this many seconds of a flush whose batch is
+   * still consolidating, another flush starts no new consolidation run.
+   */
+  readonly coalesceSeconds?: number;
 }
 
 const MAX_ATTEMPTS = 10;
@@ -45,6 +56,8 @@ export async function flushAgent(deps: FlushDependencies, agent: AgentKey, condi
       }
     }
     const plan = planFlush(status);
+    const coalesced = conditions.coalesceSeconds ? await coalesce(deps, agent, status, conditions.coalesceSeconds, plan !== undefined, now) : undefined;
+    if (coalesced) return coalesced;
     if (!plan) {
       await requeueIfLost(deps, agent, status.batchesClosed, now);
       return { flushed: false, reason: 'nothing-open' };
@@ -63,6 +76,24 @@ export async function flushAgent(deps: FlushDependencies, agent: AgentKey, condi
     await deps.ledger.markBatchQueued(agent, plan.batch, now().toISOString());
     return { flushed: true, batch: plan.batch };
   }
+}
+
+async function coalesce(
+  deps: FlushDependencies,
+  agent: AgentKey,
+  status: { batchesClosed: number; lastConsolidatedBatch: number },
+  windowSeconds: number,
+  pending: boolean,
+  now: () => Date,
+): Promise<FlushResult | undefined> {
+  if (status.batchesClosed === 0 || status.lastConsolidatedBatch >= status.batchesClosed) return undefined;
+  const marker = await deps.ledger.readBatch(agent, status.batchesClosed);
+  // Only a flush's batch coalesces flushes; a lost enqueue is repaired below, never coalesced away.
+  if (!marker?.flushed || !marker.queuedAt) return undefined;
+  const age = (now().getTime() - Date.parse(marker.closedAt)) / 1000;
+  if (age >= windowSeconds) return undefined;
+  const batch = { index: marker.index, fromSequence: marker.fromSequence, toSequence: marker.toSequence };
+  return { flushed: false, reason: 'coalesced', batch, pending, retryInSeconds: Math.max(1, Math.ceil(windowSeconds - age)) };
 }
 
 /**

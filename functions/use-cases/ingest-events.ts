@@ -5,8 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
-import { contentHash, type IncomingEvent } from '../domain/events.js';
-import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
+import { contentHash, legacyContentHash, type IncomingEvent } from '../domain/events.js';
+import { DependencyError, EventIdConflictError, MemoryServiceError, RecordDeclaredHoleError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
 import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
 import type { AgentCounterCache } from './counter-cache.js';
 import { mapWithConcurrency } from '../commons/concurrency.js';
@@ -91,7 +91,8 @@ export async function ingestEvents(
         deps.ledger.loadForIngest(agent, pending.map((event) => event.id)),
       );
       for (const [eventId, claim] of loaded.claims) {
-        if (claim.contentHash !== hashes.get(eventId)) {
+        const event = events.find((candidate) => candidate.id === eventId)!;
+        if (claim.contentHash !== hashes.get(eventId) && claim.contentHash !== legacyContentHash(event)) {
           const index = events.findIndex((event) => event.id === eventId);
           conflicts.push({ field: `events[${index}].id`, rule: 'was already accepted with different content; event ids are unique per agent' });
           conflicting.add(eventId);
@@ -146,9 +147,17 @@ export async function ingestEvents(
 
   const accepted = events.filter((event) => claims.has(event.id) && !conflicting.has(event.id));
   const records = accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!));
-  await mapWithConcurrency(records, deps.rawWriteConcurrency, (record) =>
-    callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record)),
-  );
+  const lost: FieldIssue[] = [];
+  await mapWithConcurrency(records, deps.rawWriteConcurrency, async (record) => {
+    try {
+      await callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record));
+    } catch (error) {
+      // A retry that came after the grace period: the slot was consolidated as a hole.
+      if (!(error instanceof RecordDeclaredHoleError)) throw error;
+      lost.push({ field: `events[${events.findIndex((event) => event.id === record.id)}].id`, rule: `was accepted as sequence ${record.sequence}, but its record was not written within the grace period and was consolidated as a hole; send it again under a new id` });
+    }
+  });
+  if (lost.length > 0) throw new EventIdConflictError(lost);
 
   // The events that closed a batch enqueue it: on first delivery, and on a retry
   // when the earlier attempt failed before marking it queued. (SQS FIFO would

@@ -24,6 +24,7 @@ import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
 import { z } from 'zod';
 import type { RawLog, RawRecord } from '../ports/pipeline.js';
 import type { StoredSummary, SummaryStore } from '../ports/summary-store.js';
+import { BatchBudget, type BudgetLimits } from './model-budget.js';
 
 export interface SummaryDependencies {
   readonly summaries: SummaryStore;
@@ -32,6 +33,12 @@ export interface SummaryDependencies {
   readonly ladders: LadderConfig;
   readonly cursor: CursorOptions;
   readonly now?: () => Date;
+  /**
+   * Model budget of one placement or sweep run (base summaries it writes).
+   * Exceeding it fails the run; what was written stays, and a retry does not
+   * pay for it again (a written summary is never regenerated).
+   */
+  readonly budget?: BudgetLimits;
 }
 
 /** The ladder step needs no raw log: higher levels are written from the level below only. */
@@ -44,8 +51,16 @@ export class CursorConflictError extends MemoryServiceError {
 const summaryOutput = z.strictObject({ text: z.string().max(20_000) });
 const MAX_CURSOR_ATTEMPTS = 5;
 
-export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, records: readonly PlacedRecord[]): Promise<StoredSummary[]> {
-  return moveCursor(deps, agent, (cursor) => advanceCursor(cursor, records, deps.cursor));
+/**
+ * `throughSequence`: the records are every record up to it (slots without a
+ * record are holes), so the cursor counts it as placed even when the last
+ * slots hold no record.
+ */
+export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, records: readonly PlacedRecord[], throughSequence = 0): Promise<StoredSummary[]> {
+  return moveCursor(deps, agent, (cursor) => {
+    const moved = advanceCursor(cursor, records, deps.cursor);
+    return moved.cursor.lastSequence >= throughSequence ? moved : { ...moved, cursor: { ...moved.cursor, lastSequence: throughSequence } };
+  });
 }
 
 export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Promise<StoredSummary[]> {
@@ -58,14 +73,20 @@ async function moveCursor(
   agent: AgentKey,
   move: (cursor: SummaryCursor) => { cursor: SummaryCursor; closed: ClosedPeriod[] },
 ): Promise<StoredSummary[]> {
+  const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
   for (let attempt = 1; attempt <= MAX_CURSOR_ATTEMPTS; attempt += 1) {
     const current = await deps.summaries.getCursor(agent);
     const { cursor, closed } = move(current?.cursor ?? EMPTY_CURSOR);
     // Summaries first, cursor second: a crash between them recomputes the same periods, and the
     // conditional puts write nothing twice.
     const written: StoredSummary[] = [];
+    // Written by an earlier attempt (a retry after a crash or a spent budget): not paid for again.
+    // One batched read for the run, only for periods that would call the model.
+    const withRecords = closed.filter((period) => period.range);
+    const existing = withRecords.length === 0 ? new Set<string>() : new Set((await deps.summaries.getSummaries(agent, withRecords.map((p) => ({ ladder: p.ladder, level: 0, index: p.index })))).map((s) => s.id));
     for (const period of closed) {
-      const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0);
+      if (existing.has(summaryId(period.ladder, 0, period.index))) continue;
+      const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0, budget);
       if (summary) written.push(summary);
     }
     if (closed.length === 0 && current && JSON.stringify(cursor) === JSON.stringify(current.cursor)) return written;
@@ -74,7 +95,7 @@ async function moveCursor(
   throw new CursorConflictError(`summary cursor of ${agent.agentId} kept moving`);
 }
 
-async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod, origin: number): Promise<StoredSummary | undefined> {
+async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod, origin: number, budget: BatchBudget | undefined): Promise<StoredSummary | undefined> {
   const range = coveredRange(deps.ladders, period.ladder, 0, period.index);
   const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, origin, ...range, children: [] as string[] };
   const now = (deps.now ?? (() => new Date()))().toISOString();
@@ -90,14 +111,16 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
     ...range,
     maxTokens: levelBound(deps.ladders, 0),
     sources: records.map((record: RawRecord) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
-  });
+  }, budget);
   const stored: StoredSummary = { ...base, sources: records.map((r) => r.id), range: period.range, ...summary, empty: false, createdAt: now };
   return (await deps.summaries.putSummary(agent, stored)) ? stored : undefined;
 }
 
-async function summarise(deps: LadderDependencies, input: SummaryInput) {
+async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget) {
   const prompt = renderSummaryPrompt(input);
-  const response = await deps.model.invoke({ task: 'summary', prompt, input, outputSchema: summaryOutput, maxOutputTokens: input.maxTokens * 2 });
+  const signal = budget?.startCall();
+  const response = await deps.model.invoke({ task: 'summary', prompt, input, outputSchema: summaryOutput, maxOutputTokens: input.maxTokens * 2, ...(signal ? { signal } : {}) });
+  budget?.charge(response.usage);
   const parsed = summaryOutput.safeParse(response.output);
   if (!parsed.success) throw new MemoryServiceError(`summary model output is not {text}: ${parsed.error.message.slice(0, 200)}`);
   // A summary longer than its level's bound would grow every level above it: cut it to the bound.

@@ -3,11 +3,20 @@
  * agents whose records are all consolidated, so their base summaries are
  * written and their ladders complete. Run on a schedule over the agents the
  * sweep index lists as due, and on demand for one agent.
+ *
+ * Isolation: one agent's failure is reported, counted and backed off (its
+ * next sweep is pushed later in the index), and never stops the others. The
+ * index is read a page at a time, within a time budget, so a large fleet is
+ * swept over several runs instead of timing out in one.
+ *
+ * A sweep asked for while the agent's last batch is still consolidating (a
+ * client's `flush` then `sweep`) is remembered on the ledger and carried out
+ * by the consolidator once that batch is placed.
  */
 import type { AgentKey } from '../domain/agent-key.js';
 import { NotFoundError } from '../domain/errors.js';
 import { SWEEP_SHARDS } from '../domain/table-layout.js';
-import type { AgentLedger } from '../ports/pipeline.js';
+import type { AgentLedger, AgentStatus } from '../ports/pipeline.js';
 import { sweepAgent, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
 import { indexSummaries, type IndexDependencies } from './index-memory.js';
@@ -19,31 +28,103 @@ export interface SweepDependencies extends SummaryDependencies {
   readonly index?: IndexDependencies;
 }
 
-export type SweepResult = { readonly swept: true; readonly written: number } | { readonly swept: false; readonly reason: 'consolidation-pending' };
+export type SweepResult =
+  | { readonly swept: true; readonly written: number }
+  /** `deferred`: the consolidator sweeps the agent once its pending batch is placed. */
+  | { readonly swept: false; readonly reason: 'consolidation-pending'; readonly deferred: true };
+
+export interface SweepRunOptions {
+  /** Agents read from the sweep index per page. */
+  readonly pageSize?: number;
+  /** Stop starting new agents after this long (the rest are still due, for the next run). */
+  readonly budgetMs?: number;
+}
+
+export interface SweepRunResult {
+  readonly agents: number;
+  readonly written: number;
+  readonly deferred: number;
+  readonly failed: readonly { readonly agentId: string; readonly tenantId: string; readonly error: string; readonly failures: number }[];
+  /** True when the time budget ended the run before the index was exhausted. */
+  readonly truncated: boolean;
+}
+
+/** Settled: every record consolidated and placed on the summary cursor. */
+async function settled(deps: SweepDependencies, agent: AgentKey, status: AgentStatus): Promise<boolean> {
+  if (status.lastConsolidatedSequence < status.lastSequence) return false;
+  const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
+  return placed >= status.lastSequence;
+}
 
 export async function sweepIfSettled(deps: SweepDependencies, agent: AgentKey): Promise<SweepResult> {
   const status = await deps.ledger.readStatus(agent);
   if (!status) throw new NotFoundError(`agent ${agent.agentId} has no events`);
-  // Closing a day before its last records are consolidated would leave them out of its summary.
-  if (status.lastConsolidatedSequence < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
-  const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
-  if (placed < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
+  // Closing a day before its last records are consolidated would leave them out of its summary:
+  // remember the request instead, for the consolidator to carry out once they are.
+  if (!(await settled(deps, agent, status))) {
+    await deps.ledger.requestSweep(agent, (deps.now ?? (() => new Date()))().toISOString());
+    // The batch may have been placed between the check and the request: look once more.
+    const again = await deps.ledger.readStatus(agent);
+    if (!again || !(await settled(deps, agent, again))) return { swept: false, reason: 'consolidation-pending', deferred: true };
+    await deps.ledger.clearSweepRequest(agent, again.sweepRequestedAt ?? '');
+  }
+  return { swept: true, written: await sweepNow(deps, agent) };
+}
+
+/**
+ * Called by the consolidator after it placed a batch: carries out a sweep
+ * requested while that batch was pending, once nothing is left to place.
+ * Returns the summaries written, or undefined when no sweep was due.
+ */
+export async function runRequestedSweep(deps: SweepDependencies, agent: AgentKey): Promise<number | undefined> {
+  const status = await deps.ledger.readStatus(agent);
+  if (!status?.sweepRequestedAt || !(await settled(deps, agent, status))) return undefined;
+  const written = await sweepNow(deps, agent);
+  await deps.ledger.clearSweepRequest(agent, status.sweepRequestedAt);
+  return written;
+}
+
+async function sweepNow(deps: SweepDependencies, agent: AgentKey): Promise<number> {
   const written = await sweepAgent(deps, agent);
   if (written.length > 0 && deps.index) await indexSummaries(deps.index, agent, written);
   if (written.length > 0 && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
-  return { swept: true, written: written.length };
+  return written.length;
 }
 
-export async function sweepDueAgents(deps: SweepDependencies, limitPerShard = 200): Promise<{ agents: number; written: number }> {
-  const now = (deps.now ?? (() => new Date()))().toISOString();
+export async function sweepDueAgents(deps: SweepDependencies, options: SweepRunOptions = {}): Promise<SweepRunResult> {
+  const clock = deps.now ?? (() => new Date());
+  const now = clock().toISOString();
+  const started = Date.now();
+  const budgetMs = options.budgetMs ?? Number.POSITIVE_INFINITY;
+  const pageSize = options.pageSize ?? 100;
   let agents = 0;
   let written = 0;
-  for (let shard = 0; shard < SWEEP_SHARDS; shard += 1) {
-    for (const agent of await deps.summaries.dueForSweep(`S${shard}`, now, limitPerShard)) {
-      const result = await sweepIfSettled(deps, agent);
-      agents += 1;
-      if (result.swept) written += result.written;
-    }
+  let deferred = 0;
+  let truncated = false;
+  const failed: { agentId: string; tenantId: string; error: string; failures: number }[] = [];
+  for (let shard = 0; shard < SWEEP_SHARDS && !truncated; shard += 1) {
+    let token: string | undefined;
+    do {
+      const page = await deps.summaries.dueForSweep(`S${shard}`, now, pageSize, token);
+      token = page.nextToken;
+      for (const agent of page.agents) {
+        if (Date.now() - started > budgetMs) {
+          truncated = true;
+          break;
+        }
+        agents += 1;
+        try {
+          const result = await sweepIfSettled(deps, agent);
+          if (result.swept) written += result.written;
+          else deferred += 1;
+        } catch (error) {
+          // This agent only: back it off so it stops taking the sweep's slots, and go on.
+          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          const failures = await deps.summaries.deferSweep(agent, now).catch(() => 0);
+          failed.push({ ...agent, error: message, failures });
+        }
+      }
+    } while (token && !truncated);
   }
-  return { agents, written };
+  return { agents, written, deferred, failed, truncated };
 }

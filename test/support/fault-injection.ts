@@ -10,8 +10,10 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 export interface FaultPlan {
   /** Command name, e.g. `PutObjectCommand`. */
   readonly command: string;
-  /** 1-based call numbers (counted per command) that fail. */
-  readonly failCalls: readonly number[];
+  /** 1-based call numbers (counted per command, among calls `when` selects) that fail. */
+  readonly failCalls: readonly number[] | 'all';
+  /** Only calls whose input this accepts are counted (and can fail); default: every call of the command. */
+  readonly when?: (input: Record<string, unknown>) => boolean;
 }
 
 export function injectFaults(client: S3Client | SQSClient | DynamoDBClient, plan: FaultPlan) {
@@ -19,9 +21,9 @@ export function injectFaults(client: S3Client | SQSClient | DynamoDBClient, plan
   const state = { failures: 0 };
   (client.middlewareStack as S3Client['middlewareStack']).add(
     (next, context) => async (args) => {
-      if ((context as { commandName?: string }).commandName === plan.command) {
+      if ((context as { commandName?: string }).commandName === plan.command && (!plan.when || plan.when(args.input as Record<string, unknown>))) {
         calls += 1;
-        if (plan.failCalls.includes(calls)) {
+        if (plan.failCalls === 'all' || plan.failCalls.includes(calls)) {
           state.failures += 1;
           throw Object.assign(new Error(`injected outage on ${plan.command} call ${calls}`), {
             name: 'ServiceUnavailable',

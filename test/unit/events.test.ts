@@ -133,4 +133,11 @@ describe('contentHash', () => {
   it('changes when the content changes', () => {
     expect(contentHash({ ...valid, content: 'Hello there!' } as never)).not.toBe(contentHash(valid as never));
   });
+
+  it('does not change when only the server-filled timestamp differs (a re-stamped retry)', () => {
+    const { timestamp: _timestamp, ...unstamped } = valid as Record<string, unknown>;
+
+    expect(contentHash({ ...valid, timestamp: '2030-01-01T00:00:00Z' } as never)).toBe(contentHash(valid as never));
+    expect(contentHash(unstamped as never)).toBe(contentHash(valid as never));
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence, FactItem, FactOp, FactTable, MemoryItem, PatchOp, TaskItem, UpdaterName, UpdaterStore } from '../../functions/domain/memory.js';
-import { aliasItems, applyPatch, InvalidModelOutputError, type PatchContext } from '../../functions/domain/patch.js';
+import { aliasItems, applyPatch, InvalidModelOutputError, ITEM_ARRAY_CAPS, MAX_CHANGED_ITEMS_PER_BATCH, type PatchContext } from '../../functions/domain/patch.js';
 import { looksLikeInstruction } from '../../functions/domain/instructions.js';
 
 const scope = { tenantId: 'default', agentId: 'a1' };
@@ -232,5 +232,29 @@ describe('memory is data, not instructions', () => {
     ['Please ignore the typo above', false],
   ])('%j reads as an instruction: %s', (text, expected) => {
     expect(looksLikeInstruction(text)).toBe(expected);
+  });
+});
+
+describe('bounded patches', () => {
+  it('keeps an item’s history to its newest entries when a change would grow it past the cap', () => {
+    const history = Array.from({ length: ITEM_ARRAY_CAPS.history }, (_, i) => ({ field: 'row', from: `v${i}`, to: `v${i + 1}`, at: '2026-10-01T00:00:00Z', batch: 1, evidence: ['old'] }));
+    const office = fact('f_old', { subject: 'user', attribute: 'office', value: 'floor 3' }, { history });
+
+    const result = applyPatch(store('facts', [office], [PROFILE]), [{ op: 'update', target: 'F1', row: { subject: 'user', attribute: 'office', value: 'floor 4' }, evidence: ['r2'] }], context('facts', [office]));
+
+    const updated = result.items.find((item) => item.id === 'f_old')!;
+    expect(updated.history).toHaveLength(ITEM_ARRAY_CAPS.history);
+    expect(updated.history.at(-1)).toMatchObject({ field: 'row', to: { value: 'floor 4' } });
+    expect(updated.history[0]).toMatchObject({ from: 'v1' });
+  });
+
+  it('quarantines the operations past the per-batch cap of changed items instead of failing the batch', () => {
+    const ops = Array.from({ length: MAX_CHANGED_ITEMS_PER_BATCH + 7 }, (_, i) => addFact({ subject: 'user', attribute: `attribute ${i}`, value: `value ${i}` }));
+
+    const result = applyPatch(store('facts', [], [PROFILE]), ops, context('facts'));
+
+    expect(result.changes).toHaveLength(MAX_CHANGED_ITEMS_PER_BATCH);
+    expect(result.quarantined).toHaveLength(7);
+    expect(result.quarantined[0]!.reason).toContain(`cap of ${MAX_CHANGED_ITEMS_PER_BATCH}`);
   });
 });

@@ -11,7 +11,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import { SequenceConflictError } from '../../domain/errors.js';
 import type { AgentCounters, BatchRange } from '../../domain/sequencing.js';
@@ -181,6 +181,49 @@ export class DynamoDbAgentLedger implements AgentLedger {
     }
   }
 
+  async recordHoles(agent: AgentKey, sequences: readonly number[], now: string): Promise<void> {
+    if (sequences.length === 0) return;
+    // A number set: recording the same hole again (a retry) changes nothing.
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+        UpdateExpression: 'ADD holeSequences :holes SET lastHoleAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':holes': new Set(sequences), ':now': now },
+      }),
+    );
+  }
+
+  async requestSweep(agent: AgentKey, now: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+        UpdateExpression: 'SET sweepRequestedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  }
+
+  async clearSweepRequest(agent: AgentKey, requestedAt: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: agentPartitionKey(agent), sk: COUNTERS },
+          UpdateExpression: 'REMOVE sweepRequestedAt',
+          ConditionExpression: 'sweepRequestedAt = :at',
+          ExpressionAttributeValues: { ':at': requestedAt },
+        }),
+      );
+    } catch (error) {
+      // A newer request arrived meanwhile: it stays for the next batch.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
     const output = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: COUNTERS }, ConsistentRead: true }),
@@ -201,6 +244,7 @@ export class DynamoDbAgentLedger implements AgentLedger {
       closedAt: String(item.closedAt),
       ...(item.queuedAt ? { queuedAt: String(item.queuedAt) } : {}),
       ...(item.arrivedAt ? { arrivedAt: String(item.arrivedAt) } : {}),
+      ...(item.flushed ? { flushed: true as const } : {}),
       deliveries: Number(item.deliveries ?? 0),
       failures: Number(item.failures ?? 0),
       ...(item.lastError ? { lastError: String(item.lastError) } : {}),
@@ -212,8 +256,13 @@ function isConditionFailure(error: TransactionCanceledException, itemIndex: numb
   return error.CancellationReasons?.[itemIndex]?.Code === 'ConditionalCheckFailed';
 }
 
+const MAX_HOLES_REPORTED = 100;
+
 function toStatus(item: Record<string, unknown>): AgentStatus {
+  const holes = [...((item.holeSequences as Set<number> | undefined) ?? [])].map(Number).sort((a, b) => a - b);
   return {
+    holes: holes.length,
+    holeSequences: holes.slice(0, MAX_HOLES_REPORTED),
     lastSequence: Number(item.lastSequence ?? 0),
     messages: Number(item.messages ?? 0),
     actions: Number(item.actions ?? 0),
@@ -226,6 +275,7 @@ function toStatus(item: Record<string, unknown>): AgentStatus {
     ...(item.lastConsolidatedRecordAt ? { lastConsolidatedRecordAt: String(item.lastConsolidatedRecordAt) } : {}),
     firstSeenAt: String(item.firstSeenAt),
     updatedAt: String(item.updatedAt),
+    ...(item.sweepRequestedAt ? { sweepRequestedAt: String(item.sweepRequestedAt) } : {}),
   };
 }
 

@@ -9,25 +9,20 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import type { Ladder } from '../../domain/ladders.js';
 import type { SummaryCursor } from '../../domain/summary-cursor.js';
 import { batchGetAll } from './batch-get.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import type { StoredSummary, SummaryPage, SummaryStore } from '../../ports/summary-store.js';
-import { SWEEP_INDEX, SWEEP_SHARDS } from '../../domain/table-layout.js';
+import { SWEEP_INDEX, sweepBackoffMs, sweepShard } from '../../domain/table-layout.js';
 
-/** Sweep index shards: agents spread over this many GSI partitions. */
+/** Backoff of an agent whose sweep failed: 1 minute, doubling, at most 6 hours. */
 
 const pad = (index: number) => String(index).padStart(10, '0');
 const summaryKey = (ladder: Ladder, level: number, index: number) => `SUM#${ladder}#${level}#${pad(index)}`;
 const slotKey = (ladder: Ladder, level: number, index: number) => `SLOT#${ladder}#${level}#${pad(index)}`;
 
-export function sweepShard(agent: AgentKey): string {
-  const digest = createHash('sha256').update(agentPartitionKey(agent)).digest();
-  return `S${digest[0]! % SWEEP_SHARDS}`;
-}
 
 export class DynamoDbSummaryStore implements SummaryStore {
   constructor(
@@ -152,7 +147,7 @@ export class DynamoDbSummaryStore implements SummaryStore {
     return undefined;
   }
 
-  async dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]> {
+  async dueForSweep(shard: string, now: string, limit: number, nextToken?: string): Promise<{ agents: AgentKey[]; nextToken?: string }> {
     const output = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -160,9 +155,32 @@ export class DynamoDbSummaryStore implements SummaryStore {
         KeyConditionExpression: 'sweepShard = :shard AND sweepAt <= :now',
         ExpressionAttributeValues: { ':shard': shard, ':now': now },
         Limit: limit,
+        ...(nextToken ? { ExclusiveStartKey: JSON.parse(Buffer.from(nextToken, 'base64url').toString('utf8')) as Record<string, unknown> } : {}),
       }),
     );
-    return (output.Items ?? []).map((item) => ({ tenantId: String(item.tenantId), agentId: String(item.agentId) }));
+    return {
+      agents: (output.Items ?? []).map((item) => ({ tenantId: String(item.tenantId), agentId: String(item.agentId) })),
+      ...(output.LastEvaluatedKey ? { nextToken: Buffer.from(JSON.stringify(output.LastEvaluatedKey)).toString('base64url') } : {}),
+    };
+  }
+
+  async deferSweep(agent: AgentKey, now: string): Promise<number> {
+    const key = { pk: agentPartitionKey(agent), sk: 'CURSOR' };
+    const counted = await this.client.send(
+      new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'ADD sweepFailures :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }),
+    );
+    const failures = Number(counted.Attributes?.sweepFailures ?? 1);
+    const backoffMs = sweepBackoffMs(failures);
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'SET sweepAt = :later, sweepShard = :shard',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':later': new Date(Date.parse(now) + backoffMs).toISOString(), ':shard': sweepShard(agent) },
+      }),
+    );
+    return failures;
   }
 }
 

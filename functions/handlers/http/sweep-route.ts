@@ -5,7 +5,8 @@
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { logger } from '../../commons/powertools.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics } from '../../commons/powertools.js';
 import { eventHandler } from '../../commons/event-handler.js';
 import { httpRouter, jsonResponse, parseJsonBody, type HttpEvent } from '../../commons/http.js';
 import { issuesFromZod } from '../../domain/events.js';
@@ -38,9 +39,12 @@ export function createSweepHandler(deps: SweepDependencies & { readonly tenantId
       return jsonResponse(200, { rebuilt });
     },
   });
-  const scheduled = eventHandler(async (_event: ScheduledEvent) => {
-    const result = await sweepDueAgents(deps);
-    logger.info('scheduled sweep', result);
+  const scheduled = eventHandler(async (_event: ScheduledEvent, context: Context) => {
+    // Leave a minute of the invocation for the last agent; the agents not reached stay due.
+    const result = await sweepDueAgents(deps, { budgetMs: Math.max(10_000, context.getRemainingTimeInMillis() - 60_000) });
+    for (const failure of result.failed) logger.warn('sweep failed for an agent; backed off', failure);
+    logger.info('scheduled sweep', { agents: result.agents, written: result.written, deferred: result.deferred, failed: result.failed.length, truncated: result.truncated });
+    metrics.addMetric('SweepAgentFailures', MetricUnit.Count, result.failed.length);
     return result;
   });
   // One function serves the schedule and two HTTP routes (both run the same sweep code).

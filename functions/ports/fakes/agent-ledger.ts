@@ -53,6 +53,8 @@ export class InMemoryAgentLedger implements AgentLedger {
     if (!countersHold || claimTaken || batchTaken) throw new SequenceConflictError(`another writer advanced agent ${agent.agentId} first`);
 
     partition.counters = {
+      holes: 0,
+      holeSequences: [],
       batchesQueued: 0,
       lastConsolidatedSequence: 0,
       lastConsolidatedBatch: 0,
@@ -98,12 +100,37 @@ export class InMemoryAgentLedger implements AgentLedger {
     counters.lastConsolidatedRecordAt = newestRecordAt;
   }
 
+  async recordHoles(agent: AgentKey, sequences: readonly number[], _now: string): Promise<void> {
+    if (sequences.length === 0) return;
+    const counters = this.counters(agent);
+    // A set: recording the same hole again (a retry) changes nothing.
+    const all = [...new Set([...counters.holeSequences, ...sequences])].sort((a, b) => a - b);
+    counters.holeSequences = all.slice(0, 100);
+    counters.holes = all.length;
+  }
+
+  async requestSweep(agent: AgentKey, now: string): Promise<void> {
+    this.counters(agent).sweepRequestedAt = now;
+  }
+
+  async clearSweepRequest(agent: AgentKey, requestedAt: string): Promise<void> {
+    const counters = this.counters(agent);
+    // A newer request stays for the next batch.
+    if (counters.sweepRequestedAt === requestedAt) delete counters.sweepRequestedAt;
+  }
+
   async readStatus(agent: AgentKey): Promise<AgentStatus | undefined> {
     return stored(this.agents.of(agent).counters);
   }
 
   async readBatch(agent: AgentKey, batchIndex: number): Promise<BatchMarker | undefined> {
     return stored(this.agents.of(agent).batches.get(batchIndex));
+  }
+
+  private counters(agent: AgentKey): Mutable<AgentStatus> {
+    const counters = this.agents.of(agent).counters;
+    if (!counters) throw new ConditionFailedError(`agent ${agent.agentId} has no counters`);
+    return counters;
   }
 
   private marker(agent: AgentKey, batchIndex: number): Mutable<BatchMarker> {

@@ -2,20 +2,16 @@
  * In-memory memory stores with the DynamoDB adapter's semantics: a commit is
  * atomic and conditional on the head version (absent for version 0) and on
  * the batch's audit entry not existing yet, failing with
- * StoreVersionConflictError and writing nothing; a commit too large for one
- * transaction fails with PatchTooLargeError; items list in sort-key order
- * with page tokens.
+ * StoreVersionConflictError and writing nothing; a patch of any size becomes
+ * visible at once (the adapter stages one too large for a transaction, and
+ * readers see the same); items list in sort-key order with page tokens.
  */
-import { gzipSync } from 'node:zlib';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import type { FactTable, MemoryItem, UpdaterName, UpdaterStore } from '../../domain/memory.js';
 import type { UpdaterView } from '../../domain/views.js';
-import { PatchTooLargeError, StoreVersionConflictError, type AuditEntry, type ItemPage, type MemoryStore, type StoreHead, type UpdaterCommit } from '../memory-store.js';
+import { StoreVersionConflictError, type AuditEntry, type ItemPage, type MemoryStore, type StoreHead, type UpdaterCommit } from '../memory-store.js';
 import { AgentPartitions, page, stored } from './storage.js';
 
-/** The adapter's limits: 100 items per transaction (head, audit and view included), 400 KB per item. */
-const MAX_ITEMS_PER_COMMIT = 97;
-const MAX_BINARY_BYTES = 350_000;
 
 interface Head {
   readonly version: number;
@@ -54,14 +50,12 @@ export class InMemoryMemoryStore implements MemoryStore {
     };
   }
 
+  /** Nothing is ever pending here: the fake applies a patch of any size at once, which is what readers of the staged adapter observe. */
+  async resume(_agent: AgentKey, _updater: UpdaterName, _batchIndex: number): Promise<UpdaterCommit | undefined> {
+    return undefined;
+  }
+
   async commit(agent: AgentKey, commit: UpdaterCommit): Promise<void> {
-    if (commit.changes.length > MAX_ITEMS_PER_COMMIT) {
-      throw new PatchTooLargeError(`${commit.updater} patch changes ${commit.changes.length} items; one commit holds at most ${MAX_ITEMS_PER_COMMIT}`);
-    }
-    for (const [what, value] of [['audit entry', commit.audit], ['view', commit.view]] as const) {
-      const bytes = gzipSync(JSON.stringify(value)).length;
-      if (bytes > MAX_BINARY_BYTES) throw new PatchTooLargeError(`${what} is ${bytes} bytes compressed; the limit is ${MAX_BINARY_BYTES}`);
-    }
     const partition = this.agents.of(agent);
     const head = partition.heads.get(commit.updater);
     const headHolds = commit.expectedVersion > 0 ? head?.version === commit.expectedVersion : head === undefined;

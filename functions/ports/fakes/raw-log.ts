@@ -1,28 +1,58 @@
-/** In-memory raw log: one record per sequence number, overwritten by a retried put (as an S3 PutObject is). */
+/**
+ * In-memory raw log with the S3 adapter's semantics: every slot is written
+ * once (a retried put of the same record is a no-op), a slot may instead hold
+ * a hole marker, and a put into a hole is refused with RecordDeclaredHoleError.
+ */
 import type { AgentKey } from '../../domain/agent-key.js';
-import { MissingRecordsError, type RawLog, type RawRecord } from '../pipeline.js';
+import { RecordDeclaredHoleError } from '../../domain/errors.js';
+import { MissingRecordsError, type HoleMarker, type RawLog, type RawRecord } from '../pipeline.js';
 import { AgentPartitions, stored } from './storage.js';
 
+type Slot = { readonly kind: 'record'; readonly record: RawRecord } | { readonly kind: 'hole'; readonly hole: HoleMarker };
+
 export class InMemoryRawLog implements RawLog {
-  private readonly agents = new AgentPartitions<Map<number, RawRecord>>(() => new Map());
+  private readonly agents = new AgentPartitions<Map<number, Slot>>(() => new Map());
   /** Every put, retries included. */
   puts = 0;
 
   async put(agent: AgentKey, record: RawRecord): Promise<void> {
-    this.agents.of(agent).set(record.sequence, stored(record));
     this.puts += 1;
+    const slots = this.agents.of(agent);
+    const taken = slots.get(record.sequence);
+    if (taken?.kind === 'hole') throw new RecordDeclaredHoleError(record.sequence);
+    if (!taken) slots.set(record.sequence, { kind: 'record', record: stored(record) });
+  }
+
+  async putHole(agent: AgentKey, hole: HoleMarker): Promise<boolean> {
+    const slots = this.agents.of(agent);
+    if (slots.has(hole.sequence)) return false;
+    slots.set(hole.sequence, { kind: 'hole', hole: stored(hole) });
+    return true;
   }
 
   async get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined> {
-    return stored(this.agents.of(agent).get(sequence));
+    const slot = this.agents.of(agent).get(sequence);
+    return slot?.kind === 'record' ? stored(slot.record) : undefined;
   }
 
   async getRange(agent: AgentKey, fromSequence: number, toSequence: number): Promise<RawRecord[]> {
-    const records = this.agents.of(agent);
-    const sequences = Array.from({ length: toSequence - fromSequence + 1 }, (_, i) => fromSequence + i);
-    const missing = sequences.filter((sequence) => !records.has(sequence));
+    const { records, missing } = await this.readRange(agent, fromSequence, toSequence);
     if (missing.length > 0) throw new MissingRecordsError(missing);
-    return sequences.map((sequence) => stored(records.get(sequence)!));
+    return records;
+  }
+
+  async readRange(agent: AgentKey, fromSequence: number, toSequence: number) {
+    const slots = this.agents.of(agent);
+    const records: RawRecord[] = [];
+    const missing: number[] = [];
+    const holes: number[] = [];
+    for (let sequence = fromSequence; sequence <= toSequence; sequence += 1) {
+      const slot = slots.get(sequence);
+      if (!slot) missing.push(sequence);
+      else if (slot.kind === 'hole') holes.push(sequence);
+      else records.push(stored(slot.record));
+    }
+    return { records, missing, holes };
   }
 
   /** Removes a record (tests of a missing record). */

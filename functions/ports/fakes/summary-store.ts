@@ -8,11 +8,10 @@
  * the sweep index is sparse (an agent is listed only while its cursor has a
  * `sweepAt`).
  */
-import { createHash } from 'node:crypto';
 import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import type { Ladder } from '../../domain/ladders.js';
 import type { SummaryCursor } from '../../domain/summary-cursor.js';
-import { SWEEP_SHARDS } from '../../domain/table-layout.js';
+import { sweepBackoffMs, sweepShard } from '../../domain/table-layout.js';
 import type { StoredSummary, SummaryPage, SummaryStore } from '../summary-store.js';
 import { ConditionFailedError, page, stored } from './storage.js';
 
@@ -23,7 +22,7 @@ const slotKey = (ladder: Ladder, level: number, index: number) => `SLOT#${ladder
 
 interface SummaryPartition {
   readonly agent: AgentKey;
-  cursor?: { readonly cursor: SummaryCursor; readonly version: number; readonly sweepAt?: string };
+  cursor?: { readonly cursor: SummaryCursor; readonly version: number; sweepAt?: string; sweepFailures?: number };
   readonly summaries: Map<string, StoredSummary>;
   readonly slots: Map<string, Set<string>>;
 }
@@ -90,12 +89,21 @@ export class InMemorySummaryStore implements SummaryStore {
     return { items: result.items.map((s) => stored(s)), ...(result.nextToken ? { nextToken: result.nextToken } : {}) };
   }
 
-  async dueForSweep(shard: string, now: string, limit: number): Promise<AgentKey[]> {
-    return [...this.partitions.values()]
+  async dueForSweep(shard: string, now: string, limit: number, nextToken?: string): Promise<{ agents: AgentKey[]; nextToken?: string }> {
+    const due = [...this.partitions.values()]
       .filter((p) => p.cursor?.sweepAt !== undefined && p.cursor.sweepAt <= now && sweepShard(p.agent) === shard)
-      .sort((a, b) => a.cursor!.sweepAt!.localeCompare(b.cursor!.sweepAt!))
-      .slice(0, limit)
-      .map((p) => stored(p.agent));
+      .sort((a, b) => a.cursor!.sweepAt!.localeCompare(b.cursor!.sweepAt!));
+    const start = nextToken ? Number(nextToken) : 0;
+    const page = due.slice(start, start + limit).map((p) => stored(p.agent));
+    return { agents: page, ...(start + limit < due.length ? { nextToken: String(start + limit) } : {}) };
+  }
+
+  async deferSweep(agent: AgentKey, now: string): Promise<number> {
+    const cursor = this.partition(agent).cursor;
+    if (!cursor) throw new ConditionFailedError(`agent ${agent.agentId} has no cursor`);
+    cursor.sweepFailures = (cursor.sweepFailures ?? 0) + 1;
+    cursor.sweepAt = new Date(Date.parse(now) + sweepBackoffMs(cursor.sweepFailures)).toISOString();
+    return cursor.sweepFailures;
   }
 
   async latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined> {
@@ -126,8 +134,3 @@ export class InMemorySummaryStore implements SummaryStore {
   }
 }
 
-/** The adapter's shard function: agents spread over the sweep index's shards by a hash of their partition key. */
-function sweepShard(agent: AgentKey): string {
-  const digest = createHash('sha256').update(agentPartitionKey(agent)).digest();
-  return `S${digest[0]! % SWEEP_SHARDS}`;
-}

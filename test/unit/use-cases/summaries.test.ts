@@ -171,15 +171,16 @@ describe('base summaries and the sweep', () => {
     expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
   });
 
-  it('does not sweep an agent whose records are not all consolidated', async () => {
+  it('does not sweep an agent whose records are not all consolidated, and leaves the request for the consolidator', async () => {
     const world = fakeWorld({ batchSize: 50, model: quiet });
     await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' })]);
     world.clock.advance(2 * 86_400_000);
 
     const result = await sweepIfSettled({ ...world.summaryDeps, ledger: world.ledger }, agent);
 
-    expect(result).toEqual({ swept: false, reason: 'consolidation-pending' });
+    expect(result).toEqual({ swept: false, reason: 'consolidation-pending', deferred: true });
     expect(world.summaries.inserted).toEqual([]);
+    expect((await world.ledger.readStatus(agent))?.sweepRequestedAt).toEqual(expect.any(String));
   });
 
   it('closes the open day of a quiet, consolidated agent once the day has ended', async () => {

@@ -1,0 +1,121 @@
+/**
+ * Oversized work is split, never fatal: a message whose facts patch is larger
+ * than one DynamoDB transaction consolidates in several resumable steps, and
+ * the agent's next batch consolidates after it.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbMemoryStore } from '../../functions/adapters/dynamodb/memory-store.js';
+import { LocalModel } from '../../functions/adapters/models/local/local-model.js';
+import type { ModelPort, ModelRequest, ModelResponse } from '../../functions/ports/model.js';
+import { consolidateBatch, UpdatersFailedError } from '../../functions/use-cases/consolidate-batch.js';
+import { DEFAULT_BUDGET } from '../../functions/use-cases/model-budget.js';
+import { injectFaults } from '../support/fault-injection.js';
+import { stackReaders } from '../support/stack-readers.js';
+import type { LocalStack } from '../../local/local-stack.js';
+import { api, message, startTestStack } from '../support/local-stack.js';
+import { waitFor } from '../support/wait.js';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const status = async (agentId: string) => (await api(stack, 'GET', `/v1/agents/${agentId}/status`)).body;
+const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** Two-letter attribute names aa, ab, ... so each sentence states a distinct fact. */
+const attribute = (i: number) => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26));
+
+async function allFacts(agentId: string): Promise<string[]> {
+  const statements: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await api<{ items: { statement: string }[]; nextToken?: string }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+    statements.push(...page.body.items.map((item) => item.statement));
+    token = page.body.nextToken;
+  } while (token);
+  return statements;
+}
+
+describe('a patch larger than one transaction', () => {
+  it('consolidates a 98-fact message and the message after it', async () => {
+    const agentId = 'ninety-eight-facts';
+    const sentences = Array.from({ length: 98 }, (_, i) => `My attr ${attribute(i)} is ${words[i % words.length]}.`);
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('big', sentences.join(' '))] });
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/flush`)).status).toBe(202);
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 1, 60_000);
+
+    const statements = await allFacts(agentId);
+    // Every stated attribute is remembered: more changed items than one transaction holds.
+    expect(statements.length).toBeGreaterThan(97);
+
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('after', 'My favourite colour is green.')] });
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/flush`)).status).toBe(202);
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 2, 60_000);
+    expect(await stack.eventSources.waitForIdle().then(() => stack.eventSources.stats.recordsFailed)).toBe(0);
+  });
+});
+
+/** The local model, counting its calls per task. */
+class CountingModel implements ModelPort {
+  readonly modelId = 'counting-local';
+  readonly calls = new Map<string, number>();
+  private readonly local = new LocalModel();
+  async invoke(request: ModelRequest): Promise<ModelResponse> {
+    this.calls.set(request.task, (this.calls.get(request.task) ?? 0) + 1);
+    return this.local.invoke(request);
+  }
+}
+
+describe('a staged commit interrupted midway', () => {
+  it('shows readers the state before it, and a retry finishes it without a second model call', async () => {
+    await stack.eventSources.stop();
+    const read = stackReaders(stack);
+    const agentId = 'interrupted-staged';
+    const agent = read.agent(agentId);
+    const sentences = Array.from({ length: 110 }, (_, i) => `My attr ${attribute(i)} is ${words[i % words.length]}.`);
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('big', sentences.join(' '))] });
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/flush`)).status).toBe(202);
+    const marker = await read.ledger.readBatch(agent, 1);
+    const job = { tenantId: 'default', agentId, index: 1, fromSequence: marker!.fromSequence, toSequence: marker!.toSequence };
+    const memoryTable = stack.resourceRef('AWS::DynamoDB::Table', 'MemoryTable');
+    const faulty = new DynamoDBClient({ endpoint: stack.endpoint, region: 'us-east-1' });
+    // Call 1 records the staged commit; calls 2 and 3 write the items, 100 at a time: the second fails midway.
+    injectFaults(faulty, { command: 'TransactWriteItemsCommand', failCalls: [3] });
+    const deps = (client: DynamoDBClient, model: ModelPort) => ({
+      ledger: read.ledger,
+      rawLog: read.rawLog,
+      memory: new DynamoDbMemoryStore(DynamoDBDocumentClient.from(client), memoryTable),
+      model,
+      budget: DEFAULT_BUDGET,
+      updaters: ['facts'] as const,
+    });
+    const first = new CountingModel();
+
+    const error = await consolidateBatch(deps(faulty, first), job).then(() => undefined, (e: unknown) => e);
+
+    expect(error).toBeInstanceOf(UpdatersFailedError);
+    expect(first.calls.get('facts')).toBe(1);
+    const store = new DynamoDbMemoryStore(DynamoDBDocumentClient.from(stack.clients.dynamodb), memoryTable);
+    expect((await store.load(agent, 'facts')).items).toEqual([]);
+    expect(await allFacts(agentId)).toEqual([]);
+    expect(await store.readView(agent, 'facts')).toBeUndefined();
+
+    const retry = new CountingModel();
+    const [outcome] = await consolidateBatch(deps(stack.clients.dynamodb, retry), job);
+
+    expect(retry.calls.get('facts')).toBeUndefined();
+    expect(outcome!.results).toEqual([expect.objectContaining({ updater: 'facts', outcome: 'applied' })]);
+    const applied = outcome!.results[0] as { changed: number };
+    expect(applied.changed).toBeGreaterThan(100);
+    expect((await allFacts(agentId)).length).toBe(applied.changed);
+    expect((await store.readView(agent, 'facts'))?.batch).toBe(1);
+    expect((await store.readAudit(agent, 1, 'facts'))?.changes).toHaveLength(applied.changed);
+  });
+});
