@@ -30,7 +30,7 @@ describe('consolidator', () => {
     expect(Date.parse(batch!.arrivedAt!)).toBeGreaterThanOrEqual(Date.parse(batch!.queuedAt!));
   });
 
-  it('reports a malformed job as a failed item and leaves it on the queue for redelivery', async () => {
+  it('parks a malformed job on the dead-letter queue at once, so it never holds back its group', async () => {
     const failedBefore = stack.eventSources.stats.recordsFailed;
     await stack.clients.sqs.send(
       new SendMessageCommand({
@@ -42,7 +42,8 @@ describe('consolidator', () => {
     );
     await stack.eventSources.waitForIdle();
 
-    expect(stack.eventSources.stats.recordsFailed).toBe(failedBefore + 1);
-    expect(await read.queueDepth(read.queueUrl)).toBe(1);
+    expect(stack.eventSources.stats.recordsFailed).toBe(failedBefore);
+    expect(await read.queueDepth(read.queueUrl)).toBe(0);
+    expect(await read.queueDepth(read.deadLetterQueueUrl)).toBe(1);
   });
 });
