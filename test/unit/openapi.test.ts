@@ -1,5 +1,6 @@
 /** The OpenAPI document is generated from the route table and the zod schemas, and docs/openapi.json is that document. */
 import { readFileSync } from 'node:fs';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/commons/openapi.js';
 import { ROUTES } from '../../functions/commons/routes.js';
@@ -59,5 +60,12 @@ describe('the OpenAPI document', () => {
   it('is what docs/openapi.json holds (run npm run openapi after changing the API)', () => {
     const committed = readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
     expect(committed).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('is what the typed client was generated from (run npm run client:types after npm run openapi)', async () => {
+    const generated = astToString(await openapiTS(new URL('../../docs/openapi.json', import.meta.url)));
+    const committed = readFileSync(new URL('../../clients/typescript/src/schema.d.ts', import.meta.url), 'utf8');
+    expect(committed.endsWith(generated)).toBe(true);
+    expect(committed.length - generated.length).toBeLessThan(200);
   });
 });
