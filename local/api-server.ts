@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { LocalFunction } from './lambda-functions.js';
 import type { CfnTemplate } from './template.js';
+import { isInspectorPath, serveInspector } from './inspector-files.js';
 
 /** API Gateway's own request payload limit. */
 const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -91,6 +92,10 @@ async function handle(
   if (url.pathname === '/health') {
     const ready = options.isReady?.() ?? true;
     send(response, ready ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ status: ready ? 'ok' : 'starting' }));
+    return;
+  }
+  if (isInspectorPath(url.pathname)) {
+    await serveInspector(url.pathname, response);
     return;
   }
   const body = await readBody(request);

@@ -111,7 +111,8 @@ export function httpRouter<F extends HttpFunctionId>(functionId: F, options: Rou
     const candidates = routes.filter((route) => route.path === path);
     const route = candidates.find((candidate) => candidate.method === method);
     if (!route) throw new MethodNotAllowedError(method, candidates.map((candidate) => candidate.method));
-    const agentId = parseAgentId(event.pathParameters?.agentId);
+    // Routes outside an agent (the API description) carry an empty agent id and must not use it.
+    const agentId = route.path.includes('{agentId}') ? parseAgentId(event.pathParameters?.agentId) : '';
     serviceLogger.appendKeys({ agentId, operation: route.operation });
     return table[route.operation]!({ event, route, agent: { tenantId: options.tenantOf(event), agentId } });
   });

@@ -4,7 +4,8 @@
  * method the path does not take), the local API server serves what the stack
  * synthesises from it, and the scope each route requires is read from it.
  */
-export type Scope = 'read' | 'write' | 'admin';
+/** `public`: served without a key (only the API's own description). */
+export type Scope = 'read' | 'write' | 'admin' | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
@@ -37,6 +38,7 @@ export const ROUTES = [
   { operation: 'rebuildSummaries', method: 'POST', path: `${agent}/summaries/rebuild`, functionId: 'Sweep', scope: 'admin', summary: 'Regenerate a range of base summaries and their ancestors' },
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
+  { operation: 'readOpenApi', method: 'GET', path: '/openapi.json', functionId: 'Status', scope: 'public', summary: 'This API described as OpenAPI 3.1 (no key needed)' },
 ] as const satisfies readonly RouteSpec[];
 
 export type Route = (typeof ROUTES)[number];

@@ -77,7 +77,7 @@ export const eventSchema = z.strictObject(
 
 export type IncomingEvent = z.infer<typeof eventSchema>;
 
-const ingestRequestSchema = z.strictObject(
+export const ingestRequestSchema = z.strictObject(
   {
     events: z
       .array(eventSchema, { error: required('must be an array of events') })

@@ -29,7 +29,8 @@ describe('the route table', () => {
 
   it('gives every route a scope, and every operation a unique name', () => {
     expect(new Set(ROUTES.map((route) => route.operation)).size).toBe(ROUTES.length);
-    for (const route of ROUTES) expect(['read', 'write', 'admin']).toContain(route.scope);
+    for (const route of ROUTES) expect(['read', 'write', 'admin', 'public']).toContain(route.scope);
+    expect(ROUTES.filter((route) => route.scope === 'public').map((route) => route.path)).toEqual(['/openapi.json']);
   });
 
   it('matches concrete paths to their templates, and nothing else', () => {

@@ -4,10 +4,10 @@
  * `POST /v1/agents/{agentId}/summaries/rebuild` (regenerate a range and its ancestors).
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { z } from 'zod';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger, metrics } from '../../commons/powertools.js';
 import { eventHandler } from '../../commons/event-handler.js';
+import { rebuildRequestSchema } from '../../commons/api-schemas.js';
 import { httpRouter, jsonResponse, parseJsonBody, type HttpEvent } from '../../commons/http.js';
 import { issuesFromZod } from '../../domain/events.js';
 import { ValidationError } from '../../domain/errors.js';
@@ -15,14 +15,6 @@ import { dayNumber } from '../../domain/ladders.js';
 import { MAX_REBUILD_PERIODS, rebuildSummaries } from '../../use-cases/summaries.js';
 import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from '../../use-cases/sweep-agents.js';
 
-const rebuildRequestSchema = z.discriminatedUnion(
-  'ladder',
-  [
-    z.strictObject({ ladder: z.literal('time'), from: z.iso.date({ error: 'must be an ISO date' }), to: z.iso.date({ error: 'must be an ISO date' }) }),
-    z.strictObject({ ladder: z.literal('count'), from: z.number().int().positive(), to: z.number().int().positive() }),
-  ],
-  { error: 'ladder must be time (with ISO dates) or count (with interaction numbers)' },
-);
 
 export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
   const http = httpRouter('Sweep', { tenantOf: () => deps.tenantId }, {

@@ -1,0 +1,278 @@
+/**
+ * The HTTP API's request and response shapes, as zod schemas: the one place
+ * the OpenAPI document (functions/commons/openapi.ts) is generated from. The
+ * ingest and rebuild bodies are the schemas the handlers validate with; query
+ * parameters are checked by `integerParameter` and friends in the handlers,
+ * and are described here with the same bounds.
+ */
+import { z } from 'zod';
+import { ingestRequestSchema } from '../domain/events.js';
+import type { Route } from './routes.js';
+
+export { ingestRequestSchema };
+
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export const agentIdParameter = z
+  .string()
+  .regex(AGENT_ID)
+  .meta({ description: '1 to 64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit', example: 'support-bot-1' });
+
+export const errorSchema = z
+  .object({
+    error: z.string().meta({ description: 'The error class, e.g. ValidationError, NotFoundError' }),
+    message: z.string(),
+    issues: z.array(z.object({ field: z.string().meta({ example: 'events[0].timestamp' }), rule: z.string() })).optional(),
+  })
+  .meta({ id: 'Error', description: 'Every 4xx and 5xx body. `issues` names each offending field and the rule it broke (400, 409).' });
+
+/** `POST /summaries/rebuild`: a range of base periods of one ladder. */
+export const rebuildRequestSchema = z
+  .discriminatedUnion(
+    'ladder',
+    [
+      z.strictObject({ ladder: z.literal('time'), from: z.iso.date({ error: 'must be an ISO date' }), to: z.iso.date({ error: 'must be an ISO date' }) }),
+      z.strictObject({ ladder: z.literal('count'), from: z.number().int().positive(), to: z.number().int().positive() }),
+    ],
+    { error: 'ladder must be time (with ISO dates) or count (with interaction numbers)' },
+  )
+  .meta({ id: 'RebuildRequest' });
+
+const pageQuery = z.object({
+  limit: z.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1-100 (default 50)' }),
+  nextToken: z.string().optional().meta({ description: 'From the previous page' }),
+});
+
+const VIEWS = 'contacts,facts,tasks,time,count';
+
+export const contextQuerySchema = z.object({
+  maxTokens: z.number().int().min(100).max(32_000).optional().meta({ description: 'Token budget (default 1500)' }),
+  query: z.string().max(1_000).optional().meta({ description: 'What the prompt is about: matching items rank first' }),
+  contact: z.string().max(200).optional().meta({ description: 'A contact id or name: items about them rank first' }),
+  views: z.string().optional().meta({ description: `Comma-separated subset of ${VIEWS} (default all)` }),
+});
+
+const evidence = z.object({ recordId: z.string(), sequence: z.number().int(), timestamp: z.string() });
+const itemBase = {
+  id: z.string(),
+  scope: z.object({ tenantId: z.string(), agentId: z.string(), contactId: z.string().optional() }),
+  status: z.enum(['draft', 'active', 'conflict', 'archived']),
+  verification: z.enum(['unverified', 'verified', 'refuted']),
+  confidence: z.number(),
+  hitCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastReinforcedAt: z.string(),
+  validUntil: z.string().optional(),
+  supersedes: z.array(z.string()).optional(),
+  supersededBy: z.string().optional(),
+  evidence: z.array(evidence),
+  history: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown(), at: z.string(), batch: z.number().int(), evidence: z.array(z.string()) })),
+  note: z.string().optional(),
+};
+
+export const contactSchema = z
+  .object({
+    ...itemBase,
+    kind: z.literal('contact'),
+    name: z.string(),
+    aliases: z.array(z.string()),
+    role: z.string().optional(),
+    organisation: z.string().optional(),
+    relationships: z.array(z.object({ type: z.string(), to: z.string() })),
+    preferences: z.array(z.string()),
+    channels: z.array(z.object({ type: z.string(), value: z.string() })),
+    biography: z.string(),
+    summary: z.string(),
+    lastMentionedAt: z.string(),
+  })
+  .meta({ id: 'Contact' });
+
+export const factSchema = z
+  .object({ ...itemBase, kind: z.literal('fact'), table: z.string(), row: z.record(z.string(), z.string().nullable()), statement: z.string() })
+  .meta({ id: 'Fact' });
+
+export const taskSchema = z
+  .object({
+    ...itemBase,
+    kind: z.literal('task'),
+    title: z.string(),
+    owner: z.string(),
+    due: z.string().optional().meta({ description: 'ISO date' }),
+    state: z.enum(['open', 'done', 'cancelled']),
+    closedAt: z.string().optional(),
+    contactId: z.string().optional(),
+  })
+  .meta({ id: 'Task' });
+
+export const summarySchema = z
+  .object({
+    id: z.string(),
+    ladder: z.enum(['time', 'count']),
+    level: z.number().int(),
+    name: z.string().meta({ description: 'The level name, e.g. day, week' }),
+    from: z.string(),
+    to: z.string(),
+    children: z.array(z.string()),
+    sources: z.array(z.string()),
+    text: z.string(),
+    tokens: z.number().int(),
+    empty: z.boolean(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Summary' });
+
+const page = <T extends z.ZodType>(item: T, id: string) =>
+  z.object({ items: z.array(item), nextToken: z.string().optional().meta({ description: 'Absent on the last page' }) }).meta({ id });
+
+export const statusSchema = z
+  .object({
+    tenantId: z.string(),
+    agentId: z.string(),
+    lastSequence: z.number().int(),
+    messages: z.number().int(),
+    actions: z.number().int(),
+    batchesClosed: z.number().int(),
+    lastBatchEnd: z.number().int(),
+    batchMessages: z.number().int().meta({ description: 'Messages in the open batch' }),
+    batchesQueued: z.number().int(),
+    lastConsolidatedSequence: z.number().int(),
+    lastConsolidatedBatch: z.number().int(),
+    lastConsolidatedRecordAt: z.string().optional(),
+    firstSeenAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'AgentStatus' });
+
+export const freshnessSchema = z
+  .object({
+    lastConsolidatedSequence: z.number().int(),
+    lastIngestedSequence: z.number().int(),
+    pendingRecords: z.number().int(),
+    newestConsolidatedRecordAt: z.string().optional(),
+  })
+  .meta({ id: 'Freshness' });
+
+const includedItem = z.object({ id: z.string(), kind: z.enum(['contact', 'fact', 'task', 'summary']), version: z.string() }).meta({ id: 'IncludedItem' });
+
+export const contextSchema = z
+  .object({
+    markdown: z.string().meta({ description: 'Prompt-ready block; its exact layout may change' }),
+    tokens: z.number().int(),
+    maxTokens: z.number().int(),
+    items: z.array(includedItem).meta({ description: 'What was included (provenance)' }),
+    omitted: z.number().int(),
+    freshness: freshnessSchema,
+    snapshotVersion: z.number().int(),
+    requestId: z.string().meta({ description: 'Key of the injection log entry' }),
+  })
+  .meta({ id: 'Context' });
+
+const ladderLevel = z.object({ id: z.string(), level: z.number().int(), name: z.string(), from: z.string(), to: z.string(), text: z.string(), tokens: z.number().int(), asOf: z.string() });
+const updaterView = z.looseObject({}).meta({ description: "An updater's ready-made view (items by section)" });
+
+export const snapshotSchema = z
+  .object({
+    tenantId: z.string(),
+    agentId: z.string(),
+    version: z.number().int(),
+    generatedAt: z.string(),
+    freshness: freshnessSchema,
+    contacts: updaterView.optional(),
+    facts: updaterView.optional(),
+    tasks: updaterView.optional(),
+    time: z.array(ladderLevel).optional(),
+    count: z.array(ladderLevel).optional(),
+  })
+  .meta({ id: 'Snapshot' });
+
+export const injectionSchema = z
+  .object({
+    requestId: z.string(),
+    at: z.string(),
+    snapshotVersion: z.number().int(),
+    maxTokens: z.number().int(),
+    query: z.string().optional(),
+    contact: z.string().optional(),
+    views: z.array(z.string()).optional(),
+    tokens: z.number().int(),
+    items: z.array(includedItem),
+  })
+  .meta({ id: 'Injection' });
+
+const batchRange = z.looseObject({ index: z.number().int() });
+
+export const auditSchema = z
+  .object({
+    batch: z.number().int(),
+    entries: z.array(
+      z.looseObject({
+        updater: z.enum(['contacts', 'facts', 'tasks']),
+        batch: batchRange,
+        appliedAt: z.string(),
+        modelId: z.string(),
+        ops: z.array(z.unknown()),
+        changes: z.array(z.unknown()).meta({ description: 'Each changed item, before and after' }),
+        quarantined: z.array(z.unknown()),
+      }),
+    ),
+  })
+  .meta({ id: 'Audit' });
+
+export const ingestResultSchema = z
+  .object({ accepted: z.number().int(), duplicates: z.number().int().meta({ description: 'Events whose id was already stored with the same content' }), sequence: z.number().int() })
+  .meta({ id: 'IngestResult' });
+
+export const flushResultSchema = z
+  .object({
+    flushed: z.boolean(),
+    batch: batchRange.optional(),
+    reason: z.enum(['nothing-open', 'already-closed', 'not-idle']).optional(),
+    retryInSeconds: z.number().optional(),
+  })
+  .meta({ id: 'FlushResult' });
+
+export const sweepResultSchema = z
+  .object({ swept: z.boolean(), written: z.number().int().optional(), reason: z.literal('consolidation-pending').optional() })
+  .meta({ id: 'SweepResult' });
+
+export const rebuildResultSchema = z.object({ rebuilt: z.number().int() }).meta({ id: 'RebuildResult' });
+
+/** What one operation takes and returns; status codes other than errors. */
+export interface OperationSchema {
+  readonly query?: z.ZodObject;
+  readonly extraParams?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly responses: Readonly<Record<number, { readonly description: string; readonly schema?: z.ZodType }>>;
+  /** Error statuses beyond the common ones (400, 401, 403, 404, 405, 500, 503). */
+  readonly errors?: readonly number[];
+}
+
+const ok = (schema: z.ZodType, description = 'OK') => ({ 200: { description, schema } });
+
+/**
+ * Every operation of the route table. Keyed by operation, so a route added to
+ * the table without its shapes does not type-check.
+ */
+export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSchema>> = {
+  ingestEvents: { body: ingestRequestSchema.meta({ id: 'IngestRequest' }), responses: { 202: { description: 'Accepted and stored', schema: ingestResultSchema } }, errors: [409, 413] },
+  readStatus: { responses: ok(statusSchema) },
+  flushAgent: { responses: { 200: { description: 'Nothing flushed (see reason)', schema: flushResultSchema }, 202: { description: 'The open batch was queued', schema: flushResultSchema } } },
+  listContacts: { query: pageQuery, responses: ok(page(contactSchema, 'ContactPage')) },
+  listFacts: { query: pageQuery, responses: ok(page(factSchema, 'FactPage')) },
+  listTasks: { query: pageQuery, responses: ok(page(taskSchema, 'TaskPage')) },
+  readAudit: { query: z.object({ batch: z.number().int().min(1).meta({ description: 'Batch index' }) }), responses: ok(auditSchema) },
+  listSummaries: {
+    query: pageQuery.extend({ ladder: z.enum(['time', 'count']), level: z.number().int().min(0).optional().meta({ description: 'One level only (default every level)' }) }),
+    responses: ok(page(summarySchema, 'SummaryPage')),
+  },
+  readInjection: { extraParams: z.object({ requestId: z.string() }), responses: ok(injectionSchema) },
+  sweepAgent: { responses: ok(sweepResultSchema) },
+  rebuildSummaries: { body: rebuildRequestSchema, responses: ok(rebuildResultSchema) },
+  readSnapshot: {
+    query: z.object({ views: contextQuerySchema.shape.views }),
+    responses: { 200: { description: 'The snapshot; ETag is its version', schema: snapshotSchema }, 304: { description: 'Not modified (If-None-Match)' } },
+  },
+  readContext: { query: contextQuerySchema, responses: ok(contextSchema) },
+  readOpenApi: { responses: ok(z.looseObject({ openapi: z.string() }).meta({ id: 'OpenApiDocument' }), 'This document') },
+};

@@ -1,0 +1,153 @@
+/**
+ * The web inspector in a real headless Chromium (Debian's, driven by
+ * playwright-core) against the local stack: it loads a replayed agent, each
+ * view shows what the API holds, it works from the keyboard, and markup in
+ * remembered text is shown as text, never run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryClient, createMemoryClient } from '../../clients/typescript/src/index.js';
+import type { LocalStack } from '../../local/local-stack.js';
+import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
+import { startTestStack } from '../support/local-stack.js';
+import { waitFor } from '../support/wait.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+/** Set to a folder (e.g. docs/inspector) to save a screenshot of each view. */
+const SCREENSHOTS = process.env.INSPECTOR_SCREENSHOTS;
+const MARKUP = 'Remind me to email <b>Priya</b> the <img src=x onerror="window.__injected=1"> notes by Friday.';
+
+let stack: LocalStack;
+let memory: MemoryClient;
+let browser: Browser;
+let page: Page;
+const agentId = 'inspected';
+/** The part of a DOM element the assertions read (the test type-checks without the DOM library). */
+type Dom = { dataset: Record<string, string> };
+
+/** Installs Debian's chromium when missing, as CI does (needs root). */
+function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  const run = spawnSync('sh', ['-c', 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium'], { stdio: 'inherit', timeout: 900_000 });
+  if (run.status !== 0 || !existsSync(CHROMIUM)) throw new Error('could not install chromium (apt-get install -y chromium, as root)');
+}
+
+async function open(view: string): Promise<void> {
+  await page.goto(`${stack.url}/inspector/#agent=${agentId}&view=${view}`);
+  await page.waitForSelector(`#view[data-view="${view}"][aria-busy="false"]`);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${view}.png`, fullPage: true });
+}
+
+const idsIn = (selector: string) => page.$$eval(selector, (nodes) => nodes.map((node) => (node as unknown as Dom).dataset.id!).sort());
+
+beforeAll(async () => {
+  ensureChromium();
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  stack = await startTestStack();
+  memory = createMemoryClient({ baseUrl: stack.url, apiKey: 'inspector-key' });
+  await memory.remember(agentId, [...scriptedConversation(100), { type: 'message', role: 'user', content: MARKUP, timestamp: '2026-12-01T09:00:00Z' }]);
+  await memory.flush(agentId);
+  await waitFor(async () => (await memory.status(agentId)).lastConsolidatedSequence >= 101, 120_000, 200);
+  await memory.sweep(agentId);
+  await stack.eventSources.waitForIdle(120_000);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('agent-memory-key', 'inspector-key'));
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('the web inspector', () => {
+  it('shows every contact the API holds, with its details', async () => {
+    const contacts = await MemoryClient.all(memory.contacts(agentId));
+    expect(contacts.length).toBeGreaterThan(0);
+    await open('contacts');
+    expect(await idsIn('#view article[data-id]')).toEqual(contacts.map((contact) => contact.id).sort());
+    const first = page.locator(`article[data-id="${contacts[0]!.id}"] h3`);
+    expect(await first.textContent()).toContain(contacts[0]!.name);
+  });
+
+  it('shows facts grouped by table', async () => {
+    const facts = await MemoryClient.all(memory.facts(agentId));
+    await open('facts');
+    expect(await idsIn('#view tr[data-id]')).toEqual(facts.map((fact) => fact.id).sort());
+    const tables = await page.$$eval('#view section[data-table]', (nodes) => nodes.map((node) => (node as unknown as Dom).dataset.table).sort());
+    expect(tables).toEqual([...new Set(facts.map((fact) => fact.table))].sort());
+  });
+
+  it('shows tasks open and closed', async () => {
+    const tasks = await MemoryClient.all(memory.tasks(agentId));
+    await open('tasks');
+    const [open_, closed] = await page.$$eval('#view section', (sections) => sections.map((section) => [...section.querySelectorAll('tr[data-id]')].map((row) => (row as unknown as Dom).dataset.id!).sort()));
+    expect(open_).toEqual(tasks.filter((task) => task.state === 'open').map((task) => task.id).sort());
+    expect(closed).toEqual(tasks.filter((task) => task.state !== 'open').map((task) => task.id).sort());
+  });
+
+  it('shows both ladders as timelines that open level by level', async () => {
+    const time = await MemoryClient.all(memory.summaries(agentId, 'time'));
+    const count = await MemoryClient.all(memory.summaries(agentId, 'count'));
+    expect(time.length + count.length).toBeGreaterThan(0);
+    await open('ladders');
+    expect(await idsIn('section[data-ladder="time"] details[data-id]')).toEqual(time.map((s) => s.id).sort());
+    expect(await idsIn('section[data-ladder="count"] details[data-id]')).toEqual(count.map((s) => s.id).sort());
+    const nested = new Set([...time, ...count].flatMap((s) => s.children));
+    // A top of a timeline (visible before anything is opened) that has levels below it.
+    const withChildren = [...time, ...count].find((s) => s.children.length > 0 && !nested.has(s.id));
+    expect(withChildren).toBeDefined();
+    const node = page.locator(`details[data-id="${withChildren!.id}"]`);
+    await node.locator(':scope > summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await node.getAttribute('open')).not.toBeNull();
+    expect(await node.locator(`:scope > details[data-id="${withChildren!.children[0]}"]`).isVisible()).toBe(true);
+  });
+
+  it('shows the audit of a batch as before/after pairs', async () => {
+    const audit = await memory.audit(agentId, 1);
+    await open('audit');
+    await page.fill('#audit-batch', '1');
+    await page.dispatchEvent('#audit-batch', 'change');
+    await page.waitForSelector('#view section[data-updater]');
+    const updaters = await page.$$eval('#view section[data-updater]', (nodes) => nodes.map((node) => (node as unknown as Dom).dataset.updater).sort());
+    expect(updaters).toEqual(audit.entries.map((entry) => entry.updater).sort());
+    expect(await page.locator('#view .diff').count()).toBe(audit.entries.reduce((sum, entry) => sum + entry.changes.length, 0));
+  });
+
+  it('shows freshness: how far consolidation lags', async () => {
+    const status = await memory.status(agentId);
+    await open('freshness');
+    const text = await page.textContent('#freshness');
+    expect(text).toContain(`Records ingested${status.lastSequence}`);
+    expect(text).toContain(`Pending consolidation${status.lastSequence - status.lastConsolidatedSequence}`);
+  });
+
+  it('switches views from the keyboard', async () => {
+    await open('contacts');
+    await page.keyboard.press('3');
+    await page.waitForSelector('#view[data-view="tasks"][aria-busy="false"]');
+    await page.focus('[data-view="tasks"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#view[data-view="ladders"][aria-busy="false"]');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }).document.activeElement?.getAttribute('data-view'))).toBe('ladders');
+  });
+
+  it('renders remembered markup as text and runs none of it', async () => {
+    const texts = [
+      ...(await MemoryClient.all(memory.tasks(agentId))).map((task) => task.title),
+      ...(await MemoryClient.all(memory.summaries(agentId, 'count'))).map((summary) => summary.text),
+      ...(await MemoryClient.all(memory.summaries(agentId, 'time'))).map((summary) => summary.text),
+    ];
+    expect(texts.some((value) => value.includes('<b>Priya</b>'))).toBe(true);
+    for (const view of ['tasks', 'ladders']) {
+      await open(view);
+      expect(await page.locator('#view b, #view img').count()).toBe(0);
+    }
+    expect(await page.textContent('#view')).toContain('<b>Priya</b>');
+    expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
+  });
+});
