@@ -320,6 +320,7 @@ export interface components {
                     id?: string;
                     name?: string;
                 };
+                speaker?: string;
                 metadata?: {
                     [key: string]: unknown;
                 };
