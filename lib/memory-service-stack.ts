@@ -15,6 +15,8 @@ import { IdleCheckQueue } from './constructs/idle-check-queue.js';
 import { MemoryApi } from './constructs/memory-api.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
+import { ApiKeysTable } from './constructs/api-keys-table.js';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 
 export interface MemoryServiceStackProps extends StackProps {
   /**
@@ -28,10 +30,17 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly maxReceiveCount?: number;
   /**
-   * Tenant every request belongs to until authentication exists.
+   * Tenant of the benchmarks' and scripts' direct (not HTTP) calls. HTTP
+   * requests always belong to the tenant of their API key.
    * @default 'default'
    */
   readonly tenantId?: string;
+  /**
+   * How long API Gateway caches the key authorizer's verdict per key (a
+   * revoked key keeps working for at most this long).
+   * @default Duration.minutes(5)
+   */
+  readonly authorizerCacheTtl?: Duration;
   /**
    * The model adapter consolidation uses.
    * @default 'local' (deterministic rules, no network); 'bedrock' for Amazon Bedrock
@@ -264,8 +273,25 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
+    // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
+    const keys = new ApiKeysTable(this, 'ApiKeys');
+    const authorizerFunction = new ServiceFunction(this, 'Authorizer', {
+      entry: 'functions/handlers/authorizer.ts',
+      environment: { ...environment, KEYS_TABLE_NAME: keys.table.tableName },
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      description: 'API key authorizer: SHA-256 digest lookup; tenant, scopes and agents in the context',
+    }).function;
+    keys.table.grant(authorizerFunction, 'dynamodb:GetItem');
+    const authorizer = new HttpLambdaAuthorizer('ApiKeyAuthorizer', authorizerFunction, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: ['$request.header.Authorization'],
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
+    });
+
     const api = new MemoryApi(this, 'Api', {
       functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
+      authorizer,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
@@ -273,6 +299,7 @@ export class MemoryServiceStack extends Stack {
     new CfnOutput(this, 'AgentsTableName', { value: agents.table.tableName });
     new CfnOutput(this, 'MemoryTableName', { value: memory.table.tableName });
     new CfnOutput(this, 'SummariesTableName', { value: summaries.table.tableName });
+    new CfnOutput(this, 'ApiKeysTableName', { value: keys.table.tableName });
     new CfnOutput(this, 'ConsolidationQueueUrl', { value: consolidation.queue.queueUrl });
     new CfnOutput(this, 'ConsolidationDeadLetterQueueUrl', { value: consolidation.deadLetterQueue.queueUrl });
   }

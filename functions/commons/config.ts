@@ -38,6 +38,8 @@ const configSchema = z.object({
   MEMORY_TABLE_NAME: z.string().min(1),
   IDLE_CHECK_QUEUE_URL: z.url(),
   SUMMARIES_TABLE_NAME: z.string().min(1),
+  /** API keys by SHA-256 digest; only the authorizer reads it. */
+  KEYS_TABLE_NAME: z.string().min(1).optional(),
   /** IANA time zone in which days are cut for the time ladder. */
   SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC'),
   /** Records without an interactionId further apart than this start a new interaction. */
@@ -81,6 +83,7 @@ export interface ServiceConfig {
   readonly idleCheckQueueUrl: string;
   readonly idleFlushSeconds: number;
   readonly summariesTableName: string;
+  readonly keysTableName?: string;
   readonly timeZone: string;
   readonly interactionIdleMs: number;
   readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idleCheckQueueUrl: c.IDLE_CHECK_QUEUE_URL,
     idleFlushSeconds: c.IDLE_FLUSH_SECONDS,
     summariesTableName: c.SUMMARIES_TABLE_NAME,
+    ...(c.KEYS_TABLE_NAME ? { keysTableName: c.KEYS_TABLE_NAME } : {}),
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },

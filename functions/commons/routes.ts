@@ -4,7 +4,8 @@
  * method the path does not take), the local API server serves what the stack
  * synthesises from it, and the scope each route requires is read from it.
  */
-export type Scope = 'read' | 'write' | 'admin';
+import type { Scope } from '../domain/auth.js';
+export type { Scope };
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */

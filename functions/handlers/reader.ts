@@ -6,7 +6,6 @@ import { CachedSnapshotReader } from '../use-cases/read-snapshot.js';
 const runtime = serviceRuntime();
 
 export const handler = createReadHandler({
-  tenantId: runtime.config.tenantId,
   // Lives as long as the warm function instance.
   snapshots: new CachedSnapshotReader(runtime.snapshots, runtime.config.snapshotCacheMs),
   injections: runtime.injections,

@@ -11,7 +11,7 @@ import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import { createAwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
-import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
+import { IN_PROCESS_AUTHORIZER, httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
@@ -70,8 +70,8 @@ export async function benchRead(stack: LocalStack): Promise<BenchReport> {
   const bareGet = () => floorClients.dynamo.send(new GetCommand({ TableName: config.memoryTableName, Key: { pk: 'FLOOR', sk: 'ITEM' } }));
 
   const handlerWith = (cacheMs: number) =>
-    createReadHandler({ tenantId: config.tenantId, snapshots: new CachedSnapshotReader(runtime.snapshots, cacheMs), injections: runtime.injections });
-  const event = (path: string) => httpApiEvent({ method: 'GET', path, pathParameters: { agentId } });
+    createReadHandler({ snapshots: new CachedSnapshotReader(runtime.snapshots, cacheMs), injections: runtime.injections });
+  const event = (path: string) => httpApiEvent({ method: 'GET', path, pathParameters: { agentId }, authorizer: { ...IN_PROCESS_AUTHORIZER, tenantId: config.tenantId } });
   const context = lambdaContext('read');
   const lookupEveryTime = handlerWith(0);
   const cached = handlerWith(60_000);

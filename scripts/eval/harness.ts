@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
 import type { LocalStack } from '../../local/local-stack.js';
+import { createApiKey } from '../../functions/use-cases/api-keys.js';
 import { Bm25Baseline, fullHistoryTokens, recentContext, type BaselineContext } from './baselines.js';
 import { turnEvent, type CorpusQuestion, type CorpusSample, type CorpusTurn } from './corpus.js';
 import {
@@ -133,13 +134,13 @@ interface ContextResponse {
 }
 
 class ApiClient {
-  constructor(private readonly url: string) {}
+  constructor(private readonly url: string, private readonly key: string) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const response = await fetch(`${this.url}${path}`, {
         method,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.key}` },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
@@ -251,9 +252,10 @@ function scoreContext(question: CorpusQuestion, traced: ReadonlySet<string>, mar
 const baselineScore = (question: CorpusQuestion, context: BaselineContext, reference: string) =>
   scoreContext(question, new Set(context.turns), context.markdown, context.tokens, reference);
 
-export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSources'>, options: EvalOptions): Promise<EvalResult> {
+export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSources' | 'keys'>, options: EvalOptions): Promise<EvalResult> {
   const log = options.log ?? (() => {});
-  const api = new ApiClient(stack.url);
+  // The eval's own key: tenant default, the scopes its calls need (sweep is admin).
+  const api = new ApiClient(stack.url, (await createApiKey(stack.keys, { tenantId: 'default', scopes: ['read', 'write', 'admin'], description: 'eval' })).key);
   const run = randomBytes(3).toString('hex');
   // The sample's position keeps agent ids unique when sample ids collide or are cut to length.
   const agents = options.samples.map((sample, i) => ({ sample, agentId: `eval-${run}-${i + 1}-${sample.id}`.slice(0, 64) }));

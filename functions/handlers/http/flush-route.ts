@@ -3,12 +3,10 @@ import { logger } from '../../commons/powertools.js';
 import { httpRouter, jsonResponse } from '../../commons/http.js';
 import { flushAgent, type FlushDependencies } from '../../use-cases/flush-agent.js';
 
-export interface FlushRouteDependencies extends FlushDependencies {
-  readonly tenantId: string;
-}
+export type FlushRouteDependencies = FlushDependencies;
 
 export function createFlushHandler(deps: FlushRouteDependencies) {
-  return httpRouter('Flush', { tenantOf: () => deps.tenantId }, {
+  return httpRouter('Flush', {
     flushAgent: async ({ agent }) => {
       const result = await flushAgent(deps, agent);
       logger.info('flush requested', { ...result });

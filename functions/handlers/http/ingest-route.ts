@@ -4,12 +4,10 @@ import { httpRouter, jsonResponse, parseJsonBody } from '../../commons/http.js';
 import { MAX_REQUEST_BYTES, checkTimestamps, parseIngestRequest } from '../../domain/events.js';
 import { ingestEvents, type IngestDependencies } from '../../use-cases/ingest-events.js';
 
-export interface IngestRouteDependencies extends IngestDependencies {
-  readonly tenantId: string;
-}
+export type IngestRouteDependencies = IngestDependencies;
 
 export function createIngestHandler(deps: IngestRouteDependencies) {
-  return httpRouter('Ingest', { tenantOf: () => deps.tenantId }, {
+  return httpRouter('Ingest', {
     ingestEvents: async ({ event, agent }) => {
       const events = parseIngestRequest(parseJsonBody(event, MAX_REQUEST_BYTES));
       checkTimestamps(events, (deps.now ?? (() => new Date()))());

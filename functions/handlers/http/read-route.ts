@@ -18,7 +18,6 @@ import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 
 export interface ReadRouteDependencies {
-  readonly tenantId: string;
   readonly snapshots: SnapshotReader;
   readonly injections: InjectionLog;
   readonly now?: () => Date;
@@ -127,5 +126,5 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         { etag, 'x-request-id': requestId },
       );
     };
-  return httpRouter('Reader', { tenantOf: () => deps.tenantId }, { readSnapshot: read, readContext: read });
+  return httpRouter('Reader', { readSnapshot: read, readContext: read });
 }

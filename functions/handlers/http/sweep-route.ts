@@ -23,8 +23,8 @@ const rebuildRequestSchema = z.discriminatedUnion(
   { error: 'ladder must be time (with ISO dates) or count (with interaction numbers)' },
 );
 
-export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
-  const http = httpRouter('Sweep', { tenantOf: () => deps.tenantId }, {
+export function createSweepHandler(deps: SweepDependencies) {
+  const http = httpRouter('Sweep', {
     sweepAgent: async ({ agent }) => jsonResponse(200, await sweepIfSettled(deps, agent)),
     rebuildSummaries: async ({ event, agent }) => {
       const request = rebuildRequestSchema.safeParse(parseJsonBody(event, 4_096));
