@@ -42,6 +42,14 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly authorizerCacheTtl?: Duration;
   /**
+   * Redaction before anything is derived. Secrets are always replaced by
+   * typed placeholders; emails and phone numbers are kept, masked
+   * (`[pii:email]`) or dropped; `rawLog: true` redacts at ingest too, so the
+   * raw log holds no secret either.
+   * @default { email: 'keep', phone: 'keep', rawLog: false }
+   */
+  readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
+  /**
    * The model adapter consolidation uses.
    * @default 'local' (deterministic rules, no network); 'bedrock' for Amazon Bedrock
    */
@@ -116,6 +124,9 @@ export class MemoryServiceStack extends Stack {
       SUMMARY_TIME_ZONE: props.summaryTimeZone ?? 'UTC',
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
+      REDACT_PII_EMAIL: props.redaction?.email ?? 'keep',
+      REDACT_PII_PHONE: props.redaction?.phone ?? 'keep',
+      REDACT_RAW_LOG: String(props.redaction?.rawLog ?? false),
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
       POWERTOOLS_SERVICE_NAME: 'agent-memory',

@@ -20,12 +20,20 @@ import { BedrockModel } from '../adapters/models/bedrock-model.js';
 import { LocalModel } from '../adapters/models/local/local-model.js';
 import type { ModelPort } from '../ports/model.js';
 import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics } from './powertools.js';
+import type { RawLog } from '../ports/pipeline.js';
+import { RedactingRawLog, Redactor } from '../use-cases/redaction.js';
 
 export interface ServiceRuntime {
   readonly config: ServiceConfig;
   readonly clients: AwsClients;
   readonly ledger: DynamoDbAgentLedger;
-  readonly rawLog: S3RawLog;
+  /** The raw log as ingest writes it (redacting on write when REDACT_RAW_LOG=true). */
+  readonly rawLog: RawLog;
+  /** The raw log as deriving functions read it: every record redacted (consolidator, summaries, sweep). */
+  readonly redactedRawLog: RawLog;
+  readonly redactor: Redactor;
   readonly queue: SqsBatchQueue;
   readonly deadLetters: SqsDeadLetterQueue;
   readonly memory: DynamoDbMemoryStore;
@@ -50,7 +58,10 @@ export function createModel(config: ServiceConfig): ModelPort {
 }
 
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
-  const rawLog = new S3RawLog(clients.s3, config.rawBucketName);
+  const storedRawLog = new S3RawLog(clients.s3, config.rawBucketName);
+  const redactor = new Redactor({ policy: { email: config.redaction.email, phone: config.redaction.phone }, onRedacted: countRedactions });
+  const redactedRawLog = new RedactingRawLog(storedRawLog, redactor);
+  const rawLog: RawLog = config.redaction.rawLog ? new RedactingRawLog(storedRawLog, redactor, { redactOnWrite: true }) : storedRawLog;
   const model = createModel(config);
   const ledger = new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName);
   const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
@@ -61,6 +72,8 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     clients,
     ledger,
     rawLog,
+    redactedRawLog,
+    redactor,
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
     deadLetters: new SqsDeadLetterQueue(clients.sqs, config.batchDeadLetterQueueUrl),
     memory,
@@ -68,7 +81,7 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),
     summaries: {
       summaries: summaryStore,
-      rawLog,
+      rawLog: redactedRawLog,
       model,
       ladders: ladderConfig(config),
       cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
@@ -77,6 +90,16 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     snapshot: { memory, summaries: summaryStore, ledger, snapshots, ladders: ladderConfig(config) },
     injections: new DynamoDbInjectionLog(clients.dynamo, config.memoryTableName),
   };
+}
+
+/** Every redaction is counted, by placeholder type; the text itself is never logged. */
+function countRedactions(counts: Readonly<Record<string, number>>): void {
+  let total = 0;
+  for (const [type, count] of Object.entries(counts)) {
+    metrics.addMetric(`Redacted_${type.replace(/[^A-Za-z0-9]+/g, '_')}`, MetricUnit.Count, count);
+    total += count;
+  }
+  metrics.addMetric('Redactions', MetricUnit.Count, total);
 }
 
 export function ladderConfig(config: ServiceConfig): LadderConfig {
