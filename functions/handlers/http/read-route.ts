@@ -8,7 +8,8 @@
  * named views only, when `views` is given), recorded in
  * the injection log under the request id returned in `x-request-id`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from '../../domain/inert-text.js';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { MIN_CONTEXT_TOKENS, renderContext } from '../../domain/context.js';
@@ -93,13 +94,21 @@ export function createReadHandler(deps: ReadRouteDependencies) {
 
       const requestId = randomUUID();
       const restricted = views.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, views);
-      const rendered = renderContext(restricted, {
-        maxTokens,
-        ...(search ? { query: search } : {}),
-        ...(contact ? { contact } : {}),
-        now: now().toISOString(),
-        countTokens,
-      });
+      // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
+      const nonce = randomBytes(8).toString('hex');
+      const overhead = countTokens(memoryBlockOverhead(nonce)) + 2;
+      let budget = Math.max(1, maxTokens - overhead);
+      const render = (budget: number) =>
+        renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), now: now().toISOString(), countTokens });
+      let rendered = render(budget);
+      let markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
+      // Token counts are not additive across joins: shrink the budget until the whole block fits.
+      while (countTokens(markdown) > maxTokens && budget > 1) {
+        budget = Math.max(1, budget - (countTokens(markdown) - maxTokens));
+        rendered = render(budget);
+        markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
+      }
+      rendered = { ...rendered, markdown, tokens: countTokens(markdown) };
       await deps.injections.record(agent, {
         requestId,
         at: now().toISOString(),
