@@ -300,8 +300,30 @@ export class MemoryServiceStack extends Stack {
       resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
     });
 
+    // Erasure: a queue of its own, consumed by the function that accepts the request.
+    const erasureDeadLetters = new Queue(this, 'ErasureDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const erasureQueue = new Queue(this, 'ErasureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.minutes(30),
+      deadLetterQueue: { queue: erasureDeadLetters, maxReceiveCount: 10 },
+    });
+    const erase = new ServiceFunction(this, 'Erase', {
+      entry: 'functions/handlers/erase.ts',
+      environment: { ...environment, ERASURE_QUEUE_URL: erasureQueue.queueUrl },
+      timeout: Duration.minutes(5),
+      description: 'DELETE /v1/agents/{agentId}: queues and performs the erasure of an agent',
+    }).function;
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [erasureQueue.queueArn] }));
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketVersions', 's3:ListBucket'], resources: [rawLog.bucket.bucketArn] }));
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'], resources: [rawLog.bucket.arnForObjects('raw/*'), rawLog.bucket.arnForObjects('index/*')] }));
+    for (const table of [agents.table, memory.table, summaries.table]) table.grant(erase, 'dynamodb:Query', 'dynamodb:BatchWriteItem');
+    agents.table.grant(erase, 'dynamodb:PutItem');
+    erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
+
     const api = new MemoryApi(this, 'Api', {
-      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase },
       authorizer,
     });
 

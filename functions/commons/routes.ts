@@ -9,7 +9,7 @@ export type { Scope };
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
-export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader';
+export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase';
 
 export interface RouteSpec {
   /** Names the operation; a handler maps each of its operations to code. */
@@ -37,6 +37,7 @@ export const ROUTES = [
   { operation: 'sweepAgent', method: 'POST', path: `${agent}/sweep`, functionId: 'Sweep', scope: 'admin', summary: "Close the agent's ended days and idle interactions now" },
   { operation: 'rebuildSummaries', method: 'POST', path: `${agent}/summaries/rebuild`, functionId: 'Sweep', scope: 'admin', summary: 'Regenerate a range of base summaries and their ancestors' },
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
+  { operation: 'eraseAgent', method: 'DELETE', path: agent, functionId: 'Erase', scope: 'admin', summary: 'Erase everything of the agent (queued; 202): raw records and their versions, every item in every table' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
 ] as const satisfies readonly RouteSpec[];
 

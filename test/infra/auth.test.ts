@@ -92,3 +92,27 @@ describe('API keys table', () => {
     template.hasOutput('ApiKeysTableName', { Value: { Ref: onlyId('AWS::DynamoDB::Table', 'ApiKeys') } });
   });
 });
+
+describe('erasure', () => {
+  it('has a queue of its own, encrypted, with a dead-letter queue, consumed by the erase function', () => {
+    const queueId = onlyId('AWS::SQS::Queue', 'ErasureQueue');
+    const queue = template.findResources('AWS::SQS::Queue')[queueId]!;
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [onlyId('AWS::SQS::Queue', 'ErasureDeadLetterQueue'), 'Arn'] } } });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: onlyId('AWS::Lambda::Function', 'EraseFunction') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('may delete object versions under the raw and index prefixes only', () => {
+    const roleId = onlyId('AWS::IAM::Role', 'EraseFunctionServiceRole');
+    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+    const statements = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const deleting = statements.filter((statement) => [statement.Action].flat().includes('s3:DeleteObjectVersion'));
+    expect(deleting).toHaveLength(1);
+    const resources = JSON.stringify(deleting[0]!.Resource);
+    expect(resources).toContain('/raw/*');
+    expect(resources).toContain('/index/*');
+  });
+});

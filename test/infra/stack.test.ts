@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(10);
+    expect(functions).toHaveLength(11);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
