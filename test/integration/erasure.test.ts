@@ -12,6 +12,7 @@ import type { LocalStack } from '../../local/local-stack.js';
 import { agentPartitionKey, rawRecordPrefix } from '../../functions/domain/agent-key.js';
 import { DynamoDbErasureLog } from '../../functions/adapters/dynamodb/partition-eraser.js';
 import { createApiKey } from '../../functions/use-cases/api-keys.js';
+import { sqsRecord } from '../../local/lambda-events.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 
 let stack: LocalStack;
@@ -101,6 +102,22 @@ describe('erasing an agent', () => {
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ agentId, requestedBy: expect.stringMatching(/^key_/), counts: { rawLog: 6, ledger: expect.any(Number), memory: expect.any(Number), summaries: expect.any(Number) } });
     expect(JSON.stringify(records)).not.toContain('Dana');
+  });
+
+  it('lets a consolidation job delivered after the erasure write nothing', async () => {
+    const erased = { tenantId: 'default', agentId: 'late-job' };
+    await remember(erased.agentId);
+    await stack.eventSources.waitForIdle();
+    expect((await api(stack, 'DELETE', `/v1/agents/${erased.agentId}`)).status).toBe(202);
+    await stack.eventSources.waitForIdle();
+    expect(await partitionItems('default', erased.agentId)).toBe(0);
+
+    const consolidator = [...stack.functions.values()].find((fn) => fn.logicalId.startsWith('ConsolidatorFunction'))!;
+    const job = { ...erased, index: 1, fromSequence: 1, toSequence: 6 };
+    // Refused (the ledger's batch marker is gone: retried, then dead-lettered), and nothing recreated in any table or prefix.
+    await expect(consolidator.invoke({ Records: [sqsRecord({ body: JSON.stringify(job), groupId: agentPartitionKey(erased) })] })).rejects.toThrow(/failed/);
+    expect(await partitionItems('default', erased.agentId)).toBe(0);
+    expect(await objectVersions('default', erased.agentId)).toBe(0);
   });
 
   it('needs the admin scope', async () => {
