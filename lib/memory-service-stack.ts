@@ -50,6 +50,17 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
   /**
+   * Raw-log retention (S3 lifecycle on `raw/`). The injection log expires
+   * on its own (90-day TTL); purging archived items is not implemented.
+   * @default { rawRecordsDays: never, noncurrentVersionsDays: 30 }
+   */
+  readonly retention?: {
+    /** Days after which raw records expire. @default never */
+    readonly rawRecordsDays?: number;
+    /** Days after which non-current raw-record versions expire. @default 30 */
+    readonly noncurrentVersionsDays?: number;
+  };
+  /**
    * The model adapter consolidation uses.
    * @default 'local' (deterministic rules, no network); 'bedrock' for Amazon Bedrock
    */
@@ -93,7 +104,10 @@ export class MemoryServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: MemoryServiceStackProps = {}) {
     super(scope, id, props);
 
-    const rawLog = new RawLogBucket(this, 'RawLog');
+    const rawLog = new RawLogBucket(this, 'RawLog', {
+      ...(props.retention?.rawRecordsDays !== undefined ? { expireRecordsAfter: Duration.days(props.retention.rawRecordsDays) } : {}),
+      ...(props.retention?.noncurrentVersionsDays !== undefined ? { expireNoncurrentVersionsAfter: Duration.days(props.retention.noncurrentVersionsDays) } : {}),
+    });
     const agents = new AgentPartitionedTable(this, 'Agents');
     // Injection-log entries expire (see DynamoDbInjectionLog); nothing else in the table has the attribute.
     const memory = new AgentPartitionedTable(this, 'Memory', { timeToLiveAttribute: 'expiresAt' });
