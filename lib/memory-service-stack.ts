@@ -17,6 +17,8 @@ import { MemoryApi } from './constructs/memory-api.js';
 import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
+import { ApiKeysTable } from './constructs/api-keys-table.js';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 
 export interface MemoryServiceStackProps extends StackProps {
   /**
@@ -30,10 +32,36 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly maxReceiveCount?: number;
   /**
-   * Tenant every request belongs to until authentication exists.
+   * Tenant of the benchmarks' and scripts' direct (not HTTP) calls. HTTP
+   * requests always belong to the tenant of their API key.
    * @default 'default'
    */
   readonly tenantId?: string;
+  /**
+   * How long API Gateway caches the key authorizer's verdict per key (a
+   * revoked key keeps working for at most this long).
+   * @default Duration.minutes(5)
+   */
+  readonly authorizerCacheTtl?: Duration;
+  /**
+   * Redaction before anything is derived. Secrets are always replaced by
+   * typed placeholders; emails and phone numbers are kept, masked
+   * (`[pii:email]`) or dropped; `rawLog: true` redacts at ingest too, so the
+   * raw log holds no secret either.
+   * @default { email: 'keep', phone: 'keep', rawLog: false }
+   */
+  readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
+  /**
+   * Raw-log retention (S3 lifecycle on `raw/`). The injection log expires
+   * on its own (90-day TTL); purging archived items is not implemented.
+   * @default { rawRecordsDays: never, noncurrentVersionsDays: 30 }
+   */
+  readonly retention?: {
+    /** Days after which raw records expire. @default never */
+    readonly rawRecordsDays?: number;
+    /** Days after which non-current raw-record versions expire. @default 30 */
+    readonly noncurrentVersionsDays?: number;
+  };
   /**
    * The model adapter consolidation uses.
    * @default 'local' (deterministic rules, no network); 'bedrock' for Amazon Bedrock
@@ -110,7 +138,10 @@ export class MemoryServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: MemoryServiceStackProps = {}) {
     super(scope, id, props);
 
-    const rawLog = new RawLogBucket(this, 'RawLog');
+    const rawLog = new RawLogBucket(this, 'RawLog', {
+      ...(props.retention?.rawRecordsDays !== undefined ? { expireRecordsAfter: Duration.days(props.retention.rawRecordsDays) } : {}),
+      ...(props.retention?.noncurrentVersionsDays !== undefined ? { expireNoncurrentVersionsAfter: Duration.days(props.retention.noncurrentVersionsDays) } : {}),
+    });
     const agents = new AgentPartitionedTable(this, 'Agents');
     // Injection-log entries expire (see DynamoDbInjectionLog); nothing else in the table has the attribute.
     const memory = new AgentPartitionedTable(this, 'Memory', { timeToLiveAttribute: 'expiresAt' });
@@ -143,6 +174,9 @@ export class MemoryServiceStack extends Stack {
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
       HOLE_GRACE_SECONDS: String((props.holeGracePeriod ?? Duration.minutes(2)).toSeconds()),
       MODEL_PROVIDER: modelProvider,
+      REDACT_PII_EMAIL: props.redaction?.email ?? 'keep',
+      REDACT_PII_PHONE: props.redaction?.phone ?? 'keep',
+      REDACT_RAW_LOG: String(props.redaction?.rawLog ?? false),
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
       EMBEDDING_PROVIDER: embeddingProvider,
@@ -330,8 +364,47 @@ export class MemoryServiceStack extends Stack {
     reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
+    // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
+    const keys = new ApiKeysTable(this, 'ApiKeys');
+    const authorizerFunction = new ServiceFunction(this, 'Authorizer', {
+      entry: 'functions/handlers/authorizer.ts',
+      environment: { ...environment, KEYS_TABLE_NAME: keys.table.tableName },
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      description: 'API key authorizer: SHA-256 digest lookup; tenant, scopes and agents in the context',
+    }).function;
+    keys.table.grant(authorizerFunction, 'dynamodb:GetItem');
+    const authorizer = new HttpLambdaAuthorizer('ApiKeyAuthorizer', authorizerFunction, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: ['$request.header.Authorization'],
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
+    });
+
+    // Erasure: a queue of its own, consumed by the function that accepts the request.
+    const erasureDeadLetters = new Queue(this, 'ErasureDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const erasureQueue = new Queue(this, 'ErasureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.minutes(30),
+      deadLetterQueue: { queue: erasureDeadLetters, maxReceiveCount: 10 },
+    });
+    const erase = new ServiceFunction(this, 'Erase', {
+      entry: 'functions/handlers/erase.ts',
+      environment: { ...environment, ERASURE_QUEUE_URL: erasureQueue.queueUrl },
+      timeout: Duration.minutes(5),
+      description: 'DELETE /v1/agents/{agentId}: queues and performs the erasure of an agent',
+    }).function;
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [erasureQueue.queueArn] }));
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketVersions', 's3:ListBucket'], resources: [rawLog.bucket.bucketArn] }));
+    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'], resources: [rawLog.bucket.arnForObjects('raw/*'), rawLog.bucket.arnForObjects('index/*')] }));
+    for (const table of [agents.table, memory.table, summaries.table]) table.grant(erase, 'dynamodb:Query', 'dynamodb:BatchWriteItem');
+    agents.table.grant(erase, 'dynamodb:PutItem');
+    erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
+
     const api = new MemoryApi(this, 'Api', {
-      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase },
+      authorizer,
     });
 
     const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
@@ -342,6 +415,7 @@ export class MemoryServiceStack extends Stack {
     new CfnOutput(this, 'AgentsTableName', { value: agents.table.tableName });
     new CfnOutput(this, 'MemoryTableName', { value: memory.table.tableName });
     new CfnOutput(this, 'SummariesTableName', { value: summaries.table.tableName });
+    new CfnOutput(this, 'ApiKeysTableName', { value: keys.table.tableName });
     new CfnOutput(this, 'ConsolidationQueueUrl', { value: consolidation.queue.queueUrl });
     new CfnOutput(this, 'ConsolidationDeadLetterQueueUrl', { value: consolidation.deadLetterQueue.queueUrl });
   }

@@ -1,7 +1,13 @@
 /**
  * A local stand-in for API Gateway (HTTP API, payload format 2.0): routes come
  * from the template's routes and integrations; requests become the same event
- * objects API Gateway sends; unknown paths get API Gateway's 404.
+ * objects API Gateway sends; unknown paths get API Gateway's 404. A route with
+ * a Lambda authorizer (read from the template's `AWS::ApiGatewayV2::Authorizer`)
+ * runs it first, as API Gateway does: a missing identity source is a 401
+ * without invoking it, an `Unauthorized` error a 401, `isAuthorized: false` a
+ * 403, any other failure a 500; an accepted request carries the authorizer's
+ * context in `requestContext.authorizer.lambda`. Accepted verdicts are cached
+ * per identity source for the authorizer's TTL.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -13,12 +19,49 @@ import { isInspectorPath, serveInspector } from './inspector-files.js';
 /** API Gateway's own request payload limit. */
 const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+interface LocalAuthorizer {
+  readonly logicalId: string;
+  readonly target: LocalFunction;
+  /** Identity sources such as `$request.header.Authorization`. */
+  readonly identitySource: readonly string[];
+  readonly ttlSeconds: number;
+  readonly simpleResponses: boolean;
+  /** Accepted verdicts by identity values: context and expiry. */
+  readonly cache: Map<string, { context: unknown; expiresAt: number }>;
+}
+
 interface LocalRoute {
   readonly routeKey: string;
   readonly method: string;
   readonly pattern: RegExp;
   readonly parameterNames: readonly string[];
   readonly target: LocalFunction;
+  readonly authorizer?: LocalAuthorizer;
+}
+
+/** The template's Lambda authorizers by logical id, each bound to its loaded function. */
+function authorizersFromTemplate(template: CfnTemplate, functions: ReadonlyMap<string, LocalFunction>): Map<string, LocalAuthorizer> {
+  const authorizers = new Map<string, LocalAuthorizer>();
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::ApiGatewayV2::Authorizer') continue;
+    const props = resource.Properties ?? {};
+    if (props.AuthorizerType !== 'REQUEST') throw new Error(`authorizer ${logicalId}: only Lambda (REQUEST) authorizers run locally`);
+    // The URI is a Fn::Join around the function's Fn::GetAtt Arn.
+    const parts = (props.AuthorizerUri as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+    const getAtt = parts.find((part): part is { 'Fn::GetAtt': [string, string] } => typeof part === 'object' && part !== null && 'Fn::GetAtt' in part);
+    const functionId = getAtt?.['Fn::GetAtt'][0];
+    const target = functionId ? functions.get(functionId) : undefined;
+    if (!target) throw new Error(`authorizer ${logicalId} targets ${String(functionId)}, which was not loaded`);
+    authorizers.set(logicalId, {
+      logicalId,
+      target,
+      identitySource: (props.IdentitySource as string[] | undefined) ?? [],
+      ttlSeconds: Number(props.AuthorizerResultTtlInSeconds ?? 0),
+      simpleResponses: props.EnableSimpleResponses === true,
+      cache: new Map(),
+    });
+  }
+  return authorizers;
 }
 
 export interface ApiServer {
@@ -28,6 +71,7 @@ export interface ApiServer {
 
 export function routesFromTemplate(template: CfnTemplate, functions: ReadonlyMap<string, LocalFunction>): LocalRoute[] {
   const resources = template.Resources;
+  const authorizers = authorizersFromTemplate(template, functions);
   return Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::ApiGatewayV2::Route')
     .map((route) => {
@@ -47,7 +91,15 @@ export function routesFromTemplate(template: CfnTemplate, functions: ReadonlyMap
           return '([^/]+)';
         })}$`,
       );
-      return { routeKey, method, pattern, parameterNames, target };
+      let authorizer: LocalAuthorizer | undefined;
+      if (props.AuthorizationType === 'CUSTOM') {
+        const authorizerId = (props.AuthorizerId as { Ref: string }).Ref;
+        authorizer = authorizers.get(authorizerId);
+        if (!authorizer) throw new Error(`route ${routeKey} names authorizer ${authorizerId}, which the template does not declare`);
+      } else if (props.AuthorizationType !== undefined && props.AuthorizationType !== 'NONE') {
+        throw new Error(`route ${routeKey}: authorization type ${String(props.AuthorizationType)} is not emulated locally`);
+      }
+      return { routeKey, method, pattern, parameterNames, target, ...(authorizer ? { authorizer } : {}) };
     });
 }
 
@@ -106,8 +158,16 @@ async function handle(
   for (const route of routes) {
     const match = route.pattern.exec(url.pathname);
     if (!match || (route.method !== 'ANY' && route.method !== method)) continue;
-    const pathParameters = Object.fromEntries(route.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+    const pathParameters = Object.fromEntries(route.parameterNames.map((name, index) => [name, decodePathSegment(match[index + 1]!)]));
     const event = toApiGatewayEvent(request, url, method, route.routeKey, pathParameters, body);
+    if (route.authorizer) {
+      const verdict = await authorize(route.authorizer, event);
+      if (verdict.status !== 200) {
+        send(response, verdict.status, { 'content-type': 'application/json' }, JSON.stringify({ message: verdict.message }));
+        return;
+      }
+      (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: verdict.context };
+    }
     let result: unknown;
     try {
       result = await route.target.invoke(event);
@@ -119,6 +179,65 @@ async function handle(
     return;
   }
   send(response, 404, { 'content-type': 'application/json' }, '{"message":"Not Found"}');
+}
+
+/**
+ * A path parameter, percent-decoded; malformed encoding is passed on as
+ * written (the function's validation answers 400 naming the parameter).
+ */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Runs a route's Lambda authorizer as API Gateway does (see the file comment). */
+async function authorize(
+  authorizer: LocalAuthorizer,
+  event: APIGatewayProxyEventV2,
+): Promise<{ status: 200; context: unknown } | { status: 401 | 403 | 500; message: string }> {
+  const identity = authorizer.identitySource.map((source) => identityValue(source, event));
+  if (identity.some((value) => value === undefined || value === '')) return { status: 401, message: 'Unauthorized' };
+  const cacheKey = JSON.stringify(identity);
+  const cached = authorizer.cache.get(cacheKey);
+  if (cached && cached.expiresAt > Date.now()) return { status: 200, context: cached.context };
+  const authorizerEvent = {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:us-east-1:123456789012:local/$default/${event.requestContext.http.method}${event.rawPath}`,
+    identitySource: identity,
+    routeKey: event.routeKey,
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString,
+    headers: event.headers,
+    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters } : {}),
+    pathParameters: event.pathParameters,
+    requestContext: event.requestContext,
+  };
+  let result: unknown;
+  try {
+    result = await authorizer.target.invoke(authorizerEvent);
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Unauthorized') return { status: 401, message: 'Unauthorized' };
+    return { status: 500, message: 'Internal Server Error' };
+  }
+  if (!authorizer.simpleResponses) return { status: 500, message: 'Internal Server Error' };
+  const verdict = result as { isAuthorized?: unknown; context?: unknown } | undefined;
+  if (typeof verdict?.isAuthorized !== 'boolean') return { status: 500, message: 'Internal Server Error' };
+  if (!verdict.isAuthorized) return { status: 403, message: 'Forbidden' };
+  if (authorizer.ttlSeconds > 0) authorizer.cache.set(cacheKey, { context: verdict.context ?? {}, expiresAt: Date.now() + authorizer.ttlSeconds * 1000 });
+  return { status: 200, context: verdict.context ?? {} };
+}
+
+/** The value of one identity source (`$request.header.X`, `$request.querystring.x`). */
+function identityValue(source: string, event: APIGatewayProxyEventV2): string | undefined {
+  const header = /^\$request\.header\.(.+)$/i.exec(source);
+  if (header) return event.headers[header[1]!.toLowerCase()];
+  const query = /^\$request\.querystring\.(.+)$/i.exec(source);
+  if (query) return event.queryStringParameters?.[query[1]!];
+  throw new Error(`identity source ${source} is not emulated locally`);
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {

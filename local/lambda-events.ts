@@ -5,6 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context, SQSRecord } from 'aws-lambda';
 import { ROUTES, matchPath } from '../functions/commons/routes.js';
+import { SCOPES, toAuthorizerContext, type AuthorizerContext } from '../functions/domain/auth.js';
+
+/** What in-process calls are authorised as unless they say otherwise: tenant `default`, every scope, every agent. */
+export const IN_PROCESS_AUTHORIZER: AuthorizerContext = toAuthorizerContext({ tenantId: 'default', scopes: [...SCOPES], agents: '*', keyId: 'in-process' });
 
 /** An API Gateway (HTTP API, payload 2.0) event for calling a handler in-process, as tests and benchmarks do. */
 export function httpApiEvent(request: {
@@ -14,7 +18,15 @@ export function httpApiEvent(request: {
   readonly query?: Record<string, string>;
   readonly headers?: Record<string, string>;
   readonly body?: unknown;
+  /**
+   * The Lambda authorizer's context (`requestContext.authorizer.lambda`), as
+   * API Gateway passes it after the key authorizer accepted the key; `null`
+   * for an event that carries none (the router answers 401).
+   * @default IN_PROCESS_AUTHORIZER
+   */
+  readonly authorizer?: AuthorizerContext | null;
 }): APIGatewayProxyEventV2 {
+  const authorizer = request.authorizer === undefined ? IN_PROCESS_AUTHORIZER : request.authorizer;
   const now = new Date();
   const query = request.query ?? {};
   // Every route is registered for ANY method (the function answers 405), as the stack does.
@@ -38,7 +50,8 @@ export function httpApiEvent(request: {
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
-    },
+      ...(authorizer ? { authorizer: { lambda: authorizer } } : {}),
+    } as APIGatewayProxyEventV2['requestContext'],
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     isBase64Encoded: false,
   };

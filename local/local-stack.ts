@@ -30,6 +30,11 @@ import { loadFunctions, type LocalFunction } from './lambda-functions.js';
 import { provisionFromTemplate, type ResourceMap } from './provision.js';
 import { synthesizeTemplate, type CfnTemplate } from './template.js';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbApiKeyStore } from '../functions/adapters/dynamodb/api-key-store.js';
+import { parseKeySeeds, type KeySeed } from '../functions/domain/auth.js';
+import type { ApiKeyStore } from '../functions/ports/api-keys.js';
+import { createApiKey } from '../functions/use-cases/api-keys.js';
 import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
 import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
 
@@ -46,6 +51,12 @@ export interface LocalStackOptions {
   /** Run scheduled rules at this interval instead of their own rate. */
   readonly scheduleIntervalMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * API keys to seed in the keys table before the API serves: `MEMORY_API_KEYS`
+   * syntax (`tenant:key:scopes[:agents]`, comma-separated, `+` inside a field)
+   * or parsed seeds. @default none (the caller creates keys, as `npm start` does)
+   */
+  readonly apiKeys?: string | readonly KeySeed[];
 }
 
 export interface LocalStack {
@@ -56,6 +67,8 @@ export interface LocalStack {
   readonly functions: ReadonlyMap<string, LocalFunction>;
   readonly eventSources: EventSourceRunner;
   readonly clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient; streams: DynamoDBStreamsClient };
+  /** The keys table, through the same adapter the authorizer uses. */
+  readonly keys: ApiKeyStore;
   /** The local name of the first resource of a CloudFormation type whose logical id starts with `prefix`. */
   resourceRef(type: string, logicalIdPrefix: string): string;
   stop(): Promise<void>;
@@ -80,6 +93,26 @@ export function emulatorClients(endpoint: string) {
   };
 }
 
+function keysTableOf(resources: ResourceMap): string {
+  const table = [...resources.values()].find((r) => r.type === 'AWS::DynamoDB::Table' && r.logicalId.startsWith('ApiKeys'));
+  if (!table) throw new Error('the template declares no API keys table');
+  return table.ref;
+}
+
+/** Stores the seeds' digests; a malformed `MEMORY_API_KEYS` stops the start with every problem named. */
+async function seedApiKeys(keys: ApiKeyStore, apiKeys: LocalStackOptions['apiKeys']): Promise<void> {
+  if (apiKeys === undefined) return;
+  let seeds: readonly KeySeed[];
+  if (typeof apiKeys === 'string') {
+    const parsed = parseKeySeeds(apiKeys);
+    if (parsed.issues.length > 0) throw new Error(`invalid MEMORY_API_KEYS: ${parsed.issues.map((issue) => `${issue.field}: ${issue.rule}`).join('; ')}`);
+    seeds = parsed.seeds;
+  } else {
+    seeds = apiKeys;
+  }
+  for (const seed of seeds) await createApiKey(keys, { tenantId: seed.tenantId, key: seed.key, scopes: seed.scopes, agents: seed.agents, description: 'seeded at start' });
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const log = options.log ?? (() => {});
   const emulator: Emulator = await startEmulator({ endpoint: options.endpoint, log });
@@ -88,6 +121,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const template = synthesizeTemplate(options.stackProps);
     const clients = emulatorClients(emulator.endpoint);
     const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
+    const keys = new DynamoDbApiKeyStore(DynamoDBDocumentClient.from(clients.dynamodb), keysTableOf(resources));
+    await seedApiKeys(keys, options.apiKeys);
     const functions = await loadFunctions(template, resources);
     let ready = false;
     const api = await startApiServer(routesFromTemplate(template, functions), {
@@ -129,6 +164,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       functions,
       eventSources,
       clients,
+      keys,
       resourceRef(type, logicalIdPrefix) {
         const found = [...resources.values()].find((r) => r.type === type && r.logicalId.startsWith(logicalIdPrefix));
         if (!found) throw new Error(`no ${type} whose logical id starts with ${logicalIdPrefix}`);

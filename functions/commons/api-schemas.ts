@@ -274,5 +274,6 @@ export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSch
     responses: { 200: { description: 'The snapshot; ETag is its version', schema: snapshotSchema }, 304: { description: 'Not modified (If-None-Match)' } },
   },
   readContext: { query: contextQuerySchema, responses: ok(contextSchema) },
+  eraseAgent: { responses: { 202: { description: 'Erasure queued; afterwards the agent is gone (GET status is 404)', schema: z.looseObject({ status: z.literal('queued') }).meta({ id: 'ErasureQueued' }) } } },
   readOpenApi: { responses: ok(z.looseObject({ openapi: z.string() }).meta({ id: 'OpenApiDocument' }), 'This document') },
 };

@@ -38,6 +38,15 @@ const configSchema = z.object({
   MEMORY_TABLE_NAME: z.string().min(1),
   IDLE_CHECK_QUEUE_URL: z.url(),
   SUMMARIES_TABLE_NAME: z.string().min(1),
+  /** PII in derived text: keep as written, mask with a typed placeholder, or drop. Secrets are always redacted. */
+  REDACT_PII_EMAIL: z.enum(['keep', 'mask', 'drop']).default('keep'),
+  REDACT_PII_PHONE: z.enum(['keep', 'mask', 'drop']).default('keep'),
+  /** Redact at ingest as well, so the raw log holds no secret either (default: the raw log keeps the evidence). */
+  REDACT_RAW_LOG: flag.default(false),
+  /** Erasure jobs (DELETE /v1/agents/{agentId}); only the erase function uses it. */
+  ERASURE_QUEUE_URL: z.url().optional(),
+  /** API keys by SHA-256 digest; only the authorizer reads it. */
+  KEYS_TABLE_NAME: z.string().min(1).optional(),
   /** IANA time zone in which days are cut for the time ladder. */
   SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC'),
   /** Records without an interactionId further apart than this start a new interaction. */
@@ -108,6 +117,10 @@ export interface ServiceConfig {
   readonly idleCheckQueueUrl: string;
   readonly idleFlushSeconds: number;
   readonly summariesTableName: string;
+  readonly keysTableName?: string;
+  readonly erasureQueueUrl?: string;
+  /** What is redacted from text before anything is derived from it. */
+  readonly redaction: { readonly email: 'keep' | 'mask' | 'drop'; readonly phone: 'keep' | 'mask' | 'drop'; readonly rawLog: boolean };
   readonly timeZone: string;
   readonly interactionIdleMs: number;
   readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
@@ -160,6 +173,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idleCheckQueueUrl: c.IDLE_CHECK_QUEUE_URL,
     idleFlushSeconds: c.IDLE_FLUSH_SECONDS,
     summariesTableName: c.SUMMARIES_TABLE_NAME,
+    ...(c.KEYS_TABLE_NAME ? { keysTableName: c.KEYS_TABLE_NAME } : {}),
+    ...(c.ERASURE_QUEUE_URL ? { erasureQueueUrl: c.ERASURE_QUEUE_URL } : {}),
+    redaction: { email: c.REDACT_PII_EMAIL, phone: c.REDACT_PII_PHONE, rawLog: c.REDACT_RAW_LOG },
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },

@@ -10,7 +10,8 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { AgentKey } from '../domain/agent-key.js';
 import { parseAgentId } from '../domain/events.js';
-import { EventIdConflictError, MemoryServiceError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
+import { EventIdConflictError, ForbiddenError, MemoryServiceError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { allowsAgent, fromAuthorizerContext, hasScope, type Principal } from '../domain/auth.js';
 import { flushMetrics } from './event-handler.js';
 import { logger as serviceLogger, metrics } from './powertools.js';
 import { matchPath, routesOf, type HttpFunctionId, type OperationOf, type RouteSpec } from './routes.js';
@@ -73,19 +74,34 @@ export function httpRoute(logger: Logger, handler: (event: HttpEvent) => Promise
     .handler(handler);
 }
 
-/** What a route's code receives: the event, the route it matched, and the agent it addresses. */
+/** What a route's code receives: the event, the route it matched, the agent it addresses and who is asking. */
 export interface RouteRequest {
   readonly event: HttpEvent;
   readonly route: RouteSpec;
-  /** Tenant and agent; the tenant never comes from the request body or path. */
+  /** Tenant and agent; the tenant comes from the verified key, never from the request body or path. */
   readonly agent: AgentKey;
+  /** The verified key (on a public route: nobody, with no scope and no agent). */
+  readonly principal: Principal;
 }
+
+const ANONYMOUS: Principal = { tenantId: '', scopes: [], agents: [], keyId: 'anonymous' };
 
 export type RouteHandlers<F extends HttpFunctionId> = { readonly [O in OperationOf<F>]: (request: RouteRequest) => Promise<HttpResult> };
 
 export interface RouterOptions {
-  /** The tenant a request belongs to. */
-  readonly tenantOf: (event: HttpEvent) => string;
+  /**
+   * Who is calling, from the event.
+   * @default the Lambda authorizer's context (`requestContext.authorizer.lambda`)
+   */
+  readonly principalOf?: (event: HttpEvent) => Principal | undefined;
+  /** @deprecated ignored: the tenant is the verified key's (see `principalOf`), never a constant or the request's. */
+  readonly tenantOf?: unknown;
+}
+
+/** The principal the Lambda authorizer verified, or `undefined` when the event carries none (fails closed). */
+export function principalFromAuthorizer(event: HttpEvent): Principal | undefined {
+  const authorizer = (event.requestContext as { authorizer?: { lambda?: unknown } }).authorizer;
+  return fromAuthorizerContext(authorizer?.lambda);
 }
 
 /** The route template a request matched: from API Gateway's route key, or by matching the raw path. */
@@ -97,10 +113,18 @@ function routePath(event: HttpEvent, routes: readonly RouteSpec[]): string | und
 
 /**
  * The one HTTP handler shape: the function's routes come from the route
- * table; a path it serves with another method is a 405 naming the allowed
- * ones; the agent id is validated before any route code runs.
+ * table; a request without a verified principal is a 401; a path it serves
+ * with another method is a 405 naming the allowed ones; the agent id is
+ * validated, then the route's scope and the key's agent list are checked
+ * (403), all before any route code runs, so a refused request reads and
+ * writes nothing.
  */
-export function httpRouter<F extends HttpFunctionId>(functionId: F, options: RouterOptions, handlers: RouteHandlers<F>) {
+export function httpRouter<F extends HttpFunctionId>(functionId: F, handlers: RouteHandlers<F>): ReturnType<typeof httpRoute>;
+export function httpRouter<F extends HttpFunctionId>(functionId: F, options: RouterOptions, handlers: RouteHandlers<F>): ReturnType<typeof httpRoute>;
+export function httpRouter<F extends HttpFunctionId>(functionId: F, second: RouterOptions | RouteHandlers<F>, third?: RouteHandlers<F>) {
+  const options: RouterOptions = third === undefined ? {} : (second as RouterOptions);
+  const handlers = (third ?? second) as RouteHandlers<F>;
+  const principalOf = options.principalOf ?? principalFromAuthorizer;
   const routes = routesOf(functionId);
   const table = handlers as Readonly<Record<string, (request: RouteRequest) => Promise<HttpResult>>>;
   for (const route of routes) if (typeof table[route.operation] !== 'function') throw new Error(`${functionId} has no code for ${route.operation}`);
@@ -110,11 +134,16 @@ export function httpRouter<F extends HttpFunctionId>(functionId: F, options: Rou
     const method = event.requestContext.http.method.toUpperCase();
     const candidates = routes.filter((route) => route.path === path);
     const route = candidates.find((candidate) => candidate.method === method);
+    // The API's own description is served without a key and addresses no agent.
+    if (route?.scope === 'public') return table[route.operation]!({ event, route, agent: { tenantId: '', agentId: '' }, principal: ANONYMOUS });
+    const principal = principalOf(event);
+    if (!principal) throw new UnauthorizedError('a valid API key is required: Authorization: Bearer <key>');
     if (!route) throw new MethodNotAllowedError(method, candidates.map((candidate) => candidate.method));
-    // Routes outside an agent (the API description) carry an empty agent id and must not use it.
-    const agentId = route.path.includes('{agentId}') ? parseAgentId(event.pathParameters?.agentId) : '';
-    serviceLogger.appendKeys({ agentId, operation: route.operation });
-    return table[route.operation]!({ event, route, agent: { tenantId: options.tenantOf(event), agentId } });
+    const agentId = parseAgentId(event.pathParameters?.agentId);
+    serviceLogger.appendKeys({ agentId, operation: route.operation, tenantId: principal.tenantId, keyId: principal.keyId });
+    if (!hasScope(principal, route.scope)) throw new ForbiddenError(`this key lacks the ${route.scope} scope that ${route.operation} requires`);
+    if (!allowsAgent(principal, agentId)) throw new ForbiddenError(`this key may not address agent ${agentId}`);
+    return table[route.operation]!({ event, route, agent: { tenantId: principal.tenantId, agentId }, principal });
   });
 }
 

@@ -4,12 +4,14 @@
  * method the path does not take), the local API server serves what the stack
  * synthesises from it, and the scope each route requires is read from it.
  */
-/** `public`: served without a key (only the API's own description). */
-export type Scope = 'read' | 'write' | 'admin' | 'public';
+import type { Scope as KeyScope } from '../domain/auth.js';
+
+/** A key's scopes, or `public`: served without a key (only the API's own description). */
+export type Scope = KeyScope | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
-export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader';
+export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase';
 
 export interface RouteSpec {
   /** Names the operation; a handler maps each of its operations to code. */
@@ -37,6 +39,7 @@ export const ROUTES = [
   { operation: 'sweepAgent', method: 'POST', path: `${agent}/sweep`, functionId: 'Sweep', scope: 'admin', summary: "Close the agent's ended days and idle interactions now" },
   { operation: 'rebuildSummaries', method: 'POST', path: `${agent}/summaries/rebuild`, functionId: 'Sweep', scope: 'admin', summary: 'Regenerate a range of base summaries and their ancestors' },
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
+  { operation: 'eraseAgent', method: 'DELETE', path: agent, functionId: 'Erase', scope: 'admin', summary: 'Erase everything of the agent (queued; 202): raw records and their versions, every item in every table' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
   { operation: 'readOpenApi', method: 'GET', path: '/openapi.json', functionId: 'Status', scope: 'public', summary: 'This API described as OpenAPI 3.1 (no key needed)' },
 ] as const satisfies readonly RouteSpec[];

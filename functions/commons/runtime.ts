@@ -25,12 +25,20 @@ import { LocalEmbeddings } from '../adapters/embeddings/local.js';
 import { S3IndexSegments } from '../adapters/s3/index-segments.js';
 import { DynamoDbIndexManifests } from '../adapters/dynamodb/index-manifest.js';
 import type { IndexDependencies } from '../use-cases/index-memory.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics } from './powertools.js';
+import type { RawLog } from '../ports/pipeline.js';
+import { RedactingRawLog, Redactor } from '../use-cases/redaction.js';
 
 export interface ServiceRuntime {
   readonly config: ServiceConfig;
   readonly clients: AwsClients;
   readonly ledger: DynamoDbAgentLedger;
-  readonly rawLog: S3RawLog;
+  /** The raw log as ingest writes it (redacting on write when REDACT_RAW_LOG=true). */
+  readonly rawLog: RawLog;
+  /** The raw log as deriving functions read it: every record redacted (consolidator, summaries, sweep). */
+  readonly redactedRawLog: RawLog;
+  readonly redactor: Redactor;
   readonly queue: SqsBatchQueue;
   readonly deadLetters: SqsDeadLetterQueue;
   readonly memory: DynamoDbMemoryStore;
@@ -58,7 +66,10 @@ export function createModel(config: ServiceConfig): ModelPort {
 }
 
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
-  const rawLog = new S3RawLog(clients.s3, config.rawBucketName);
+  const storedRawLog = new S3RawLog(clients.s3, config.rawBucketName);
+  const redactor = new Redactor({ policy: { email: config.redaction.email, phone: config.redaction.phone }, onRedacted: countRedactions });
+  const redactedRawLog = new RedactingRawLog(storedRawLog, redactor);
+  const rawLog: RawLog = config.redaction.rawLog ? new RedactingRawLog(storedRawLog, redactor, { redactOnWrite: true }) : storedRawLog;
   const model = createModel(config);
   const ledger = new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName);
   const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
@@ -77,6 +88,8 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     clients,
     ledger,
     rawLog,
+    redactedRawLog,
+    redactor,
     queue: new SqsBatchQueue(clients.sqs, config.batchQueueUrl),
     deadLetters: new SqsDeadLetterQueue(clients.sqs, config.batchDeadLetterQueueUrl),
     memory,
@@ -84,7 +97,7 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     idleChecks: new SqsIdleCheckScheduler(clients.sqs, config.idleCheckQueueUrl),
     summaries: {
       summaries: summaryStore,
-      rawLog,
+      rawLog: redactedRawLog,
       model,
       ladders: ladderConfig(config),
       cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
@@ -96,6 +109,16 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     embeddings,
     index,
   };
+}
+
+/** Every redaction is counted, by placeholder type; the text itself is never logged. */
+function countRedactions(counts: Readonly<Record<string, number>>): void {
+  let total = 0;
+  for (const [type, count] of Object.entries(counts)) {
+    metrics.addMetric(`Redacted_${type.replace(/[^A-Za-z0-9]+/g, '_')}`, MetricUnit.Count, count);
+    total += count;
+  }
+  metrics.addMetric('Redactions', MetricUnit.Count, total);
 }
 
 export function ladderConfig(config: ServiceConfig): LadderConfig {

@@ -92,3 +92,15 @@ export class DependencyError extends MemoryServiceError {
     super(message, options);
   }
 }
+
+/** No credentials, or credentials the service does not know; nothing was read or written. */
+export class UnauthorizedError extends MemoryServiceError {
+  override readonly status = 401;
+  override readonly name = 'UnauthorizedError';
+}
+
+/** The caller is known but its key does not allow this route or this agent; nothing was read or written. */
+export class ForbiddenError extends MemoryServiceError {
+  override readonly status = 403;
+  override readonly name = 'ForbiddenError';
+}

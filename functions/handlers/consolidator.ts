@@ -8,7 +8,8 @@ const runtime = serviceRuntime();
 
 export const handler = createConsolidateBatchHandler({
   ledger: runtime.ledger,
-  rawLog: runtime.rawLog,
+  // Redacted on read: nothing a model, an item, the audit or a summary sees holds a secret.
+  rawLog: runtime.redactedRawLog,
   memory: runtime.memory,
   model: runtime.model,
   budget: runtime.config.budget,

@@ -4,4 +4,4 @@ import { serviceRuntime } from '../commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createFlushHandler({ tenantId: runtime.config.tenantId, ledger: runtime.ledger, queue: runtime.queue, coalesceSeconds: runtime.config.flushCoalesceSeconds });
+export const handler = createFlushHandler({ ledger: runtime.ledger, queue: runtime.queue, coalesceSeconds: runtime.config.flushCoalesceSeconds });

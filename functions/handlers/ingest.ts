@@ -6,7 +6,6 @@ import { AgentCounterCache } from '../use-cases/counter-cache.js';
 const runtime = serviceRuntime();
 
 export const handler = createIngestHandler({
-  tenantId: runtime.config.tenantId,
   ledger: runtime.ledger,
   rawLog: runtime.rawLog,
   queue: runtime.queue,

@@ -5,7 +5,6 @@ import { serviceRuntime } from '../commons/runtime.js';
 const runtime = serviceRuntime();
 
 export const handler = createMemoryHandler({
-  tenantId: runtime.config.tenantId,
   memory: runtime.memory,
   injections: runtime.injections,
   summaries: runtime.summaries.summaries,

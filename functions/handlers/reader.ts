@@ -10,7 +10,6 @@ const runtime = serviceRuntime();
 if (runtime.embeddings instanceof LocalEmbeddings) runtime.embeddings.warmUp();
 
 export const handler = createReadHandler({
-  tenantId: runtime.config.tenantId,
   // Lives as long as the warm function instance.
   snapshots: new CachedSnapshotReader(runtime.snapshots, runtime.config.snapshotCacheMs),
   injections: runtime.injections,

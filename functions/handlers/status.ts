@@ -4,4 +4,4 @@ import { serviceRuntime } from '../commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createStatusHandler({ tenantId: runtime.config.tenantId, ledger: runtime.ledger });
+export const handler = createStatusHandler({ ledger: runtime.ledger });

@@ -4,4 +4,4 @@ import { serviceRuntime } from '../commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createSweepHandler({ ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, index: runtime.index, tenantId: runtime.config.tenantId });
+export const handler = createSweepHandler({ ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, index: runtime.index });

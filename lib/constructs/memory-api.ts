@@ -1,7 +1,7 @@
 import { CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Construct } from 'constructs';
 import { ROUTES, pathsOf, type HttpFunctionId, type RouteSpec } from '../../functions/commons/routes.js';
 
@@ -18,6 +18,11 @@ export interface MemoryApiProps {
    * @default { rateLimit: 1000, burstLimit: 500 }
    */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * The authorizer on every route of the table (there is no unauthenticated
+   * route in the table; `/health` is served outside it).
+   */
+  readonly authorizer: IHttpRouteAuthorizer;
 }
 
 /**
@@ -39,7 +44,7 @@ export class MemoryApi extends Construct {
         integration = new HttpLambdaIntegration(`${functionId}Integration`, props.functions[functionId]);
         integrations.set(functionId, integration);
       }
-      this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration });
+      this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration, authorizer: props.authorizer });
     }
     const throttle = props.throttle ?? { rateLimit: 1000, burstLimit: 500 };
     const stage = this.api.defaultStage!.node.defaultChild as CfnStage;

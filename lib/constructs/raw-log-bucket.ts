@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
@@ -8,6 +8,16 @@ export interface RawLogBucketProps {
    * @default RemovalPolicy.RETAIN: raw records are the source of truth
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Raw records expire this long after they were written.
+   * @default never: the raw log is the evidence and the source of every rebuild
+   */
+  readonly expireRecordsAfter?: Duration;
+  /**
+   * Non-current versions (left by overwrites and deletions) expire this long after they became non-current.
+   * @default Duration.days(30)
+   */
+  readonly expireNoncurrentVersionsAfter?: Duration;
 }
 
 /**
@@ -28,6 +38,14 @@ export class RawLogBucket extends Construct {
       versioned: true,
       removalPolicy,
       autoDeleteObjects: false,
+      lifecycleRules: [
+        {
+          id: 'raw-log-retention',
+          prefix: 'raw/',
+          noncurrentVersionExpiration: props.expireNoncurrentVersionsAfter ?? Duration.days(30),
+          ...(props.expireRecordsAfter ? { expiration: props.expireRecordsAfter } : { expiredObjectDeleteMarker: true }),
+        },
+      ],
     });
   }
 }

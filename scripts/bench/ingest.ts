@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createIngestHandler } from '../../functions/handlers/http/ingest-route.js';
 import { createAwsClients, type AwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
-import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
+import { IN_PROCESS_AUTHORIZER, httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
 import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
@@ -45,7 +45,6 @@ export async function benchIngest(stack: LocalStack): Promise<BenchReport> {
   const calls = countCalls(ingestClients);
   const runtime = createServiceRuntime(config, ingestClients);
   const handler = createIngestHandler({
-    tenantId: config.tenantId,
     ledger: runtime.ledger,
     rawLog: runtime.rawLog,
     queue: runtime.queue,
@@ -67,7 +66,7 @@ export async function benchIngest(stack: LocalStack): Promise<BenchReport> {
       content,
       timestamp: '2026-11-02T09:00:00Z',
     }));
-    const event = httpApiEvent({ method: 'POST', path: `/v1/agents/${agentId}/events`, pathParameters: { agentId }, body: { events } });
+    const event = httpApiEvent({ method: 'POST', path: `/v1/agents/${agentId}/events`, pathParameters: { agentId }, body: { events }, authorizer: { ...IN_PROCESS_AUTHORIZER, tenantId: config.tenantId } });
     const response = await handler(event, context);
     if (response.statusCode !== 202) throw new Error(`ingest answered ${response.statusCode}: ${response.body}`);
   };

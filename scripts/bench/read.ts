@@ -14,7 +14,7 @@ import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import { createAwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { createServiceRuntime } from '../../functions/commons/runtime.js';
-import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
+import { IN_PROCESS_AUTHORIZER, httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
@@ -146,9 +146,9 @@ async function benchRecall(config: ReturnType<typeof loadConfig>, runtime: Retur
     const bytes = refs.reduce((sum, r) => sum + r.bytes, 0);
 
     const recall = new RecallReader(segments, embeddings);
-    const handler = createReadHandler({ tenantId: config.tenantId, snapshots: new CachedSnapshotReader(runtime.snapshots, 0), injections: runtime.injections, recall });
+    const handler = createReadHandler({ snapshots: new CachedSnapshotReader(runtime.snapshots, 0), injections: runtime.injections, recall });
     const ask = async (query: string) => {
-      const response = await handler(httpApiEvent({ method: 'GET', path: `/v1/agents/${agentId}/context`, pathParameters: { agentId }, query: { maxTokens: '1024', query } }), lambdaContext('read'));
+      const response = await handler(httpApiEvent({ method: 'GET', path: `/v1/agents/${agentId}/context`, pathParameters: { agentId }, query: { maxTokens: '1024', query }, authorizer: { ...IN_PROCESS_AUTHORIZER, tenantId: config.tenantId } }), lambdaContext('read'));
       if (response.statusCode !== 200) throw new Error(`context answered ${response.statusCode}: ${response.body}`);
     };
     // Cold: a fresh warm-function cache fetches and loads every segment, and embeds a query it has not seen.
@@ -190,8 +190,8 @@ export async function benchRead(stack: LocalStack): Promise<BenchReport> {
   const bareGet = () => floorClients.dynamo.send(new GetCommand({ TableName: config.memoryTableName, Key: { pk: 'FLOOR', sk: 'ITEM' } }));
 
   const handlerWith = (cacheMs: number) =>
-    createReadHandler({ tenantId: config.tenantId, snapshots: new CachedSnapshotReader(runtime.snapshots, cacheMs), injections: runtime.injections });
-  const event = (path: string) => httpApiEvent({ method: 'GET', path, pathParameters: { agentId } });
+    createReadHandler({ snapshots: new CachedSnapshotReader(runtime.snapshots, cacheMs), injections: runtime.injections });
+  const event = (path: string) => httpApiEvent({ method: 'GET', path, pathParameters: { agentId }, authorizer: { ...IN_PROCESS_AUTHORIZER, tenantId: config.tenantId } });
   const context = lambdaContext('read');
   const lookupEveryTime = handlerWith(0);
   const cached = handlerWith(60_000);

@@ -26,7 +26,11 @@ export interface ContextResponse {
 }
 
 export class ApiClient {
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /** The eval's own API key (sent as a bearer token). */
+    private readonly key: string,
+  ) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
@@ -34,7 +38,7 @@ export class ApiClient {
       try {
         response = await fetch(`${this.url}${path}`, {
           method,
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${this.key}` },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       } catch (error) {

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { LocalStack } from '../../local/local-stack.js';
+import { createApiKey } from '../../functions/use-cases/api-keys.js';
 import { ApiClient } from './api-client.js';
 import { embeddingText, fullHistoryTokens } from './baselines.js';
 import type { CorpusSample } from './corpus.js';
@@ -26,9 +27,10 @@ import { BUDGETS, METHODS, type EvalOptions, type EvalResult, type LearningPoint
 export { currentStateText, presentsAsCurrent } from './scoring.js';
 export * from './types.js';
 
-export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSources'>, options: EvalOptions): Promise<EvalResult> {
+export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSources' | 'keys'>, options: EvalOptions): Promise<EvalResult> {
   const log = options.log ?? (() => {});
-  const api = new ApiClient(stack.url);
+  // The eval's own key: tenant default, the scopes its calls need (sweep is admin).
+  const api = new ApiClient(stack.url, (await createApiKey(stack.keys, { tenantId: 'default', scopes: ['read', 'write', 'admin'], description: 'eval' })).key);
   const run = randomBytes(3).toString('hex');
   // The sample's position keeps agent ids unique when sample ids collide or are cut to length.
   const agents = options.samples.map((sample, i) => ({ sample, agentId: `eval-${run}-${i + 1}-${sample.id}`.slice(0, 64) }));

@@ -41,7 +41,6 @@ function ingestWithLostWrite() {
   const s3 = new S3Client({ ...common, forcePathStyle: true });
   const injected = injectFaults(s3, { command: 'PutObjectCommand', failCalls: [1] });
   const handler = createIngestHandler({
-    tenantId: 'default',
     ledger: new DynamoDbAgentLedger(DynamoDBDocumentClient.from(stack.clients.dynamodb), read.tableName),
     rawLog: new S3RawLog(s3, read.bucketName),
     queue: new SqsBatchQueue(new SQSClient({ ...common, useQueueUrlAsEndpoint: false }), read.queueUrl),

@@ -44,7 +44,6 @@ function faultyIngest(faults: { s3?: FaultPlan; sqs?: FaultPlan; dynamodb?: Faul
     faults.dynamodb && injectFaults(dynamodb, faults.dynamodb),
   ].filter(Boolean) as { failures: number }[];
   const handler = createIngestHandler({
-    tenantId: 'default',
     ledger: new DynamoDbAgentLedger(DynamoDBDocumentClient.from(dynamodb), read.tableName),
     rawLog: new S3RawLog(s3, read.bucketName),
     queue: new SqsBatchQueue(sqs, read.queueUrl),

@@ -17,7 +17,7 @@ import { countTokens } from '../../functions/adapters/models/local/text.js';
 import { CachedSnapshotReader } from '../../functions/use-cases/read-snapshot.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
-import { api, startTestStack } from '../support/local-stack.js';
+import { TEST_API_KEY, api, startTestStack } from '../support/local-stack.js';
 import { waitFor } from '../support/wait.js';
 
 let stack: LocalStack;
@@ -55,7 +55,6 @@ function countingReader(cacheMs: number) {
   const documents = DynamoDBDocumentClient.from(dynamodb);
   const table = stack.resourceRef('AWS::DynamoDB::Table', 'MemoryTable');
   const handler = createReadHandler({
-    tenantId: 'default',
     snapshots: new CachedSnapshotReader(new DynamoDbSnapshotStore(documents, table), cacheMs),
     injections: new DynamoDbInjectionLog(documents, table),
   });
@@ -106,7 +105,7 @@ describe('GET /snapshot', () => {
 
   it('answers 304 to If-None-Match with the current version', async () => {
     const first = await api(stack, 'GET', `/v1/agents/${agentId}/snapshot`);
-    const response = await fetch(`${stack.url}/v1/agents/${agentId}/snapshot`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const response = await fetch(`${stack.url}/v1/agents/${agentId}/snapshot`, { headers: { 'if-none-match': first.headers.get('etag')!, authorization: `Bearer ${TEST_API_KEY}` } });
 
     expect(response.status).toBe(304);
   });

@@ -143,7 +143,6 @@ describe('GET /context with a query', () => {
     s3.middlewareStack.add((next, context) => async (args) => (s3Calls.push((context as { commandName: string }).commandName), next(args)), { step: 'initialize', name: 'recordCalls' });
     const documents = DynamoDBDocumentClient.from(dynamodb);
     const handler = createReadHandler({
-      tenantId: 'default',
       snapshots: new CachedSnapshotReader(new DynamoDbSnapshotStore(documents, table()), 0),
       injections: new DynamoDbInjectionLog(documents, table()),
       recall: new RecallReader(new S3IndexSegments(s3, bucket()), new LocalEmbeddings()),

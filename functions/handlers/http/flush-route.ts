@@ -4,13 +4,12 @@ import { httpRouter, jsonResponse } from '../../commons/http.js';
 import { flushAgent, type FlushDependencies } from '../../use-cases/flush-agent.js';
 
 export interface FlushRouteDependencies extends FlushDependencies {
-  readonly tenantId: string;
   /** Flushes within this many seconds of one still consolidating coalesce (FLUSH_COALESCE_SECONDS). */
   readonly coalesceSeconds?: number;
 }
 
 export function createFlushHandler(deps: FlushRouteDependencies) {
-  return httpRouter('Flush', { tenantOf: () => deps.tenantId }, {
+  return httpRouter('Flush', {
     flushAgent: async ({ agent }) => {
       const result = await flushAgent(deps, agent, deps.coalesceSeconds ? { coalesceSeconds: deps.coalesceSeconds } : {});
       logger.info('flush requested', { ...result });

@@ -21,7 +21,6 @@ export interface MemoryRouteDependencies {
   readonly injections: InjectionLog;
   readonly summaries: SummaryStore;
   readonly ladders: LadderConfig;
-  readonly tenantId: string;
 }
 
 export function createMemoryHandler(deps: MemoryRouteDependencies) {
@@ -31,7 +30,7 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
     const page = await deps.memory.listItems(agent, updater, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
     return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
   };
-  return httpRouter('MemoryReader', { tenantOf: () => deps.tenantId }, {
+  return httpRouter('MemoryReader', {
     listContacts: listStore('contacts'),
     listFacts: listStore('facts'),
     listTasks: listStore('tasks'),

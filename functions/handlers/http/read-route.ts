@@ -11,7 +11,8 @@
  * its ids; without one, it is built from the snapshot alone. `views`
  * restricts either to the named views (`records` is a context-only view).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from '../../domain/inert-text.js';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { MIN_CONTEXT_TOKENS, renderContext, renderRecall, type RenderedContext } from '../../domain/context.js';
@@ -23,7 +24,6 @@ import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 
 export interface ReadRouteDependencies {
-  readonly tenantId: string;
   readonly snapshots: SnapshotReader;
   readonly injections: InjectionLog;
   /** When set, queries are answered from the retrieval index the snapshot lists. */
@@ -110,25 +110,32 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const requestId = randomUUID();
       const allViews = views.length === CONTEXT_VIEWS.length;
       const restricted = allViews || snapshotViews.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, snapshotViews);
-      let rendered: RenderedContext;
-      if (search && deps.recall && snapshot.index) {
-        const allowed = new Set<ContextView>(views);
-        const recalled = await deps.recall.recall(snapshot.index, {
-          query: search,
-          ...(contact ? { contact } : {}),
-          ...(allViews ? {} : { allow: (unit: SegmentUnit) => allowed.has(unitView(unit)) }),
-          now: now().toISOString(),
-        });
-        rendered = renderRecall(snapshot, recalled.ranked, { maxTokens, countTokens, terms: recalled.understanding.terms });
-      } else {
-        rendered = renderContext(restricted, {
-          maxTokens,
-          ...(search ? { query: search } : {}),
-          ...(contact ? { contact } : {}),
-          now: now().toISOString(),
-          countTokens,
-        });
+      const recalled =
+        search && deps.recall && snapshot.index
+          ? await deps.recall.recall(snapshot.index, {
+              query: search,
+              ...(contact ? { contact } : {}),
+              ...(allViews ? {} : { allow: (unit: SegmentUnit) => new Set<ContextView>(views).has(unitView(unit)) }),
+              now: now().toISOString(),
+            })
+          : undefined;
+      const render = (budget: number): RenderedContext =>
+        recalled
+          ? renderRecall(snapshot, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
+          : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), now: now().toISOString(), countTokens });
+      // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
+      const nonce = randomBytes(8).toString('hex');
+      const overhead = countTokens(memoryBlockOverhead(nonce)) + 2;
+      let budget = Math.max(1, maxTokens - overhead);
+      let rendered = render(budget);
+      let markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
+      // Token counts are not additive across joins: shrink the budget until the whole block fits.
+      while (countTokens(markdown) > maxTokens && budget > 1) {
+        budget = Math.max(1, budget - (countTokens(markdown) - maxTokens));
+        rendered = render(budget);
+        markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
       }
+      rendered = { ...rendered, markdown, tokens: countTokens(markdown) };
       await deps.injections.record(agent, {
         requestId,
         at: now().toISOString(),
@@ -155,5 +162,5 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         { etag, 'x-request-id': requestId },
       );
     };
-  return httpRouter('Reader', { tenantOf: () => deps.tenantId }, { readSnapshot: read, readContext: read });
+  return httpRouter('Reader', { readSnapshot: read, readContext: read });
 }

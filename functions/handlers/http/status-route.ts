@@ -9,11 +9,10 @@ import type { AgentLedger } from '../../ports/pipeline.js';
 
 export interface StatusRouteDependencies {
   readonly ledger: AgentLedger;
-  readonly tenantId: string;
 }
 
 export function createStatusHandler(deps: StatusRouteDependencies) {
-  return httpRouter('Status', { tenantOf: () => deps.tenantId }, {
+  return httpRouter('Status', {
     readStatus: async ({ agent }) => {
       const status = await deps.ledger.readStatus(agent);
       if (!status) throw new NotFoundError(`agent ${agent.agentId} has no events`);

@@ -16,8 +16,8 @@ import { MAX_REBUILD_PERIODS, rebuildSummaries } from '../../use-cases/summaries
 import { sweepDueAgents, sweepIfSettled, type SweepDependencies } from '../../use-cases/sweep-agents.js';
 
 
-export function createSweepHandler(deps: SweepDependencies & { readonly tenantId: string }) {
-  const http = httpRouter('Sweep', { tenantOf: () => deps.tenantId }, {
+export function createSweepHandler(deps: SweepDependencies) {
+  const http = httpRouter('Sweep', {
     sweepAgent: async ({ agent }) => jsonResponse(200, await sweepIfSettled(deps, agent)),
     rebuildSummaries: async ({ event, agent }) => {
       const request = rebuildRequestSchema.safeParse(parseJsonBody(event, 4_096));

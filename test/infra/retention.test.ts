@@ -1,0 +1,27 @@
+/** Raw-log retention in the synthesised template: lifecycle rules on the raw prefix, defaults and overrides. */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { MemoryServiceStack, type MemoryServiceStackProps } from '../../lib/memory-service-stack.js';
+
+function rules(props: MemoryServiceStackProps = {}): Record<string, unknown>[] {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const template = Template.fromStack(new MemoryServiceStack(app, 'UnderTest', props));
+  const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
+  expect(buckets).toHaveLength(1);
+  return buckets[0]!.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+}
+
+describe('raw log retention', () => {
+  it('by default keeps current records and expires non-current versions after 30 days', () => {
+    const [rule, ...others] = rules();
+    expect(others).toEqual([]);
+    expect(rule).toMatchObject({ Status: 'Enabled', Prefix: 'raw/', NoncurrentVersionExpiration: { NoncurrentDays: 30 }, ExpiredObjectDeleteMarker: true });
+    expect(rule).not.toHaveProperty('ExpirationInDays');
+  });
+
+  it('expires records and non-current versions after the configured days', () => {
+    const [rule] = rules({ retention: { rawRecordsDays: 365, noncurrentVersionsDays: 7 } });
+    expect(rule).toMatchObject({ Prefix: 'raw/', ExpirationInDays: 365, NoncurrentVersionExpiration: { NoncurrentDays: 7 } });
+  });
+});
