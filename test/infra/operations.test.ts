@@ -27,17 +27,17 @@ describe('alarms', () => {
     for (const alarm of alarms()) expect(alarm.AlarmActions).toEqual([topicRef()]);
   });
 
-  it('fire on any message in each of the three dead-letter queues', () => {
+  it('fire on any message in each of the four dead-letter queues', () => {
     const depth = alarms().filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(depth).toHaveLength(3);
+    expect(depth).toHaveLength(4);
     for (const alarm of depth) expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Namespace: 'AWS/SQS' });
     const queues = depth.map((a) => JSON.stringify(a.Dimensions));
-    for (const queue of ['ConsolidationDeadLetterQueue', 'IdleChecksDeadLetterQueue', 'LadderDeadLetterQueue']) expect(queues.some((q) => q.includes(queue))).toBe(true);
+    for (const queue of ['ConsolidationDeadLetterQueue', 'IdleChecksDeadLetterQueue', 'LadderDeadLetterQueue', 'ErasureDeadLetterQueue']) expect(queues.some((q) => q.includes(queue))).toBe(true);
   });
 
   it('cover errors and throttles of every function', () => {
     const functions = resources(template, 'AWS::Lambda::Function').map(([id]) => id);
-    expect(functions).toHaveLength(9);
+    expect(functions).toHaveLength(11);
     for (const id of functions) {
       expect(alarmsOn(id, 'Errors'), id).toHaveLength(1);
       expect(alarmsOn(id, 'Throttles'), id).toHaveLength(1);
