@@ -58,13 +58,13 @@ beforeAll(async () => {
     expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: history.slice(start, start + 100) })).status).toBe(202);
   }
   await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
-  await waitFor(async () => (await api(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === history.length, 240_000, 250);
+  await waitFor(async () => (await api(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === history.length, 600_000, 250);
   // The agent has been quiet since its last burst: the sweep closes its last day and interaction.
   expect((await api(stack, 'POST', `/v1/agents/${agentId}/sweep`)).body).toMatchObject({ swept: true });
-  await stack.eventSources.waitForIdle(240_000);
+  await stack.eventSources.waitForIdle(600_000);
   summaries.time = await listAll('time');
   summaries.count = await listAll('count');
-}, 600_000);
+}, 1_200_000);
 
 afterAll(async () => {
   await stack?.stop();
