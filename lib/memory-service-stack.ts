@@ -264,8 +264,21 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
+    // The note lifecycle's write side: feedback on items and batch reverts. Each is an audited,
+    // version-checked transaction on the memory table (items, head, audit, view), then the
+    // snapshot is reassembled (views and snapshot here, summaries and progress read elsewhere).
+    const feedback = new ServiceFunction(this, 'Feedback', {
+      entry: 'functions/handlers/feedback.ts',
+      environment,
+      memorySize: 512,
+      description: 'POST feedback (helpful, wrong, outdated) and POST audit/{batch}/revert',
+    }).function;
+    memory.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
+    summaries.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query');
+    agents.table.grant(feedback, 'dynamodb:GetItem');
+
     const api = new MemoryApi(this, 'Api', {
-      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader },
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Feedback: feedback },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });

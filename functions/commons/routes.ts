@@ -8,7 +8,7 @@ export type Scope = 'read' | 'write' | 'admin';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
-export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader';
+export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Feedback';
 
 export interface RouteSpec {
   /** Names the operation; a handler maps each of its operations to code. */
@@ -36,6 +36,9 @@ export const ROUTES = [
   { operation: 'sweepAgent', method: 'POST', path: `${agent}/sweep`, functionId: 'Sweep', scope: 'admin', summary: "Close the agent's ended days and idle interactions now" },
   { operation: 'rebuildSummaries', method: 'POST', path: `${agent}/summaries/rebuild`, functionId: 'Sweep', scope: 'admin', summary: 'Regenerate a range of base summaries and their ancestors' },
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
+  { operation: 'giveFeedback', method: 'POST', path: `${agent}/feedback`, functionId: 'Feedback', scope: 'write', summary: 'Say whether an item was helpful, wrong or outdated (an audited change)' },
+  { operation: 'revertBatch', method: 'POST', path: `${agent}/audit/{batch}/revert`, functionId: 'Feedback', scope: 'admin', summary: "Apply the inverse of a batch's patches as a new audited change" },
+  { operation: 'readItemHistory', method: 'GET', path: `${agent}/items/{itemId}/history`, functionId: 'MemoryReader', scope: 'read', summary: 'Every version of an item with the batch and patch that made it' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
 ] as const satisfies readonly RouteSpec[];
 

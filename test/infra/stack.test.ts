@@ -32,7 +32,7 @@ function actionsOfRole(functionIdPrefix: string): string[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(9);
+    expect(functions).toHaveLength(10);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -193,6 +193,9 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/snapshot', 'ReaderFunction'],
     ['ANY /v1/agents/{agentId}/context', 'ReaderFunction'],
     ['ANY /v1/agents/{agentId}/injections/{requestId}', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/items/{itemId}/history', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/feedback', 'FeedbackFunction'],
+    ['ANY /v1/agents/{agentId}/audit/{batch}/revert', 'FeedbackFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -311,6 +314,21 @@ describe('least privilege', () => {
 
   it('lets the read function get the snapshot and record injections, and nothing else', () => {
     expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  });
+
+  it('lets the feedback function change memory items by version-checked transactions and reassemble the snapshot, and nothing else', () => {
+    expect(actionsOfRole('Feedback')).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 
   it('lets the status function only read', () => {
