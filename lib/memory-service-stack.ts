@@ -233,7 +233,9 @@ export class MemoryServiceStack extends Stack {
       description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
     }).function;
     summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    // Views and snapshot; and the memory pass (use counts from the injection log, forgetting):
+    // a query of items, injections and cursors, then version-checked transactions.
+    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     allowModel(sweep);

@@ -4,4 +4,10 @@ import { serviceRuntime } from '../commons/runtime.js';
 
 const runtime = serviceRuntime();
 
-export const handler = createSweepHandler({ ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, tenantId: runtime.config.tenantId });
+export const handler = createSweepHandler({
+  ...runtime.summaries,
+  ledger: runtime.ledger,
+  snapshot: runtime.snapshot,
+  tenantId: runtime.config.tenantId,
+  lifecycle: { memory: runtime.memory, injections: runtime.injections, forgetting: runtime.config.forgetting },
+});

@@ -10,10 +10,13 @@ import { SWEEP_SHARDS } from '../domain/table-layout.js';
 import type { AgentLedger } from '../ports/pipeline.js';
 import { sweepAgent, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
+import { maintainMemory, type MemoryMaintenanceDependencies } from './maintain-memory.js';
 
 export interface SweepDependencies extends SummaryDependencies {
   readonly ledger: AgentLedger;
   readonly snapshot?: SnapshotDependencies;
+  /** When set, each sweep also counts item use and forgets what is never used. */
+  readonly lifecycle?: MemoryMaintenanceDependencies;
 }
 
 export type SweepResult = { readonly swept: true; readonly written: number } | { readonly swept: false; readonly reason: 'consolidation-pending' };
@@ -26,7 +29,8 @@ export async function sweepIfSettled(deps: SweepDependencies, agent: AgentKey): 
   const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
   if (placed < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
   const written = await sweepAgent(deps, agent);
-  if (written.length > 0 && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
+  const forgotten = deps.lifecycle ? (await maintainMemory(deps.lifecycle, agent)).forgotten : 0;
+  if ((written.length > 0 || forgotten > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return { swept: true, written: written.length };
 }
 
