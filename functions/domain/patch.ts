@@ -484,7 +484,10 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
         state.put(created);
       } else if (resisting.length > 0) {
         // One remark against a value verified several times: a conflict to verify, not an overwrite.
-        // The verified value stays shown; the newcomer waits as a draft until a record or feedback decides.
+        // The verified value stays verified (it ranks first) but is marked; the newcomer waits as a
+        // draft until a record or feedback decides. Other rivals are marked as usual.
+        const note = `contradicted by ${id}; to verify`;
+        for (const rival of rivals) state.put({ ...rival, status: 'conflict', note, updatedAt: state.context.now });
         state.put({ ...created, status: 'draft', note: `contradicts verified ${resisting.map((r) => r.id).join(', ')}; to verify` });
       } else if (op.correction) {
         // The batch shows the earlier value was wrong: supersede it, keep it archived.

@@ -155,8 +155,9 @@ export function applySignal(standing: Standing, signal: Signal, policy: Verifica
     case 'contradiction': {
       if (!live) return { standing, effect: 'unchanged' };
       if (standing.verification === 'verified' && standing.confirmations >= policy.confirmationsToResist) {
-        // A single slip against a fact verified several times: keep the value, verify the newcomer.
-        return { standing, effect: 'challenged' };
+        // A single slip against a fact verified several times: a conflict to verify, not an overwrite.
+        // The item keeps its verification (and so its rank); the newcomer waits as a draft.
+        return { standing: { ...standing, status: 'conflict' }, effect: 'challenged' };
       }
       return { standing: { ...standing, status: 'conflict' }, effect: 'conflict' };
     }

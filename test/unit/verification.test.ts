@@ -81,7 +81,8 @@ describe('contradiction and correction', () => {
   it('treats one contradicting remark against a fact verified several times as something to verify, not an overwrite', () => {
     const result = applySignal(verifiedOften, { kind: 'contradiction' });
     expect(result.effect).toBe('challenged');
-    expect(result.standing).toEqual(verifiedOften);
+    // Marked, but its value, verification, confidence and confirmations are kept.
+    expect(result.standing).toEqual({ ...verifiedOften, status: 'conflict' });
   });
 
   it('lets an explicit correction win at once, even against a fact verified several times', () => {
@@ -165,10 +166,10 @@ describe('patch application follows the rules', () => {
     expect(created).toMatchObject({ verification: 'unverified', confidence: policy.unverifiedCap });
   });
 
-  it('keeps a fact verified several times shown, and files one contradicting remark as a draft to verify', () => {
+  it('keeps a fact verified several times (marked, still verified), and files one contradicting remark as a draft to verify', () => {
     const city = fact('f_city', 'Lyon', { verification: 'verified', confidence: 0.95, confirmations: 4 });
     const result = patch([city], [addCity('Paris', ['u1'])]);
-    expect(result.items.find((i) => i.id === 'f_city')).toMatchObject({ status: 'active', verification: 'verified' });
+    expect(result.items.find((i) => i.id === 'f_city')).toMatchObject({ status: 'conflict', verification: 'verified', confidence: 0.95, row: city.row });
     const newcomer = result.items.find((i) => i.id !== 'f_city')!;
     expect(newcomer).toMatchObject({ status: 'draft', verification: 'unverified', note: expect.stringContaining('f_city') });
   });
