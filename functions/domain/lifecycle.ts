@@ -4,7 +4,7 @@
  * verification rules themselves are in verification.ts.
  */
 import { z } from 'zod';
-import type { FactItem, FieldChange, ItemStatus, MemoryItem, UpdaterName, FactTable } from './memory.js';
+import type { Evidence, FactItem, FieldChange, ItemStatus, MemoryItem, UpdaterName, FactTable } from './memory.js';
 import type { ItemChange } from './patch.js';
 import { applySignal, standingOf, type Effect, type Signal, type VerificationPolicy, DEFAULT_VERIFICATION_POLICY } from './verification.js';
 
@@ -197,4 +197,54 @@ export function forget(item: MemoryItem, context: { readonly now: string; readon
 /** Counts hits: each injected item's hit count grows by its injections, `lastHitAt` moves to the latest. */
 export function countHits(item: MemoryItem, hits: { readonly count: number; readonly lastAt: string }): MemoryItem {
   return { ...item, hitCount: item.hitCount + hits.count, lastHitAt: item.lastHitAt && item.lastHitAt > hits.lastAt ? item.lastHitAt : hits.lastAt };
+}
+
+// --- outcomes of actions ---------------------------------------------------------
+
+/** What an action record says about the context it was taken with. */
+export interface ActionOutcome {
+  /** The context response (its `x-request-id`) the agent acted on. */
+  readonly injectionId: string;
+  readonly success: boolean;
+}
+
+/**
+ * An action record is evidence about the items injected into its turn when it
+ * names the context response it acted on (`metadata.injectionId`) and says
+ * how it went (`metadata.outcome: success | failure`, or a tool error in
+ * `metadata.error`). Anything else says nothing.
+ */
+export function actionOutcome(record: { readonly type: string; readonly metadata?: Readonly<Record<string, unknown>> }): ActionOutcome | undefined {
+  if (record.type !== 'action' || !record.metadata) return undefined;
+  const { injectionId, outcome, error } = record.metadata;
+  if (typeof injectionId !== 'string' || injectionId.length === 0) return undefined;
+  if (outcome === 'success' || outcome === 'failure') return { injectionId, success: outcome === 'success' && !error };
+  if (error !== undefined && error !== null && error !== false) return { injectionId, success: false };
+  return undefined;
+}
+
+/** Applies an action's outcome to an injected item, by the verification rules, with the record as evidence. */
+export function applyOutcome(item: MemoryItem, success: boolean, record: Evidence, context: { readonly now: string; readonly batch: number }): { readonly item: MemoryItem; readonly effect: Effect } {
+  const { standing, effect } = applySignal(standingOf(item), { kind: 'outcome', success });
+  if (effect === 'unchanged') return { item, effect };
+  const history: FieldChange[] = [...item.history];
+  for (const [field, from, to] of [['status', item.status, standing.status], ['verification', item.verification, standing.verification]] as const) {
+    if (from !== to) history.push({ field, from, to, at: context.now, batch: context.batch, evidence: [record.recordId] });
+  }
+  const evidence = item.evidence.some((e) => e.recordId === record.recordId) ? item.evidence : [...item.evidence, record].slice(-50);
+  return {
+    item: {
+      ...item,
+      status: standing.status,
+      verification: standing.verification,
+      confidence: standing.confidence,
+      confirmations: standing.confirmations,
+      evidence,
+      history,
+      ...(success ? { lastReinforcedAt: context.now } : {}),
+      ...(effect === 'challenged' ? { note: `an action taken with it failed (${record.recordId}); to verify` } : {}),
+      updatedAt: context.now,
+    } as MemoryItem,
+    effect,
+  };
 }

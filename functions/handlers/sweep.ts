@@ -9,5 +9,10 @@ export const handler = createSweepHandler({
   ledger: runtime.ledger,
   snapshot: runtime.snapshot,
   tenantId: runtime.config.tenantId,
-  lifecycle: { memory: runtime.memory, injections: runtime.injections, forgetting: runtime.config.forgetting },
+  lifecycle: {
+    memory: runtime.memory,
+    injections: runtime.injections,
+    forgetting: runtime.config.forgetting,
+    outcomes: { rawLog: runtime.rawLog, ledger: runtime.ledger },
+  },
 });

@@ -35,6 +35,7 @@ export type ChangeOrigin =
     }
   | { readonly kind: 'revert'; readonly reverts: number; readonly conflicts: readonly { readonly itemId: string; readonly reason: string }[] }
   | { readonly kind: 'usage'; readonly injections: number; readonly through: string }
+  | { readonly kind: 'outcome'; readonly records: readonly string[]; readonly through: number }
   | { readonly kind: 'forget'; readonly policy: Readonly<Record<string, number>> };
 
 export interface UpdaterCommit {

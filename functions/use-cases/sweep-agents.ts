@@ -29,8 +29,8 @@ export async function sweepIfSettled(deps: SweepDependencies, agent: AgentKey): 
   const placed = (await deps.summaries.getCursor(agent))?.cursor.lastSequence ?? 0;
   if (placed < status.lastSequence) return { swept: false, reason: 'consolidation-pending' };
   const written = await sweepAgent(deps, agent);
-  const forgotten = deps.lifecycle ? (await maintainMemory(deps.lifecycle, agent)).forgotten : 0;
-  if ((written.length > 0 || forgotten > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
+  const memory = deps.lifecycle ? await maintainMemory(deps.lifecycle, agent) : undefined;
+  if ((written.length > 0 || (memory?.forgotten ?? 0) + (memory?.outcomes ?? 0) > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return { swept: true, written: written.length };
 }
 

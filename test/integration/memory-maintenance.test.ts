@@ -24,21 +24,30 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Item { id: string; status: string; verification: string; hitCount: number; lastHitAt?: string; row?: Record<string, string | null> }
+interface Item { id: string; status: string; verification: string; confidence: number; hitCount: number; lastHitAt?: string; row?: Record<string, string | null> }
 
-async function consolidate(agentId: string, contents: string[]) {
-  const events = contents.map((content, i) => message(`${agentId}-${i}`, content));
+const posted = new Map<string, number>();
+async function consolidate(agentId: string, contents: (string | Record<string, unknown>)[]) {
+  const start = posted.get(agentId) ?? 0;
+  const events = contents.map((content, i) => (typeof content === 'string' ? message(`${agentId}-${start + i}`, content) : { id: `${agentId}-${start + i}`, timestamp: '2026-11-02T09:00:00Z', ...content }));
+  const last = start + contents.length;
+  posted.set(agentId, last);
   await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events });
   await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
-  await waitFor(async () => (await api<{ lastConsolidatedSequence?: number }>(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === contents.length, 120_000);
-  await waitFor(async () => (await api<{ freshness?: { lastConsolidatedSequence: number } }>(stack, 'GET', `/v1/agents/${agentId}/snapshot`)).body.freshness?.lastConsolidatedSequence === contents.length, 60_000);
+  await waitFor(async () => (await api<{ lastConsolidatedSequence?: number }>(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === last, 120_000);
+  await waitFor(async () => (await api<{ freshness?: { lastConsolidatedSequence: number } }>(stack, 'GET', `/v1/agents/${agentId}/snapshot`)).body.freshness?.lastConsolidatedSequence === last, 60_000);
   await stack.eventSources.waitForIdle(60_000);
 }
 const facts = async (agentId: string, status?: string) => (await api<{ items: Item[] }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=100${status ? `&status=${status}` : ''}`)).body.items;
 const byValue = (items: Item[], value: RegExp) => items.find((item) => Object.values(item.row ?? {}).some((v) => v !== null && value.test(v)))!;
 const sweepAt = (agentId: string, now: Date) =>
   sweepIfSettled(
-    { ...runtime.summaries, ledger: runtime.ledger, snapshot: runtime.snapshot, lifecycle: { memory: runtime.memory, injections: runtime.injections, forgetting: runtime.config.forgetting, now: () => now } },
+    {
+      ...runtime.summaries,
+      ledger: runtime.ledger,
+      snapshot: runtime.snapshot,
+      lifecycle: { memory: runtime.memory, injections: runtime.injections, forgetting: runtime.config.forgetting, outcomes: { rawLog: runtime.rawLog, ledger: runtime.ledger }, now: () => now },
+    },
     { tenantId: 'default', agentId },
   );
 
@@ -99,5 +108,35 @@ describe('forgetting', () => {
 
     const restored = await api(stack, 'POST', `/v1/agents/${agentId}/feedback`, { itemId: city.id, outcome: 'helpful' });
     expect(restored.body).toMatchObject({ effect: 'restored', item: { status: 'active' } });
+  });
+});
+
+describe('outcomes of actions', () => {
+  it('verifies the items a context response injected when the action taken with it succeeded, once', async () => {
+    const agentId = 'outcomes';
+    await consolidate(agentId, ['I live in Lyon.', 'I work at Acme.', 'ok']);
+    const context = await api(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=2000`);
+    const injectionId = context.headers.get('x-request-id')!;
+    const injected = (await api<{ items: { id: string; kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/injections/${injectionId}`)).body.items.filter((i) => i.kind === 'fact').map((i) => i.id);
+    expect(injected.length).toBeGreaterThan(0);
+    const before = await facts(agentId);
+    expect(before.filter((i) => injected.includes(i.id)).every((i) => i.verification === 'unverified')).toBe(true);
+    await consolidate(agentId, [
+      { type: 'action', role: 'tool', content: 'booked the train to the home city', metadata: { injectionId, outcome: 'success' } },
+      // An action that names no context response says nothing about memory.
+      { type: 'action', role: 'tool', content: 'checked the weather', metadata: { outcome: 'failure' } },
+    ]);
+
+    await sweepAt(agentId, new Date());
+
+    const after = await facts(agentId);
+    for (const item of after) expect(item.verification, item.id).toBe(injected.includes(item.id) ? 'verified' : before.find((b) => b.id === item.id)?.verification ?? 'unverified');
+    const versions = (await api<{ versions: { cause: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/items/${injected[0]}/history`)).body.versions;
+    // The same sweep counted the context response as a hit too, after the outcome.
+    expect(versions.map((v) => v.cause).slice(-2)).toEqual(['outcome', 'usage']);
+
+    // The same records are not counted twice.
+    await sweepAt(agentId, new Date());
+    expect((await facts(agentId)).map((i) => [i.id, i.confidence])).toEqual(after.map((i) => [i.id, i.confidence]));
   });
 });

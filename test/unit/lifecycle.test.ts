@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FactItem, MemoryItem, TaskItem } from '../../functions/domain/memory.js';
 import {
+  actionOutcome,
   applyFeedback,
+  applyOutcome,
   countHits,
   DEFAULT_FORGETTING_POLICY as policy,
   feedbackRequestSchema,
@@ -139,5 +141,33 @@ describe('forgetting', () => {
   it('counts hits onto the item', () => {
     expect(countHits(fact({ lastHitAt: at(3) }), { count: 2, lastAt: at(5) })).toMatchObject({ hitCount: 3, lastHitAt: at(5) });
     expect(countHits(fact({ lastHitAt: at(9) }), { count: 1, lastAt: at(5) })).toMatchObject({ hitCount: 2, lastHitAt: at(9) });
+  });
+});
+
+describe('outcomes of actions', () => {
+  it('are read from action records that name the context response they acted on', () => {
+    expect(actionOutcome({ type: 'action', metadata: { injectionId: 'r1', outcome: 'success' } })).toEqual({ injectionId: 'r1', success: true });
+    expect(actionOutcome({ type: 'action', metadata: { injectionId: 'r1', outcome: 'failure' } })).toEqual({ injectionId: 'r1', success: false });
+    expect(actionOutcome({ type: 'action', metadata: { injectionId: 'r1', error: 'timeout' } })).toEqual({ injectionId: 'r1', success: false });
+    expect(actionOutcome({ type: 'action', metadata: { outcome: 'success' } })).toBeUndefined();
+    expect(actionOutcome({ type: 'message', metadata: { injectionId: 'r1', outcome: 'success' } })).toBeUndefined();
+    expect(actionOutcome({ type: 'action', metadata: { injectionId: 'r1' } })).toBeUndefined();
+  });
+
+  const record = { recordId: 'act-1', sequence: 9, timestamp: at(9), role: 'tool' };
+
+  it('verify an item on success, with the action record as evidence', () => {
+    const { item, effect } = applyOutcome(fact(), true, record, { now: at(10), batch: 2 });
+    expect(effect).toBe('verified');
+    expect(item).toMatchObject({ verification: 'verified', lastReinforcedAt: at(10) });
+    expect(item.evidence.map((e) => e.recordId)).toEqual(['r1', 'act-1']);
+    expect(item.history.at(-1)).toMatchObject({ field: 'verification', to: 'verified', evidence: ['act-1'] });
+  });
+
+  it('mark a verified item as a conflict to verify on failure, and weaken an unverified one', () => {
+    expect(applyOutcome(fact({ verification: 'verified', confidence: 0.9 }), false, record, { now: at(10), batch: 2 }).item).toMatchObject({ status: 'conflict', verification: 'verified', note: expect.stringContaining('act-1') });
+    const weakened = applyOutcome(fact(), false, record, { now: at(10), batch: 2 });
+    expect(weakened.effect).toBe('weakened');
+    expect(weakened.item.confidence).toBeLessThan(0.7);
   });
 });
