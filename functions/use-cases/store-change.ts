@@ -48,6 +48,8 @@ export async function changeStore<R>(
     const store = await memory.load(agent, updater);
     const planned = plan(store);
     if (!planned.changes || (planned.changes.length === 0 && !planned.tables && !planned.cursor)) return { committed: false, result: planned.result };
+    // A store no batch has written yet has no head to check against, and nothing to change.
+    if (store.version === 0 && planned.changes.length === 0) return { committed: false, result: planned.result };
     const byId = new Map(store.items.map((item) => [item.id, item]));
     for (const change of planned.changes) byId.set(change.after.id, change.after);
     const tables = planned.tables ?? store.tables;
