@@ -329,7 +329,9 @@ export class MemoryServiceStack extends Stack {
       description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
     }).function;
     summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    // Views and snapshot; and the memory pass (use counts from the injection log, forgetting):
+    // a query of items, injections and cursors, then version-checked transactions.
+    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     sweep.addToRolePolicy(maintainIndex());
@@ -363,6 +365,20 @@ export class MemoryServiceStack extends Stack {
     allowEmbeddings(reader);
     reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
     summaries.table.grant(memoryReader, 'dynamodb:Query');
+
+    // The note lifecycle's write side: feedback on items and batch reverts. Each is an audited,
+    // version-checked transaction on the memory table (items, head, audit, view), then the
+    // snapshot is reassembled (views and snapshot here, summaries and progress read elsewhere).
+    const feedback = new ServiceFunction(this, 'Feedback', {
+      entry: 'functions/handlers/feedback.ts',
+      environment,
+      memorySize: 512,
+      description: 'POST feedback (helpful, wrong, outdated) and POST audit/{batch}/revert',
+    }).function;
+    memory.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
+    summaries.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query');
+    agents.table.grant(feedback, 'dynamodb:GetItem');
+
 
     // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
     const keys = new ApiKeysTable(this, 'ApiKeys');
@@ -403,12 +419,12 @@ export class MemoryServiceStack extends Stack {
     erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
 
     const api = new MemoryApi(this, 'Api', {
-      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase },
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase, Feedback: feedback },
       authorizer,
     });
 
     const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
-    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
+    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase, Feedback: feedback }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });

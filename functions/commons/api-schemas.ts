@@ -6,6 +6,7 @@
  * and are described here with the same bounds.
  */
 import { z } from 'zod';
+import { feedbackRequestSchema } from '../domain/lifecycle.js';
 import { ingestRequestSchema } from '../domain/events.js';
 import type { Route } from './routes.js';
 
@@ -275,5 +276,17 @@ export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSch
   },
   readContext: { query: contextQuerySchema, responses: ok(contextSchema) },
   eraseAgent: { responses: { 202: { description: 'Erasure queued; afterwards the agent is gone (GET status is 404)', schema: z.looseObject({ status: z.literal('queued') }).meta({ id: 'ErasureQueued' }) } } },
+  giveFeedback: {
+    body: feedbackRequestSchema.meta({ id: 'FeedbackRequest' }),
+    responses: ok(z.looseObject({ feedbackId: z.string(), itemId: z.string(), outcome: z.enum(['helpful', 'wrong', 'outdated']), effect: z.string(), item: z.looseObject({}) }).meta({ id: 'FeedbackResult' })),
+  },
+  revertBatch: {
+    extraParams: z.object({ batch: z.string().meta({ description: 'Batch index' }) }),
+    responses: ok(z.looseObject({ batch: z.number().int(), updaters: z.array(z.looseObject({ updater: z.string(), reverted: z.array(z.string()), conflicts: z.array(z.looseObject({ itemId: z.string(), reason: z.string() })), alreadyReverted: z.boolean() })) }).meta({ id: 'RevertResult' })),
+  },
+  readItemHistory: {
+    extraParams: z.object({ itemId: z.string() }),
+    responses: ok(z.looseObject({ itemId: z.string(), versions: z.array(z.looseObject({ version: z.number().int(), appliedAt: z.string(), batch: z.number().int(), cause: z.string() })) }).meta({ id: 'ItemHistory' })),
+  },
   readOpenApi: { responses: ok(z.looseObject({ openapi: z.string() }).meta({ id: 'OpenApiDocument' }), 'This document') },
 };

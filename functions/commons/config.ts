@@ -83,6 +83,12 @@ const configSchema = z.object({
   MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
   MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
   MODEL_MAX_WALL_MS_PER_BATCH: z.coerce.number().int().min(1).default(240_000),
+  /** Days without a hit or reinforcement after which a low-confidence item is forgotten (archived). */
+  FORGET_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  /** The same for open tasks, rules and security constraints. */
+  FORGET_PROTECTED_AFTER_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+  /** Only items at or below this confidence are forgotten (verified items never are). */
+  FORGET_MAX_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.75),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   AWS_ENDPOINT_URL: z.url().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
@@ -134,6 +140,8 @@ export interface ServiceConfig {
   readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
   readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
+  /** The sweep's forgetting pass (see domain/lifecycle.ts). */
+  readonly forgetting: { readonly afterDays: number; readonly protectedAfterDays: number; readonly maxConfidence: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
   readonly s3ForcePathStyle: boolean;
@@ -192,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxOutputTokens: c.MODEL_MAX_OUTPUT_TOKENS_PER_BATCH,
       maxWallMs: c.MODEL_MAX_WALL_MS_PER_BATCH,
     },
+    forgetting: { afterDays: c.FORGET_AFTER_DAYS, protectedAfterDays: c.FORGET_PROTECTED_AFTER_DAYS, maxConfidence: c.FORGET_MAX_CONFIDENCE },
     region: c.AWS_REGION,
     endpointOverridden,
     s3ForcePathStyle: c.S3_FORCE_PATH_STYLE ?? endpointOverridden,

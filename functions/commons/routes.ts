@@ -11,7 +11,7 @@ export type Scope = KeyScope | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
-export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase';
+export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase' | 'Feedback';
 
 export interface RouteSpec {
   /** Names the operation; a handler maps each of its operations to code. */
@@ -40,6 +40,9 @@ export const ROUTES = [
   { operation: 'rebuildSummaries', method: 'POST', path: `${agent}/summaries/rebuild`, functionId: 'Sweep', scope: 'admin', summary: 'Regenerate a range of base summaries and their ancestors' },
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
   { operation: 'eraseAgent', method: 'DELETE', path: agent, functionId: 'Erase', scope: 'admin', summary: 'Erase everything of the agent (queued; 202): raw records and their versions, every item in every table' },
+  { operation: 'giveFeedback', method: 'POST', path: `${agent}/feedback`, functionId: 'Feedback', scope: 'write', summary: 'Say whether an item was helpful, wrong or outdated (an audited change)' },
+  { operation: 'revertBatch', method: 'POST', path: `${agent}/audit/{batch}/revert`, functionId: 'Feedback', scope: 'admin', summary: "Apply the inverse of a batch's patches as a new audited change" },
+  { operation: 'readItemHistory', method: 'GET', path: `${agent}/items/{itemId}/history`, functionId: 'MemoryReader', scope: 'read', summary: 'Every version of an item with the batch and patch that made it' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
   { operation: 'readOpenApi', method: 'GET', path: '/openapi.json', functionId: 'Status', scope: 'public', summary: 'This API described as OpenAPI 3.1 (no key needed)' },
 ] as const satisfies readonly RouteSpec[];

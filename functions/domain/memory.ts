@@ -16,6 +16,8 @@ export interface Evidence {
   readonly recordId: string;
   readonly sequence: number;
   readonly timestamp: string;
+  /** Who wrote the record (user, assistant, tool...): the agent's own words are not independent evidence. */
+  readonly role?: string;
 }
 
 export interface ItemScope {
@@ -44,6 +46,10 @@ interface ItemBase {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly lastReinforcedAt: string;
+  /** When a context response last injected the item (counted offline from the injection log). */
+  readonly lastHitAt?: string;
+  /** Independent sources that supported the item (see domain/verification.ts). */
+  readonly confirmations?: number;
   readonly validUntil?: string;
   readonly supersedes?: readonly string[];
   readonly supersededBy?: string;

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { MemoryServiceError } from './errors.js';
 import { looksLikeInstruction } from './instructions.js';
+import { applySignal, initialStanding, isIndependentRecord, isShown, standingOf } from './verification.js';
 import {
   ALIAS_PREFIX,
   type ContactItem,
@@ -206,9 +207,7 @@ function baseItem(state: PatchState, id: string, evidence: Evidence[], scope: It
   return {
     id,
     scope,
-    status: 'active' as const,
-    verification: 'unverified' as const,
-    confidence: 0.7,
+    ...initialStanding(0.7),
     hitCount: 1,
     createdAt: now,
     updatedAt: now,
@@ -226,12 +225,19 @@ function mergeEvidence(existing: readonly Evidence[], added: readonly Evidence[]
 
 function reinforce<T extends MemoryItem>(state: PatchState, item: T, evidence: Evidence[]): T {
   const fresh = evidence.some((e) => !item.evidence.some((known) => known.sequence === e.sequence));
+  // Confidence moves by the verification rules: only records new to the item and not written
+  // by the agent itself count, so the consolidator restating an item never raises it.
+  const independent = new Map(evidence.filter((e) => isIndependentRecord(item, e)).map((e) => [e.recordId, e]));
+  let standing = standingOf(item);
+  for (let i = 0; i < independent.size; i += 1) standing = applySignal(standing, { kind: 'record', independent: true }).standing;
   return {
     ...item,
     evidence: mergeEvidence(item.evidence, evidence),
     hitCount: item.hitCount + (fresh ? 1 : 0),
-    confidence: fresh ? Math.min(0.99, Math.round((item.confidence + 0.1) * 100) / 100) : item.confidence,
-    lastReinforcedAt: state.context.now,
+    verification: standing.verification,
+    confidence: standing.confidence,
+    confirmations: standing.confirmations,
+    ...(independent.size > 0 ? { lastReinforcedAt: state.context.now } : {}),
     updatedAt: state.context.now,
   };
 }
@@ -480,8 +486,11 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
       const definition = ensureColumns(state, op.table, op.row);
       const row = Object.fromEntries(definition.columns.map((c) => [c, op.row[c] ?? null]));
       const key = rowKey(definition, row);
-      const rivals = facts(state, op.table).filter((f) => f.status !== 'archived' && rowKey(definition, f.row) === key);
-      const same = rivals.find((f) => sameRow(f.row, row, definition.columns));
+      const sameKey = facts(state, op.table).filter((f) => f.status !== 'archived' && rowKey(definition, f.row) === key);
+      const same = sameKey.find((f) => sameRow(f.row, row, definition.columns));
+      // A refuted value is no rival: the new value supersedes it (its replacement, asked for by the feedback).
+      const rivals = sameKey.filter(isShown);
+      const refuted = sameKey.filter((f) => !isShown(f));
       if (same) {
         state.remember(op.ref, same.id);
         state.put(reinforce(state, same, evidence));
@@ -494,11 +503,20 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
         table: op.table,
         row,
         statement: op.statement,
-        confidence: op.confidence ?? 0.7,
+        confidence: initialStanding(op.confidence ?? 0.7).confidence,
       };
       state.remember(op.ref, id);
+      for (const old of refuted) state.put(archive(state, old, `refuted; superseded by ${id}`, evidence, id));
+      const resisting = op.correction ? [] : rivals.filter((r) => applySignal(standingOf(r), { kind: 'contradiction' }).effect === 'challenged');
       if (rivals.length === 0) {
         state.put(created);
+      } else if (resisting.length > 0) {
+        // One remark against a value verified several times: a conflict to verify, not an overwrite.
+        // The verified value stays verified (it ranks first) but is marked; the newcomer waits as a
+        // draft until a record or feedback decides. Other rivals are marked as usual.
+        const note = `contradicted by ${id}; to verify`;
+        for (const rival of rivals) state.put({ ...rival, status: 'conflict', note, updatedAt: state.context.now });
+        state.put({ ...created, status: 'draft', note: `contradicts verified ${resisting.map((r) => r.id).join(', ')}; to verify` });
       } else if (op.correction) {
         // The batch shows the earlier value was wrong: supersede it, keep it archived.
         for (const rival of rivals) state.put(archive(state, rival, `corrected by ${id}`, evidence, id));

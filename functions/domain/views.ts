@@ -4,6 +4,7 @@
  * view says how many items it left out; the full store is readable page by
  * page.
  */
+import { isShown } from './verification.js';
 import type { ContactItem, FactItem, FactTable, MemoryItem, TaskItem, UpdaterName } from './memory.js';
 
 export interface UpdaterView {
@@ -25,7 +26,8 @@ const evidenceIds = (item: MemoryItem) => item.evidence.slice(-5).map((e) => e.r
 const sourceAt = (item: MemoryItem) => item.evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), '') || item.updatedAt;
 
 function rank(updater: UpdaterName, items: readonly MemoryItem[]): MemoryItem[] {
-  const live = items.filter((item) => item.status !== 'archived');
+  // Archived and refuted items stay in the store for audit, never in a view.
+  const live = items.filter(isShown);
   const byRecent = (a: MemoryItem, b: MemoryItem) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt);
   if (updater === 'contacts') {
     return [...live].sort((a, b) => (b as ContactItem).lastMentionedAt.localeCompare((a as ContactItem).lastMentionedAt) || byRecent(a, b));
@@ -39,7 +41,7 @@ function rank(updater: UpdaterName, items: readonly MemoryItem[]): MemoryItem[] 
 }
 
 export function compactItem(item: MemoryItem): Record<string, unknown> {
-  const common = { id: item.id, status: item.status, confidence: item.confidence, updatedAt: item.updatedAt, sourceAt: sourceAt(item), evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}) };
+  const common = { id: item.id, status: item.status, verification: item.verification, confidence: item.confidence, updatedAt: item.updatedAt, sourceAt: sourceAt(item), evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}) };
   switch (item.kind) {
     case 'contact': {
       const c = item as ContactItem;

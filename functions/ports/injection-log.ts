@@ -23,3 +23,12 @@ export interface InjectionLog {
   record(agent: AgentKey, injection: Injection): Promise<void>;
   read(agent: AgentKey, requestId: string): Promise<Injection | undefined>;
 }
+
+/**
+ * The injection log read offline, to count how often items were used. Never
+ * called on the read path.
+ */
+export interface InjectionHistory {
+  /** Injections recorded after `after` (ISO time; all when absent), oldest first. */
+  listSince(agent: AgentKey, after: string | undefined): Promise<Injection[]>;
+}

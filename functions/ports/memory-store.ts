@@ -1,6 +1,6 @@
 /** Ports of the memory stores (contacts, facts, tasks) and their audit log. */
 import type { AgentKey } from '../domain/agent-key.js';
-import type { FactTable, MemoryItem, PatchOp, UpdaterName, UpdaterStore } from '../domain/memory.js';
+import type { FactTable, ItemStatus, MemoryItem, PatchOp, UpdaterName, UpdaterStore } from '../domain/memory.js';
 import type { ItemChange } from '../domain/patch.js';
 import type { UpdaterView } from '../domain/views.js';
 import type { BatchRange } from '../domain/sequencing.js';
@@ -29,7 +29,25 @@ export interface AuditEntry {
   readonly quarantined: readonly { readonly op: PatchOp; readonly reason: string }[];
   readonly tablesBefore?: readonly FactTable[];
   readonly tablesAfter?: readonly FactTable[];
+  /** Set on changes that are not a batch's consolidation (feedback, revert, usage counts, forgetting). */
+  readonly origin?: ChangeOrigin;
 }
+
+/** Why a change outside consolidation was made. */
+export type ChangeOrigin =
+  | {
+      readonly kind: 'feedback';
+      readonly feedbackId: string;
+      readonly itemId: string;
+      readonly outcome: 'helpful' | 'wrong' | 'outdated';
+      readonly injectionId?: string;
+      readonly note?: string;
+      readonly evidence?: readonly string[];
+    }
+  | { readonly kind: 'revert'; readonly reverts: number; readonly conflicts: readonly { readonly itemId: string; readonly reason: string }[] }
+  | { readonly kind: 'usage'; readonly injections: number; readonly through: string }
+  | { readonly kind: 'outcome'; readonly records: readonly string[]; readonly through: number }
+  | { readonly kind: 'forget'; readonly policy: Readonly<Record<string, number>> };
 
 export interface UpdaterCommit {
   readonly updater: UpdaterName;
@@ -69,7 +87,49 @@ export interface MemoryStore {
   commit(agent: AgentKey, commit: UpdaterCommit): Promise<void>;
   /** Finishes the staged commit of `batchIndex`, if one was started; returns it, or undefined when there is none. */
   resume(agent: AgentKey, updater: UpdaterName, batchIndex: number): Promise<UpdaterCommit | undefined>;
-  listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string }): Promise<ItemPage>;
+  /** A store page by page; `status` keeps only items in that status (e.g. `archived`). */
+  listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string; status?: ItemStatus }): Promise<ItemPage>;
   readAudit(agent: AgentKey, batchIndex: number, updater: UpdaterName): Promise<AuditEntry | undefined>;
   readView(agent: AgentKey, updater: UpdaterName): Promise<UpdaterView | undefined>;
+}
+
+/**
+ * A change to one updater's store outside consolidation. It moves the store
+ * version (so it is serialised with batches by the same check) but never the
+ * applied batch; its audit entry is filed under `batch` (the batch it refers
+ * to: the last applied one, or the batch a revert undoes) and `changeId`.
+ */
+export interface StoreChange {
+  readonly updater: UpdaterName;
+  readonly expectedVersion: number;
+  readonly batch: number;
+  /** Unique per batch and updater (`[A-Za-z0-9_-]`); a second change with the same id is refused. */
+  readonly changeId: string;
+  readonly changes: readonly ItemChange[];
+  readonly tables?: readonly FactTable[];
+  readonly audit: AuditEntry;
+  readonly view: UpdaterView;
+  /** A progress marker written in the same transaction (e.g. how far the injection log was counted). */
+  readonly cursor?: { readonly name: string; readonly value: string };
+}
+
+/** One audit entry with where it is filed. */
+export interface AuditRecord {
+  readonly updater: UpdaterName;
+  readonly batch: number;
+  /** Absent for a batch's consolidation entry. */
+  readonly changeId?: string;
+  readonly entry: AuditEntry;
+}
+
+/**
+ * Changes outside consolidation (feedback, revert, usage, forgetting), and
+ * the audit log read as a whole. `commitChange` is atomic like `commit`.
+ */
+export interface MemoryRevisions {
+  /** Throws StoreVersionConflictError when the store moved on, ChangeAlreadyAppliedError when `changeId` is taken. */
+  commitChange(agent: AgentKey, change: StoreChange): Promise<void>;
+  /** Audit entries in key order (batch, then updater, then change), optionally of one updater and/or one batch. */
+  listAudit(agent: AgentKey, filter: { readonly updater?: UpdaterName; readonly batch?: number }): Promise<AuditRecord[]>;
+  readCursor(agent: AgentKey, name: string): Promise<string | undefined>;
 }

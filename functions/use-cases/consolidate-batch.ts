@@ -264,7 +264,7 @@ async function runUpdater(
     const issues = issuesFromZod(parsed.error, 'output').map((issue) => `${issue.field}: ${issue.rule}`);
     throw new InvalidModelOutputError(`${updater}: model output failed validation: ${issues.slice(0, 5).join('; ')}`);
   }
-  const evidence = new Map<string, Evidence>(records.map((r) => [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp }]));
+  const evidence = new Map<string, Evidence>(records.map((r) => [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp, role: r.role }]));
   const result = applyPatch(store, parsed.data.ops, { updater, batch: batch.index, now, scope: agent, records: evidence, aliases: idOf });
   const version = store.version + 1;
   await deps.memory.commit(agent, {

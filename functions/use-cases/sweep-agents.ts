@@ -20,12 +20,15 @@ import type { AgentLedger, AgentStatus } from '../ports/pipeline.js';
 import { sweepAgent, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
 import { indexSummaries, type IndexDependencies } from './index-memory.js';
+import { maintainMemory, type MemoryMaintenanceDependencies } from './maintain-memory.js';
 
 export interface SweepDependencies extends SummaryDependencies {
   readonly ledger: AgentLedger;
   readonly snapshot?: SnapshotDependencies;
   /** When set, the summaries a sweep writes are added to the retrieval index. */
   readonly index?: IndexDependencies;
+  /** When set, each sweep also counts item use and forgets what is never used. */
+  readonly lifecycle?: MemoryMaintenanceDependencies;
 }
 
 export type SweepResult =
@@ -87,7 +90,9 @@ export async function runRequestedSweep(deps: SweepDependencies, agent: AgentKey
 async function sweepNow(deps: SweepDependencies, agent: AgentKey): Promise<number> {
   const written = await sweepAgent(deps, agent);
   if (written.length > 0 && deps.index) await indexSummaries(deps.index, agent, written);
-  if (written.length > 0 && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
+  // Use counting and forgetting ride on the sweep (offline, never on the read path).
+  const memory = deps.lifecycle ? await maintainMemory(deps.lifecycle, agent) : undefined;
+  if ((written.length > 0 || (memory?.forgotten ?? 0) + (memory?.outcomes ?? 0) > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return written.length;
 }
 

@@ -39,7 +39,7 @@ function policyOf(functionIdPrefix: string): unknown[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(11);
+    expect(functions).toHaveLength(12);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -205,6 +205,9 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/snapshot', 'ReaderFunction'],
     ['ANY /v1/agents/{agentId}/context', 'ReaderFunction'],
     ['ANY /v1/agents/{agentId}/injections/{requestId}', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/items/{itemId}/history', 'MemoryReaderFunction'],
+    ['ANY /v1/agents/{agentId}/feedback', 'FeedbackFunction'],
+    ['ANY /v1/agents/{agentId}/audit/{batch}/revert', 'FeedbackFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -328,6 +331,21 @@ describe('least privilege', () => {
     expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     expect(JSON.stringify(policyOf('Reader'))).toContain('index/*');
     expect(JSON.stringify(policyOf('Reader'))).not.toContain('raw/*');
+  });
+
+  it('lets the feedback function change memory items by version-checked transactions and reassemble the snapshot, and nothing else', () => {
+    expect(actionsOfRole('Feedback')).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 
   it('lets the status function only read', () => {

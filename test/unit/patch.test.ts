@@ -76,7 +76,10 @@ describe('facts', () => {
     const result = applyPatch(store('facts', [office], [PROFILE]), [addFact({ subject: 'user', attribute: 'office', value: 'Floor 3' })], context('facts', [office]));
 
     expect(result.items).toHaveLength(1);
-    expect(result.items[0]).toMatchObject({ hitCount: 2, confidence: 0.8 });
+    // A second independent record: verified, confidence grown by the rule (never past the verified cap).
+    expect(result.items[0]).toMatchObject({ hitCount: 2, verification: 'verified', confirmations: 2 });
+    expect(result.items[0]!.confidence).toBeGreaterThan(0.7);
+    expect(result.items[0]!.confidence).toBeLessThan(0.98);
     expect(result.items[0]!.evidence.map((e) => e.recordId)).toEqual(['old', 'r1']);
   });
 

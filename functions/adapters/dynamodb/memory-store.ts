@@ -19,9 +19,10 @@ import { agentPartitionKey, type AgentKey } from '../../domain/agent-key.js';
 import { MemoryServiceError } from '../../domain/errors.js';
 import { batchGetAll } from './batch-get.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
-import type { FactTable, MemoryItem, UpdaterName, UpdaterStore } from '../../domain/memory.js';
+import type { FactTable, ItemStatus, MemoryItem, UpdaterName, UpdaterStore } from '../../domain/memory.js';
+import { UPDATERS } from '../../domain/memory.js';
 import type { UpdaterView } from '../../domain/views.js';
-import { PatchTooLargeError, StoreVersionConflictError, type AuditEntry, type ItemPage, type MemoryStore, type StoreHead, type UpdaterCommit } from '../../ports/memory-store.js';
+import { PatchTooLargeError, StoreVersionConflictError, type AuditEntry, type AuditRecord, type ItemPage, type MemoryRevisions, type MemoryStore, type StoreChange, type StoreHead, type UpdaterCommit } from '../../ports/memory-store.js';
 
 // Part of the port's contract (the in-memory fake throws them too); re-exported for existing importers.
 export { PatchTooLargeError, StoreVersionConflictError };
@@ -29,6 +30,13 @@ export { PatchTooLargeError, StoreVersionConflictError };
 /** DynamoDB transactions hold at most 100 items and 4 MB. */
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_TRANSACTION_BYTES = 3_000_000; // below the 4 MB limit, with room for keys and expressions
+
+/** A change id already used for that batch and updater (e.g. a batch reverted twice at once). */
+export class ChangeAlreadyAppliedError extends MemoryServiceError {
+  override readonly name = 'ChangeAlreadyAppliedError';
+}
+
+const MAX_ITEMS_PER_COMMIT = 97; // + head, audit and view = 100
 const MAX_BINARY_BYTES = 350_000; // DynamoDB items are limited to 400 KB
 /** A compressed value larger than this many parts is refused: the documented hard cap. */
 const MAX_BLOB_PARTS = 40;
@@ -49,6 +57,9 @@ function packParts(value: unknown, what: string): Uint8Array[] {
   if (parts.length > MAX_BLOB_PARTS) throw new PatchTooLargeError(`${what} is ${packed.length} bytes compressed; the limit is ${MAX_BLOB_PARTS * MAX_BINARY_BYTES}`);
   return parts;
 }
+/** Changes outside consolidation sort right after the batch they refer to. */
+const changeAuditKey = (batch: number, updater: UpdaterName, changeId: string) => `${auditKey(batch, updater)}#${changeId}`;
+const cursorKey = (name: string) => `CURSOR#${name}`;
 
 function pack(value: unknown, what: string): Uint8Array {
   const packed = gzipSync(JSON.stringify(value));
@@ -80,7 +91,7 @@ interface PendingCommit {
   readonly commit: UpdaterCommit;
 }
 
-export class DynamoDbMemoryStore implements MemoryStore {
+export class DynamoDbMemoryStore implements MemoryStore, MemoryRevisions {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -278,14 +289,16 @@ export class DynamoDbMemoryStore implements MemoryStore {
     });
   }
 
-  async listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string }): Promise<ItemPage> {
+  async listItems(agent: AgentKey, updater: UpdaterName, page: { limit: number; nextToken?: string; status?: ItemStatus }): Promise<ItemPage> {
     const pk = agentPartitionKey(agent);
     const start = decodePageToken(page.nextToken, pk, itemPrefix(updater));
     const output = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': itemPrefix(updater) },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': itemPrefix(updater), ...(page.status ? { ':status': page.status } : {}) },
+        // A filtered page may hold fewer than `limit` items; the token still leads on.
+        ...(page.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
         Limit: page.limit,
         ExclusiveStartKey: start,
       }),
@@ -304,5 +317,99 @@ export class DynamoDbMemoryStore implements MemoryStore {
   async readView(agent: AgentKey, updater: UpdaterName): Promise<UpdaterView | undefined> {
     const output = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: viewKey(updater) } }));
     return output.Item ? unpack<UpdaterView>(output.Item.gz) : undefined;
+  }
+
+  // --- changes outside consolidation, and the audit log as a whole -------------------------
+
+  async commitChange(agent: AgentKey, change: StoreChange): Promise<void> {
+    if (!/^[A-Za-z0-9_-]{1,80}$/.test(change.changeId)) throw new MemoryServiceError(`change id ${change.changeId} must be 1-80 of [A-Za-z0-9_-]`);
+    if (change.changes.length > MAX_ITEMS_PER_COMMIT - 1) {
+      throw new PatchTooLargeError(`${change.updater} change touches ${change.changes.length} items; one commit holds at most ${MAX_ITEMS_PER_COMMIT - 1}`);
+    }
+    const pk = agentPartitionKey(agent);
+    const now = change.audit.appliedAt;
+    const values: Record<string, unknown> = { ':next': change.expectedVersion + 1, ':expected': change.expectedVersion, ':now': now };
+    let update = 'SET version = :next, updatedAt = :now';
+    if (change.tables) {
+      update += ', tables = :tables';
+      values[':tables'] = JSON.stringify(change.tables);
+    }
+    const items = change.changes.map((c) => ({
+      Put: {
+        TableName: this.tableName,
+        Item: { pk, sk: `${itemPrefix(change.updater)}${c.after.id}`, data: JSON.stringify(c.after), status: c.after.status, updatedAt: c.after.updatedAt },
+      },
+    }));
+    const auditIndex = 1 + items.length;
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              // Only an existing store can change outside a batch; the version check serialises with batches.
+              Update: { TableName: this.tableName, Key: { pk, sk: headKey(change.updater) }, UpdateExpression: update, ConditionExpression: 'version = :expected', ExpressionAttributeValues: values },
+            },
+            ...items,
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  pk,
+                  sk: changeAuditKey(change.batch, change.updater, change.changeId),
+                  gz: pack(change.audit, 'audit entry'),
+                  updater: change.updater,
+                  batch: change.batch,
+                  changeId: change.changeId,
+                  changed: change.changes.length,
+                  appliedAt: now,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: { TableName: this.tableName, Item: { pk, sk: viewKey(change.updater), gz: pack(change.view, 'view'), version: change.view.version, updatedAt: now } } },
+            ...(change.cursor ? [{ Put: { TableName: this.tableName, Item: { pk, sk: cursorKey(change.cursor.name), value: change.cursor.value, updatedAt: now } } }] : []),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        if (error.CancellationReasons?.[auditIndex]?.Code === 'ConditionalCheckFailed') {
+          throw new ChangeAlreadyAppliedError(`${change.changeId} of batch ${change.batch} (${change.updater}) was already applied`, { cause: error });
+        }
+        throw new StoreVersionConflictError(`${change.updater} store of ${agent.agentId} moved on`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async listAudit(agent: AgentKey, filter: { readonly updater?: UpdaterName; readonly batch?: number }): Promise<AuditRecord[]> {
+    const pk = agentPartitionKey(agent);
+    const prefix = filter.batch === undefined ? 'AUDIT#' : `AUDIT#${String(filter.batch).padStart(10, '0')}#`;
+    const records: AuditRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...(filter.updater ? { ':updater': filter.updater } : {}) },
+          ...(filter.updater ? { FilterExpression: '#updater = :updater', ExpressionAttributeNames: { '#updater': 'updater' } } : {}),
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const row of page.Items ?? []) {
+        const [, batch, updater, changeId] = String(row.sk).split('#');
+        if (!UPDATERS.includes(updater as UpdaterName)) continue;
+        records.push({ updater: updater as UpdaterName, batch: Number(batch), ...(changeId ? { changeId } : {}), entry: unpack<AuditEntry>(row.gz) });
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return records;
+  }
+
+  async readCursor(agent: AgentKey, name: string): Promise<string | undefined> {
+    const output = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: agentPartitionKey(agent), sk: cursorKey(name) }, ConsistentRead: true }));
+    return output.Item?.value === undefined ? undefined : String(output.Item.value);
   }
 }

@@ -1,23 +1,31 @@
 /**
  * `GET /v1/agents/{agentId}/contacts|facts|tasks`: a store, page by page
- * (`limit` 1-100, default 50; `nextToken` from the previous page).
+ * (`limit` 1-100, default 50; `nextToken` from the previous page;
+ * `status=active|draft|conflict|archived` keeps one status, so
+ * `?status=archived` shows what was archived or forgotten).
  * `GET /v1/agents/{agentId}/audit?batch=N`: the patches applied for batch N,
  * with before and after of every changed item.
  * `GET /v1/agents/{agentId}/summaries?ladder=time|count[&level=N]`: a
  * ladder's summaries (every level when `level` is omitted), page by page.
+ * `GET /v1/agents/{agentId}/items/{itemId}/history`: every version of an item
+ * with the batch and patch that made it (from the audit log).
  * `GET /v1/agents/{agentId}/injections/{requestId}`: what a context response
  * injected (item ids and versions).
  */
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { UPDATERS, type UpdaterName } from '../../domain/memory.js';
+import { UPDATERS, type ItemStatus, type UpdaterName } from '../../domain/memory.js';
+import { itemHistory } from '../../use-cases/revert-batch.js';
+import type { MemoryRevisions } from '../../ports/memory-store.js';
+
+const ITEM_STATUSES: readonly ItemStatus[] = ['active', 'draft', 'conflict', 'archived'];
 import type { MemoryStore } from '../../ports/memory-store.js';
 import type { SummaryStore } from '../../ports/summary-store.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 import { LEVEL_NAMES, topLevel, type LadderConfig } from '../../domain/ladders.js';
 
 export interface MemoryRouteDependencies {
-  readonly memory: MemoryStore;
+  readonly memory: MemoryStore & Pick<MemoryRevisions, 'listAudit'>;
   readonly injections: InjectionLog;
   readonly summaries: SummaryStore;
   readonly ladders: LadderConfig;
@@ -27,7 +35,9 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
   const listStore = (updater: UpdaterName) => async ({ event, agent }: RouteRequest) => {
     const query = event.queryStringParameters ?? {};
     const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
-    const page = await deps.memory.listItems(agent, updater, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
+    const status = query.status;
+    if (status !== undefined && !ITEM_STATUSES.includes(status as ItemStatus)) throw new ValidationError([{ field: 'status', rule: `must be one of ${ITEM_STATUSES.join(', ')}` }]);
+    const page = await deps.memory.listItems(agent, updater, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}), ...(status ? { status: status as ItemStatus } : {}) });
     return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
   };
   return httpRouter('MemoryReader', {
@@ -53,6 +63,7 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
         ...(page.nextToken ? { nextToken: page.nextToken } : {}),
       });
     },
+    readItemHistory: async ({ event, agent }) => jsonResponse(200, await itemHistory(deps.memory, agent, event.pathParameters?.itemId ?? '')),
     readAudit: async ({ event, agent }) => {
       const batch = integerParameter(event.queryStringParameters?.batch, 'batch', 1, Number.MAX_SAFE_INTEGER);
       const entries = (await Promise.all(UPDATERS.map((updater) => deps.memory.readAudit(agent, batch, updater)))).filter(Boolean);

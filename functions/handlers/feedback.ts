@@ -1,0 +1,12 @@
+/** Lambda entry: feedback on items and batch reverts (the note lifecycle's write side). */
+import { createFeedbackHandler } from './http/feedback-route.js';
+import { serviceRuntime } from '../commons/runtime.js';
+
+const runtime = serviceRuntime();
+
+export const handler = createFeedbackHandler({
+  tenantId: runtime.config.tenantId,
+  memory: runtime.memory,
+  injections: runtime.injections,
+  snapshot: runtime.snapshot,
+});
