@@ -54,7 +54,7 @@ describe('the typed client', () => {
 
   it('sends the key as a bearer token on every request', () => {
     expect(authorization.length).toBeGreaterThan(0);
-    expect(new Set(authorization)).toEqual(new Set(['Bearer test-key-123']));
+    expect(new Set(authorization)).toEqual(new Set([`Bearer ${TEST_API_KEY}`]));
   });
 
   it('pages through a store: small pages give the same items as one large page', async () => {

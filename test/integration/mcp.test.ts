@@ -100,7 +100,7 @@ describe('the memory MCP server', () => {
   });
 
   it('sends its key to the API on every call', () => {
-    expect(new Set(authorization)).toEqual(new Set(['Bearer mcp-test-key']));
+    expect(new Set(authorization)).toEqual(new Set([`Bearer ${TEST_API_KEY}`]));
   });
 
   it('reports a refused call as a tool error instead of failing the session', async () => {
