@@ -53,7 +53,7 @@ export interface MemoryServiceStackProps extends StackProps {
   readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
   /**
    * Raw-log retention (S3 lifecycle on `raw/`). The injection log expires
-   * on its own (90-day TTL); purging archived items is not implemented.
+   * on its own (90-day TTL); archived memory items are kept (no purge yet; see docs/design/security.md).
    * @default { rawRecordsDays: never, noncurrentVersionsDays: 30 }
    */
   readonly retention?: {

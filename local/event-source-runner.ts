@@ -95,6 +95,8 @@ export function startEventSourceRunner(
     );
     const messages = received.Messages ?? [];
     if (messages.length === 0) return false;
+    // Busy from the moment messages are in hand: the delivery may take longer than any quiet round.
+    idle.set(mapping.logicalId, false);
     stats.invocations += 1;
     stats.recordsDelivered += messages.length;
     const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };

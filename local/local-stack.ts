@@ -13,6 +13,18 @@ import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner
 import type { StreamSourceStats } from './stream-source-runner.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { loadFunctions, type LocalFunction } from './lambda-functions.js';
+import { provisionFromTemplate, type ResourceMap } from './provision.js';
+import { synthesizeTemplate, type CfnTemplate } from './template.js';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbApiKeyStore } from '../functions/adapters/dynamodb/api-key-store.js';
+import { parseKeySeeds, type KeySeed } from '../functions/domain/auth.js';
+import type { ApiKeyStore } from '../functions/ports/api-keys.js';
+import { createApiKey } from '../functions/use-cases/api-keys.js';
+import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
+import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
+
 export interface EventSourceRunner extends QueueRunner {
   readonly streamStats: StreamSourceStats;
 }
@@ -26,17 +38,6 @@ async function waitUntil(condition: () => boolean, deadline: number, rounds: num
     held = condition() ? held + 1 : 0;
   }
 }
-import { loadFunctions, type LocalFunction } from './lambda-functions.js';
-import { provisionFromTemplate, type ResourceMap } from './provision.js';
-import { synthesizeTemplate, type CfnTemplate } from './template.js';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbApiKeyStore } from '../functions/adapters/dynamodb/api-key-store.js';
-import { parseKeySeeds, type KeySeed } from '../functions/domain/auth.js';
-import type { ApiKeyStore } from '../functions/ports/api-keys.js';
-import { createApiKey } from '../functions/use-cases/api-keys.js';
-import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
-import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
 
 export interface LocalStackOptions {
   /** An emulator that is already running (LocalStack, a shared moto); otherwise one is started. */

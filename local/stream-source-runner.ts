@@ -165,6 +165,8 @@ export function startStreamSourceRunner(
           const records = (page.Records ?? []).map((record) => toLambdaRecord(record, mapping.streamArn));
           if (records.length === 0) continue;
           delivered = true;
+          // Busy while the records are handled, not only after: a delivery may outlast the idle checks.
+          idle.set(mapping.logicalId, false);
           const cutoff = Date.now() / 1000 - mapping.maxRecordAgeSeconds;
           const fresh = records.filter((r) => (r.dynamodb?.ApproximateCreationDateTime ?? Number.POSITIVE_INFINITY) >= cutoff);
           if (fresh.length < records.length) await sendToFailureDestination(mapping, records.filter((r) => !fresh.includes(r)), 'RecordAgeExceeded');

@@ -65,6 +65,8 @@ export async function assembleSnapshot(deps: SnapshotDependencies, agent: AgentK
       count: ladders[1]!,
       ...(index && index.version > 0 ? { index } : {}),
     };
+    // An agent the ledger does not know (erased, or a late job for it) gets no snapshot back.
+    if (!status) return snapshot;
     if (await deps.snapshots.write(agent, snapshot)) return snapshot;
   }
   throw new MemoryServiceError(`snapshot of ${agent.agentId} kept changing while it was assembled`);

@@ -19,8 +19,8 @@ export interface MemoryApiProps {
    */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   /**
-   * The authorizer on every route of the table (there is no unauthenticated
-   * route in the table; `/health` is served outside it).
+   * The authorizer on every path of the table but those whose every route is
+   * `public` (the API's own description); `/health` is served outside it.
    */
   readonly authorizer: IHttpRouteAuthorizer;
 }
@@ -38,13 +38,16 @@ export class MemoryApi extends Construct {
     this.api = new HttpApi(this, 'HttpApi', { description: 'Agent memory consolidation API' });
     // One integration per function; one ANY route per path of the table.
     const integrations = new Map<HttpFunctionId, HttpLambdaIntegration>();
-    for (const [path, functionId] of pathsOf(props.routes ?? ROUTES)) {
+    const routes = props.routes ?? ROUTES;
+    for (const [path, functionId] of pathsOf(routes)) {
       let integration = integrations.get(functionId);
       if (!integration) {
         integration = new HttpLambdaIntegration(`${functionId}Integration`, props.functions[functionId]);
         integrations.set(functionId, integration);
       }
-      this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration, authorizer: props.authorizer });
+      // A path is served without a key only when every route on it is public.
+      const open = routes.filter((route) => route.path === path).every((route) => route.scope === 'public');
+      this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration, ...(open ? {} : { authorizer: props.authorizer }) });
     }
     const throttle = props.throttle ?? { rateLimit: 1000, burstLimit: 500 };
     const stage = this.api.defaultStage!.node.defaultChild as CfnStage;

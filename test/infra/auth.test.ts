@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryServiceStack } from '../../lib/memory-service-stack.js';
-import { pathsOf } from '../../functions/commons/routes.js';
+import { ROUTES, pathsOf } from '../../functions/commons/routes.js';
 
 let template: Template;
 
@@ -31,12 +31,16 @@ describe('API key authorizer', () => {
     });
   });
 
-  it('guards every route of the route table, and there is no other route', () => {
+  it('guards every route of the route table but the public API description, and there is no other route', () => {
     const authorizerId = onlyId('AWS::ApiGatewayV2::Authorizer', 'ApiHttpApiApiKeyAuthorizer');
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
     expect(routes.map((route) => String(route.Properties.RouteKey).split(' ')[1]).sort()).toEqual([...pathsOf().keys()].sort());
+    const publicPaths = new Set<string>(ROUTES.filter((route) => route.scope === 'public').map((route) => route.path));
+    expect([...publicPaths]).toEqual(['/openapi.json']);
     for (const route of routes) {
-      expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+      const path = String(route.Properties.RouteKey).split(' ')[1]!;
+      if (publicPaths.has(path)) expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+      else expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
     }
   });
 

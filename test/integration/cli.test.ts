@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
-import { startTestStack } from '../support/local-stack.js';
+import { TEST_API_KEY, startTestStack } from '../support/local-stack.js';
 
 const BIN = fileURLToPath(new URL('../../bin/agent-memory.mjs', import.meta.url));
 let stack: LocalStack;
@@ -27,7 +27,7 @@ interface Run {
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, MEMORY_API_KEY: 'cli-test-key' }, timeout: 150_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, MEMORY_API_KEY: TEST_API_KEY }, timeout: 150_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -9,7 +9,7 @@ import { MemoryApiError, MemoryClient, createMemoryClient, type EventInput } fro
 import { openApiDocument } from '../../functions/commons/openapi.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
-import { startTestStack } from '../support/local-stack.js';
+import { TEST_API_KEY, startTestStack } from '../support/local-stack.js';
 import { waitFor } from '../support/wait.js';
 
 let stack: LocalStack;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   client = createMemoryClient({
     baseUrl: stack.url,
-    apiKey: 'test-key-123',
+    apiKey: TEST_API_KEY,
     fetch: (request) => {
       authorization.push(request.headers.get('authorization'));
       return fetch(request);
@@ -54,7 +54,7 @@ describe('the typed client', () => {
 
   it('sends the key as a bearer token on every request', () => {
     expect(authorization.length).toBeGreaterThan(0);
-    expect(new Set(authorization)).toEqual(new Set(['Bearer test-key-123']));
+    expect(new Set(authorization)).toEqual(new Set([`Bearer ${TEST_API_KEY}`]));
   });
 
   it('pages through a store: small pages give the same items as one large page', async () => {

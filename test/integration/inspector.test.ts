@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryClient, createMemoryClient } from '../../clients/typescript/src/index.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
-import { startTestStack } from '../support/local-stack.js';
+import { TEST_API_KEY, startTestStack } from '../support/local-stack.js';
 import { waitFor } from '../support/wait.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   ensureChromium();
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   stack = await startTestStack();
-  memory = createMemoryClient({ baseUrl: stack.url, apiKey: 'inspector-key' });
+  memory = createMemoryClient({ baseUrl: stack.url, apiKey: TEST_API_KEY });
   await memory.remember(agentId, [...scriptedConversation(100), { type: 'message', role: 'user', content: MARKUP, timestamp: '2026-12-01T09:00:00Z' }]);
   await memory.flush(agentId);
   await waitFor(async () => (await memory.status(agentId)).lastConsolidatedSequence >= 101, 120_000, 200);
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await stack.eventSources.waitForIdle(120_000);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(() => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('agent-memory-key', 'inspector-key'));
+  await page.addInitScript((key: string) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('agent-memory-key', key), TEST_API_KEY);
 }, 900_000);
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ import { createMemoryMcpServer } from '../../clients/mcp/tools.js';
 import { startMcpHttpServer, type McpHttpServer } from '../../clients/mcp/server.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { scriptedConversation } from '../../scripts/corpus/scripted-conversation.js';
-import { startTestStack } from '../support/local-stack.js';
+import { TEST_API_KEY, startTestStack } from '../support/local-stack.js';
 import { waitFor } from '../support/wait.js';
 
 let stack: LocalStack;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   memory = createMemoryClient({
     baseUrl: stack.url,
-    apiKey: 'mcp-test-key',
+    apiKey: TEST_API_KEY,
     fetch: (request) => {
       authorization.push(request.headers.get('authorization'));
       return fetch(request);
@@ -100,7 +100,7 @@ describe('the memory MCP server', () => {
   });
 
   it('sends its key to the API on every call', () => {
-    expect(new Set(authorization)).toEqual(new Set(['Bearer mcp-test-key']));
+    expect(new Set(authorization)).toEqual(new Set([`Bearer ${TEST_API_KEY}`]));
   });
 
   it('reports a refused call as a tool error instead of failing the session', async () => {
@@ -128,7 +128,7 @@ describe('the memory MCP server', () => {
     const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
     const server = fileURLToPath(new URL('../../clients/mcp/server.ts', import.meta.url));
     const client = new Client({ name: 'stdio-client', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [tsx, server, '--url', stack.url, '--key', 'mcp-test-key', '--agent', agentId], stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [tsx, server, '--url', stack.url, '--key', TEST_API_KEY, '--agent', agentId], stderr: 'pipe' }));
     try {
       const listed = (await client.callTool({ name: 'list_tasks', arguments: { state: 'all' } })) as CallToolResult;
       expect(listed.isError).toBeFalsy();

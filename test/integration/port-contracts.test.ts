@@ -356,10 +356,10 @@ describe.each(implementations)('%s', (_name, ports) => {
       const agent = freshAgent();
       await summaries.putCursor(agent, { lastSequence: 1, interaction: 1 }, 0, '2026-11-02T10:00:00.000Z');
 
-      const notYet = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T09:59:00.000Z', 1000);
-      const due = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T10:00:00.000Z', 1000);
+      const { agents: notYet } = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T09:59:00.000Z', 1000);
+      const { agents: due } = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T10:00:00.000Z', 1000);
       await summaries.putCursor(agent, { lastSequence: 2, interaction: 1 }, 1, undefined);
-      const afterClearing = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T11:00:00.000Z', 1000);
+      const { agents: afterClearing } = await summaries.dueForSweep(sweepShard(agent), '2026-11-02T11:00:00.000Z', 1000);
 
       expect(notYet).not.toContainEqual(agent);
       expect(due).toContainEqual(agent);

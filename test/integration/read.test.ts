@@ -139,7 +139,7 @@ describe('GET /context', () => {
   });
 
   it('recalls what the query is about, each line citing its date and evidence ids', async () => {
-    const context = await api<{ markdown: string; items: { id: string; kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=200&query=${encodeURIComponent('Where does Dana work?')}`);
+    const context = await api<{ markdown: string; items: { id: string; kind: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=400&query=${encodeURIComponent('Where does Dana work?')}`);
 
     const lines = context.body.markdown.split('\n').filter((line) => line.startsWith('- '));
     expect(lines[0]).toMatch(/^- \[2026-09-\d\d · S\d+:\d+(, S\d+:\d+)*\] \*\*Dana Whitfield\*\*: head of design at Acme Corp\./);

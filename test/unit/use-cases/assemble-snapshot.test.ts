@@ -31,6 +31,14 @@ function daySummary(index: number, text: string, createdAt = '2026-11-03T00:05:0
 const quiet = { contacts: () => ({ ops: [] }), facts: () => ({ ops: [] }), tasks: () => ({ ops: [] }) };
 
 describe('assembleSnapshot', () => {
+  it('writes nothing for an agent the ledger does not know (erased, and a late job arrives)', async () => {
+    const world = fakeWorld();
+
+    await assembleSnapshot(world.snapshot, agent);
+
+    expect(await world.snapshots.readVersion(agent)).toBe(0);
+  });
+
   it('writes version 1 with each store’s view, the ladders and the agent’s freshness', async () => {
     const world = fakeWorld({ batchSize: 2, model: { ...quiet, tasks: [{ ops: [{ op: 'add', task: { title: 'Send the invoice', owner: 'user' }, evidence: ['r1'] }] }] } });
     await ingestEvents(world.ingest, agent, [message('Send the invoice today.', { id: 'r1' }), message('ok', { id: 'r2' }), message('and one more', { id: 'r3' })]);
@@ -52,6 +60,8 @@ describe('assembleSnapshot', () => {
 
   it('writes the next version each time it runs', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
     await assembleSnapshot(world.snapshot, agent);
 
     const second = await assembleSnapshot(world.snapshot, agent);
@@ -62,6 +72,8 @@ describe('assembleSnapshot', () => {
 
   it('shows the latest summary with text at each level, skipping empty markers after it', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
     await world.summaries.putSummary(agent, daySummary(20_758, 'Planned the trip.'));
     await world.summaries.putSummary(agent, daySummary(20_759, 'Booked the flights.'));
     await world.summaries.putSummary(agent, daySummary(20_760, ''));
@@ -76,16 +88,20 @@ describe('assembleSnapshot', () => {
 
   it('leaves out the views of stores that have consolidated nothing', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
 
     const snapshot = await assembleSnapshot(world.snapshot, agent);
 
     expect(snapshot).not.toHaveProperty('contacts');
     expect(snapshot).not.toHaveProperty('tasks');
-    expect(snapshot.freshness).toEqual({ lastConsolidatedSequence: 0, lastIngestedSequence: 0, pendingRecords: 0 });
+    expect(snapshot.freshness).toEqual({ lastConsolidatedSequence: 0, lastIngestedSequence: 1, pendingRecords: 1 });
   });
 
   it('reassembles on the next version when another assembler wrote first', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
     let competed = false;
     const snapshots: SnapshotDependencies['snapshots'] = {
       readVersion: (key) => world.snapshots.readVersion(key),
@@ -106,6 +122,8 @@ describe('assembleSnapshot', () => {
 
   it('gives up with an error when every attempt loses the race', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
     const snapshots: SnapshotDependencies['snapshots'] = { readVersion: async () => 0, write: async () => false };
 
     await expect(assembleSnapshot({ ...world.snapshot, snapshots }, agent)).rejects.toThrow(/kept changing/);
@@ -113,6 +131,8 @@ describe('assembleSnapshot', () => {
 
   it('is what the read path gets back, in one lookup', async () => {
     const world = fakeWorld();
+    // A snapshot is assembled only for an agent the ledger knows.
+    await ingestEvents(world.ingest, agent, [message('First words.', { id: 'r0' })]);
     const written = await assembleSnapshot(world.snapshot, agent);
     const reader = new CachedSnapshotReader(world.snapshots, 0);
 

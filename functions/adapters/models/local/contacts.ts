@@ -49,7 +49,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|is working|am working|cooks|teaches) (?:at|for|with) (?:the )?(${ORG})(?:${WHEN})(?:,? as ${ARTICLES}${ROLE}|, ${ARTICLES}${ROLE}(?=[.!;]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "joined Koru Labs as COO", "moved to Orbital", "starts at Halden Group next week as their new head of sourcing"
   {
-    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|took a job at|took a position at|got a job at|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
+    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|(?:got|started|landed|took|accepted|has|have|found) (?:a |an |the )?(?:new )?(?:job|position|role|post) (?:at|with)|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
     who: 1,
     org: 2,
     role: 3,
