@@ -17,6 +17,7 @@ import type { Snapshot } from './snapshot.js';
 import type { RankedUnit } from './retrieval.js';
 import type { SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
+import { verificationWeight } from './verification.js';
 
 export interface ContextOptions {
   readonly maxTokens: number;
@@ -64,9 +65,14 @@ const clean = (text: unknown) =>
 
 const day = (iso: string | undefined) => (iso ? iso.slice(0, 10) : 'unknown date');
 
-function mark(status: string): string {
+/**
+ * A conflict is flagged; a draft, or an item inferred but never confirmed
+ * (`verification: unverified`), is marked unverified. Verified items and
+ * items from before verification existed carry no mark.
+ */
+export function mark(status: string, verification?: unknown): string {
   if (status === 'conflict') return '⚠ conflicting record: ';
-  if (status === 'draft') return '(unverified) ';
+  if (status === 'draft' || verification === 'unverified') return '(unverified) ';
   return '';
 }
 
@@ -85,9 +91,9 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'contact',
       version: String(item.updatedAt),
       section: 'Contacts',
-      line: `- ${mark(String(item.status))}${text.trim()}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}${text.trim()}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`,
       search: `${item.name} ${(item.aliases as string[] | undefined)?.join(' ') ?? ''} ${work} ${item.biography} ${item.summary}`,
-      confidence: Number(item.confidence ?? 0.5),
+      confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification),
       at: String(item.lastMentionedAt ?? item.updatedAt),
       about: `${item.id} ${item.name}`,
     });
@@ -100,10 +106,10 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'task',
       version: String(item.updatedAt),
       section: 'Tasks',
-      line: `- ${mark(String(item.status))}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.title} ${item.owner} ${open ? 'open to do pending need' : 'done closed'}`,
       // Open commitments are what an agent most often needs; closed ones rarely.
-      confidence: Number(item.confidence ?? 0.5) + (open ? 0.3 : -0.3),
+      confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) + (open ? 0.3 : -0.3),
       at: String(item.sourceAt),
       about: `${item.title} ${item.owner}`,
     });
@@ -114,9 +120,9 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'fact',
       version: String(item.updatedAt),
       section: 'Facts',
-      line: `- ${mark(String(item.status))}${clean(item.statement)}${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
-      confidence: Number(item.confidence ?? 0.5) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
+      confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
       at: String(item.sourceAt),
       about: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
     });
@@ -308,7 +314,7 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>): str
   const { unit } = line;
   const body =
     unit.kind === 'contact' ? `**${clean(unit.label)}**: ${line.text}` : unit.kind === 'task' ? `[${clean(unit.label)}] ${line.text}` : line.text;
-  return `- [${citation(line, relevance)}] ${mark(String(unit.status ?? ''))}${body}`;
+  return `- [${citation(line, relevance)}] ${mark(String(unit.status ?? ''), unit.verification)}${body}`;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface IndexUnit {
   readonly status?: string;
   readonly state?: string;
   readonly confidence?: number;
+  /** Items: unverified, verified (refuted items are never indexed). Absent in segments written before verification. */
+  readonly verification?: string;
   readonly ladder?: Ladder;
   readonly level?: number;
   readonly sequence?: number;
@@ -129,6 +131,7 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
     evidence: ids(item.evidence),
     status: str(item.status) || 'active',
     confidence: Number(item.confidence ?? 0.5),
+    ...(item.verification ? { verification: str(item.verification) } : {}),
   };
   if (kind === 'contact') {
     const work = [str(item.role), item.organisation ? `at ${str(item.organisation)}` : ''].filter(Boolean).join(' ');

@@ -16,6 +16,7 @@
 import * as chrono from 'chrono-node';
 import type { IndexSegment, SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
+import { verificationWeight } from './verification.js';
 
 export interface LoadedSegment {
   readonly key: string;
@@ -348,8 +349,7 @@ export class UnitIndex {
       if (contact && `${unit.id} ${unit.about ?? ''} ${unit.label ?? ''}`.toLowerCase().includes(contact)) factor += unit.kind === 'contact' ? 1 : 0.4;
       if (unit.kind !== 'record' && unit.kind !== 'summary') {
         // Items are the consolidated, current state, and one line cites several records.
-        factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5));
-        if (unit.status === 'conflict' || unit.status === 'draft') factor *= 0.8;
+        factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5)) * verificationWeight(unit.status, unit.verification);
         if (unit.kind === 'task' && unit.state === 'open') factor *= 1.1;
       }
       // Broad summaries cite few records: prefer the finer units beneath them.

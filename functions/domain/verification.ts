@@ -177,3 +177,10 @@ export function applySignal(standing: Standing, signal: Signal, policy: Verifica
 export function isShown(item: Pick<MemoryItem, 'status' | 'verification'>): boolean {
   return item.status !== 'archived' && item.verification !== 'refuted';
 }
+
+/** Ranking weight of an item's verification: confirmed items first, unconfirmed ones after, conflicts last. */
+export function verificationWeight(status: string | undefined, verification: unknown): number {
+  if (status === 'conflict' || status === 'draft') return 0.8;
+  if (verification === 'verified') return 1.1;
+  return 1;
+}

@@ -160,6 +160,17 @@ describe('ranking', () => {
 describe('recall rendering', () => {
   const ranked = (units: IndexUnit[]) => units.map((unit, i) => ({ unit: withTerms(unit), score: 1 / (i + 1) }));
 
+  it('marks an item never confirmed as unverified, and ranks a verified twin above it', () => {
+    const fact = (id: string, verification: string) => itemUnit('fact', { id, statement: 'Rosa works night shifts at the clinic', evidence: ['D1:1'], status: 'active', verification, confidence: 0.7, sourceAt: NOW });
+    const index = indexOf([fact('f1', 'unverified'), fact('f2', 'verified')]);
+    const found = index.search({ query: 'night shifts clinic', now: NOW });
+    expect(found.ranked.map((r) => r.unit.id)).toEqual(['f2', 'f1']);
+
+    const rendered = renderRecall(snapshot, ranked([fact('f2', 'verified'), itemUnit('fact', { id: 'f3', statement: 'Rosa prefers tea', evidence: ['D2:1'], status: 'active', verification: 'unverified', confidence: 0.7, sourceAt: NOW })]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown).toContain('- [2023-09-01 · D1:1] Rosa works night shifts at the clinic');
+    expect(rendered.markdown).toContain('- [2023-09-01 · D2:1] (unverified) Rosa prefers tea');
+  });
+
   it('cites every line: a record its id, date and speaker; an item its evidence; a summary its range and relevant sources', () => {
     const units = [
       record('D3:5', 'I went to the LGBTQ support group yesterday.', '2023-05-08T13:56:00Z'),

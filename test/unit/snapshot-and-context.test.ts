@@ -108,6 +108,28 @@ describe('renderContext', () => {
     expect(markdown).toContain('- (unverified) Person 3 has attribute 3');
   });
 
+  it('marks items inferred but never confirmed as unverified, and verified ones plainly', () => {
+    const verified = snapshotOf({ contacts: [], facts: [{ ...fact(1), verification: 'verified' }, fact(4)], tasks: [] });
+    const { markdown } = renderContext(verified, { maxTokens: 1_000, now: '2026-11-02T00:00:00Z', countTokens });
+
+    expect(markdown).toContain('\n- Person 1 has attribute 1 = value 1');
+    expect(markdown).toContain('\n- (unverified) Person 4 has attribute 4 = value 4');
+  });
+
+  it('ranks a verified item above an unverified one that matches the query as well', () => {
+    const twins = snapshotOf({
+      contacts: [],
+      facts: [
+        { ...fact(5), statement: 'The office moved to Leeds', row: { subject: 'office', attribute: 'city', value: 'Leeds' } },
+        { ...fact(6), verification: 'verified', statement: 'The office moved to Leeds', row: { subject: 'office', attribute: 'city', value: 'Leeds' } },
+      ],
+      tasks: [],
+    });
+    const rendered = renderContext(twins, { maxTokens: 1_000, query: 'where is the office', now: '2026-11-02T00:00:00Z', countTokens });
+
+    expect(rendered.included.map((i) => i.id)).toEqual(['f_6', 'f_5']);
+  });
+
   it('shows each item’s source time and evidence ids', () => {
     expect(render({ maxTokens: 1_000 }).markdown).toContain('Person 1 has attribute 1 = value 1 _(2026-10-01; evidence r1)_');
   });
