@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { feedbackRequestSchema } from '../domain/lifecycle.js';
 import { ingestRequestSchema } from '../domain/events.js';
+import { PROJECT_PATTERN } from '../domain/scope.js';
 import type { Route } from './routes.js';
 
 export { ingestRequestSchema };
@@ -50,13 +51,14 @@ export const contextQuerySchema = z.object({
   maxTokens: z.number().int().min(100).max(32_000).optional().meta({ description: 'Token budget (default 1500)' }),
   query: z.string().max(1_000).optional().meta({ description: 'What the prompt is about: matching items rank first' }),
   contact: z.string().max(200).optional().meta({ description: 'A contact id or name: items about them rank first' }),
+  project: z.string().regex(PROJECT_PATTERN).optional().meta({ description: "A project (as events name it in metadata.project): its items and records rank first, agent-wide ones follow, other projects' are left out" }),
   views: z.string().optional().meta({ description: `Comma-separated subset of ${VIEWS} (default all)` }),
 });
 
-const evidence = z.object({ recordId: z.string(), sequence: z.number().int(), timestamp: z.string() });
+const evidence = z.object({ recordId: z.string(), sequence: z.number().int(), timestamp: z.string(), role: z.string().optional(), project: z.string().optional() });
 const itemBase = {
   id: z.string(),
-  scope: z.object({ tenantId: z.string(), agentId: z.string(), contactId: z.string().optional() }),
+  scope: z.object({ tenantId: z.string(), agentId: z.string(), contactId: z.string().optional(), project: z.string().optional() }),
   status: z.enum(['draft', 'active', 'conflict', 'archived']),
   verification: z.enum(['unverified', 'verified', 'refuted']),
   confidence: z.number(),
@@ -195,6 +197,7 @@ export const injectionSchema = z
     maxTokens: z.number().int(),
     query: z.string().optional(),
     contact: z.string().optional(),
+    project: z.string().optional(),
     views: z.array(z.string()).optional(),
     tokens: z.number().int(),
     items: z.array(includedItem),

@@ -18,12 +18,15 @@ import type { RankedUnit } from './retrieval.js';
 import type { SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
+import { visibleIn } from './scope.js';
 
 export interface ContextOptions {
   readonly maxTokens: number;
   readonly query?: string;
   /** A contact id or name: items about them rank first. */
   readonly contact?: string;
+  /** The project asked about: its items rank first, agent-wide ones follow, other projects' are left out. */
+  readonly project?: string;
   readonly now: string;
   readonly countTokens: (text: string) => number;
 }
@@ -52,6 +55,7 @@ interface Candidate extends IncludedItem {
   readonly confidence: number;
   readonly at: string;
   readonly about: string;
+  readonly project?: string;
 }
 
 /** The smallest budget that still holds the header. */
@@ -76,6 +80,8 @@ export function mark(status: string, verification?: unknown): string {
   return '';
 }
 
+const projectField = (project: unknown) => (typeof project === 'string' && project ? { project } : {});
+
 function candidates(snapshot: Snapshot): Candidate[] {
   const list: Candidate[] = [];
   const provenance = (at: string | undefined, evidence: unknown) => {
@@ -96,6 +102,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification),
       at: String(item.lastMentionedAt ?? item.updatedAt),
       about: `${item.id} ${item.name}`,
+      ...projectField(item.project),
     });
   }
   for (const item of snapshot.tasks?.items ?? []) {
@@ -112,6 +119,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) + (open ? 0.3 : -0.3),
       at: String(item.sourceAt),
       about: `${item.title} ${item.owner}`,
+      ...projectField(item.project),
     });
   }
   for (const item of snapshot.facts?.items ?? []) {
@@ -125,6 +133,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
       at: String(item.sourceAt),
       about: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
+      ...projectField(item.project),
     });
   }
   for (const ladder of ['time', 'count'] as const) {
@@ -159,7 +168,7 @@ export function header(snapshot: Snapshot): string {
 }
 
 export function renderContext(snapshot: Snapshot, options: ContextOptions): RenderedContext {
-  const all = candidates(snapshot);
+  const all = candidates(snapshot).filter((c) => visibleIn(c.project, options.project));
   const relevance = new Map<string, number>();
   if (options.query && all.length > 0) {
     const index = new MiniSearch<{ id: string; search: string }>({ fields: ['search'], idField: 'id', searchOptions: { prefix: true, fuzzy: 0.15 } });
@@ -176,7 +185,8 @@ export function renderContext(snapshot: Snapshot, options: ContextOptions): Rend
     // The contact asked about comes first, then items that mention them.
     const isTheContact = about !== undefined && c.kind === 'contact' && (c.id.toLowerCase() === about || c.about.toLowerCase().endsWith(` ${about}`));
     const scoped = isTheContact ? 1 : about && c.about.toLowerCase().includes(about) ? 0.5 : 0;
-    return (options.query ? 0.5 * (relevance.get(c.id) ?? 0) : 0) + 0.2 * c.confidence + 0.2 * recency + 0.6 * scoped;
+    const ownProject = options.project !== undefined && c.project === options.project ? 0.3 : 0;
+    return (options.query ? 0.5 * (relevance.get(c.id) ?? 0) : 0) + 0.2 * c.confidence + 0.2 * recency + 0.6 * scoped + ownProject;
   };
   const ranked = [...all].sort((a, b) => score(b) - score(a));
 

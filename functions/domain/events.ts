@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from './agent-key.js';
 import { ValidationError, type FieldIssue } from './errors.js';
+import { PROJECT_PATTERN, PROJECT_RULE } from './scope.js';
 
 export const MAX_EVENTS_PER_REQUEST = 100;
 /** Largest accepted request body; above it the API answers 413. */
@@ -43,6 +44,12 @@ const metadataSchema = z
   .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_METADATA_BYTES, {
     error: `must serialise to at most ${MAX_METADATA_BYTES} bytes`,
+  })
+  .superRefine((value, context) => {
+    // The project scopes what is learnt from the event (domain/scope.ts): a bad one is refused, not ignored.
+    if (value.project !== undefined && (typeof value.project !== 'string' || !PROJECT_PATTERN.test(value.project))) {
+      context.addIssue({ code: 'custom', path: ['project'], message: PROJECT_RULE });
+    }
   });
 
 export const eventSchema = z.strictObject(

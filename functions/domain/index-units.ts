@@ -7,6 +7,7 @@
  */
 import { anchorRelativeDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
+import { projectOf } from './scope.js';
 
 export const UNIT_KINDS = ['record', 'contact', 'fact', 'task', 'summary'] as const;
 export type UnitKind = (typeof UNIT_KINDS)[number];
@@ -38,6 +39,8 @@ export interface IndexUnit {
   readonly sequence?: number;
   /** Names the unit is about (a contact's name and aliases; a task's owner): scope and person matching. */
   readonly about?: string;
+  /** The project a record names, or an item belongs to (domain/scope.ts); absent when agent-wide. */
+  readonly project?: string;
 }
 
 /** The record fields a unit is built from (a raw record satisfies it). */
@@ -85,6 +88,7 @@ export function recordUnit(record: RecordLike): IndexUnit {
     session: record.interactionId ?? record.timestamp.slice(0, 10),
     evidence: [],
     sequence: record.sequence,
+    ...(projectOf(record.metadata) ? { project: projectOf(record.metadata)! } : {}),
     ...(record.contact?.name || record.contact?.id ? { about: [record.contact.name, record.contact.id].filter(Boolean).join(' ') } : {}),
   };
 }
@@ -132,6 +136,7 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
     status: str(item.status) || 'active',
     confidence: Number(item.confidence ?? 0.5),
     ...(item.verification ? { verification: str(item.verification) } : {}),
+    ...(item.project ? { project: str(item.project) } : {}),
   };
   if (kind === 'contact') {
     const work = [str(item.role), item.organisation ? `at ${str(item.organisation)}` : ''].filter(Boolean).join(' ');

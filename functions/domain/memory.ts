@@ -18,12 +18,16 @@ export interface Evidence {
   readonly timestamp: string;
   /** Who wrote the record (user, assistant, tool...): the agent's own words are not independent evidence. */
   readonly role?: string;
+  /** The project the record names (`metadata.project`), when it names one. */
+  readonly project?: string;
 }
 
 export interface ItemScope {
   readonly tenantId: string;
   readonly agentId: string;
   readonly contactId?: string;
+  /** The project the item belongs to (see domain/scope.ts); absent for agent-wide items. */
+  readonly project?: string;
 }
 
 /** A change to one field, kept so that "changed details" stay visible. */

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { MemoryServiceError } from './errors.js';
 import { looksLikeInstruction } from './instructions.js';
 import { applySignal, initialStanding, isIndependentRecord, isShown, standingOf } from './verification.js';
+import { sharedProject, widenedProject } from './scope.js';
 import {
   ALIAS_PREFIX,
   type ContactItem,
@@ -202,7 +203,15 @@ function instructionText(op: PatchOp): string | undefined {
   return texts.find(looksLikeInstruction);
 }
 
-function baseItem(state: PatchState, id: string, evidence: Evidence[], scope: ItemScope = state.context.scope) {
+/** An item's scope: the agent's, narrowed to the project its evidence shares (see domain/scope.ts). */
+function scopeFrom(state: PatchState, evidence: readonly Evidence[]): ItemScope {
+  const project = sharedProject(evidence);
+  return project ? { ...state.context.scope, project } : state.context.scope;
+}
+
+const projectOfItem = (item: MemoryItem) => item.scope.project;
+
+function baseItem(state: PatchState, id: string, evidence: Evidence[], scope: ItemScope = scopeFrom(state, evidence)) {
   const { now } = state.context;
   return {
     id,
@@ -230,8 +239,13 @@ function reinforce<T extends MemoryItem>(state: PatchState, item: T, evidence: E
   const independent = new Map(evidence.filter((e) => isIndependentRecord(item, e)).map((e) => [e.recordId, e]));
   let standing = standingOf(item);
   for (let i = 0; i < independent.size; i += 1) standing = applySignal(standing, { kind: 'record', independent: true }).standing;
+  // Supported in another project too: the item is no longer one project's.
+  const project = widenedProject(item.scope.project, evidence);
+  const widened = project !== item.scope.project;
+  const { project: _project, ...agentWide } = item.scope;
   return {
     ...item,
+    ...(widened ? { scope: agentWide, history: [...item.history, change(state, 'scope.project', item.scope.project, null, evidence)] } : {}),
     evidence: mergeEvidence(item.evidence, evidence),
     hitCount: item.hitCount + (fresh ? 1 : 0),
     verification: standing.verification,
@@ -486,8 +500,12 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
       const definition = ensureColumns(state, op.table, op.row);
       const row = Object.fromEntries(definition.columns.map((c) => [c, op.row[c] ?? null]));
       const key = rowKey(definition, row);
-      const sameKey = facts(state, op.table).filter((f) => f.status !== 'archived' && rowKey(definition, f.row) === key);
-      const same = sameKey.find((f) => sameRow(f.row, row, definition.columns));
+      // The same row restated anywhere is one item (widened to agent-wide when another project restates it);
+      // other values of its key are rivals only within one scope: two projects may each have their own deadline.
+      const project = scopeFrom(state, evidence).project;
+      const withKey = facts(state, op.table).filter((f) => f.status !== 'archived' && rowKey(definition, f.row) === key);
+      const same = withKey.find((f) => sameRow(f.row, row, definition.columns));
+      const sameKey = withKey.filter((f) => projectOfItem(f) === project);
       // A refuted value is no rival: the new value supersedes it (its replacement, asked for by the feedback).
       const rivals = sameKey.filter(isShown);
       const refuted = sameKey.filter((f) => !isShown(f));
@@ -577,7 +595,7 @@ function applyTaskOp(state: PatchState, op: TaskOp, index: number): void {
     case 'add': {
       const duplicate = state
         .active()
-        .filter((item): item is TaskItem => item.kind === 'task' && item.state === 'open')
+        .filter((item): item is TaskItem => item.kind === 'task' && item.state === 'open' && projectOfItem(item) === scopeFrom(state, evidence).project)
         .find((task) => similarity(task.title, op.task.title) >= 0.6);
       if (duplicate) {
         state.remember(op.ref, duplicate.id);

@@ -17,6 +17,7 @@ import * as chrono from 'chrono-node';
 import type { IndexSegment, SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
+import { visibleIn } from './scope.js';
 
 export interface LoadedSegment {
   readonly key: string;
@@ -64,6 +65,8 @@ export interface SearchOptions {
   readonly contact?: string;
   /** Which units may be returned (the `views` asked for). */
   readonly allow?: (unit: SegmentUnit) => boolean;
+  /** The project asked about: its units rank first, agent-wide ones follow, other projects' are never returned. */
+  readonly project?: string;
   readonly now: string;
   /** How many units to return. @default 300 */
   readonly limit?: number;
@@ -313,7 +316,10 @@ export class UnitIndex {
   search(options: SearchOptions): { ranked: RankedUnit[]; understanding: QueryUnderstanding } {
     const understanding = understand(options.query, this.newestAt || options.now, this.people);
     const limit = options.limit ?? CANDIDATES;
-    const allowed = (position: number) => !options.allow || options.allow(this.unitAt(position));
+    const allowed = (position: number) => {
+      const unit = this.unitAt(position);
+      return visibleIn(unit.project, options.project) && (!options.allow || options.allow(unit));
+    };
     const lexical = this.lexicalScores(understanding.terms);
     const dense = options.queryVector ? this.denseScores(options.queryVector) : undefined;
     const ranks = new Map<number, { lexical?: number; dense?: number }>();
@@ -347,6 +353,8 @@ export class UnitIndex {
         if (understanding.people.some((p) => text.includes(p.toLowerCase().split(' ')[0]!))) factor += 0.15;
       }
       if (contact && `${unit.id} ${unit.about ?? ''} ${unit.label ?? ''}`.toLowerCase().includes(contact)) factor += unit.kind === 'contact' ? 1 : 0.4;
+      // From the specific to the broad: the project's own units before agent-wide ones.
+      if (options.project && unit.project === options.project) factor += 0.3;
       if (unit.kind !== 'record' && unit.kind !== 'summary') {
         // Items are the consolidated, current state, and one line cites several records.
         factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5)) * verificationWeight(unit.status, unit.verification);

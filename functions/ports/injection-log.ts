@@ -13,6 +13,7 @@ export interface Injection {
   readonly maxTokens: number;
   readonly query?: string;
   readonly contact?: string;
+  readonly project?: string;
   /** The views the context was built from, when not all of them. */
   readonly views?: readonly string[];
   readonly tokens: number;

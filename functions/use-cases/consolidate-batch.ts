@@ -23,6 +23,7 @@ import { BatchBudget, type BudgetLimits } from './model-budget.js';
 import type { ModelPort, PromptRecord, UpdaterInput } from '../ports/model.js';
 import { CURRENT_PROMPTS } from '../domain/prompts/index.js';
 import { renderPrompt } from '../domain/prompts/render.js';
+import { projectOf } from '../domain/scope.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
@@ -264,7 +265,12 @@ async function runUpdater(
     const issues = issuesFromZod(parsed.error, 'output').map((issue) => `${issue.field}: ${issue.rule}`);
     throw new InvalidModelOutputError(`${updater}: model output failed validation: ${issues.slice(0, 5).join('; ')}`);
   }
-  const evidence = new Map<string, Evidence>(records.map((r) => [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp, role: r.role }]));
+  const evidence = new Map<string, Evidence>(
+    records.map((r) => {
+      const project = projectOf(r.metadata);
+      return [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp, role: r.role, ...(project ? { project } : {}) }];
+    }),
+  );
   const result = applyPatch(store, parsed.data.ops, { updater, batch: batch.index, now, scope: agent, records: evidence, aliases: idOf });
   const version = store.version + 1;
   await deps.memory.commit(agent, {

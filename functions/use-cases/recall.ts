@@ -15,6 +15,7 @@ import type { IndexSegmentStore } from '../ports/retrieval-index.js';
 export interface RecallRequest {
   readonly query: string;
   readonly contact?: string;
+  readonly project?: string;
   readonly allow?: (unit: SegmentUnit) => boolean;
   readonly now: string;
 }
@@ -106,6 +107,7 @@ export class RecallReader {
       query: request.query,
       ...(queryVector ? { queryVector } : {}),
       ...(request.contact ? { contact: request.contact } : {}),
+      ...(request.project ? { project: request.project } : {}),
       ...(request.allow ? { allow: request.allow } : {}),
       now: request.now,
     });

@@ -3,7 +3,7 @@
  * `GET /v1/agents/{agentId}/snapshot[?views=contacts,facts,tasks,time,count]`:
  * one GetItem (none on a cache hit), `ETag` = snapshot version,
  * `If-None-Match` answers 304.
- * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...][&views=...]`:
+ * `GET /v1/agents/{agentId}/context?maxTokens=N[&query=...][&contact=...][&project=...][&views=...]`:
  * a budgeted, prompt-ready block, recorded in the injection log under the
  * request id returned in `x-request-id`. With a query, it is recalled from
  * the agent's retrieval index (records, items and summaries of the whole
@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from '../../domain/inert-text.js';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { PROJECT_PATTERN, PROJECT_RULE } from '../../domain/scope.js';
 import { MIN_CONTEXT_TOKENS, renderContext, renderRecall, type RenderedContext } from '../../domain/context.js';
 import type { SegmentUnit } from '../../domain/index-segment.js';
 import type { RecallReader } from '../../use-cases/recall.js';
@@ -96,6 +97,8 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const maxTokens = isContext ? integerParameter(query.maxTokens, 'maxTokens', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS) : 0;
       const search = isContext ? text(query.query, 'query', 1_000) : undefined;
       const contact = isContext ? text(query.contact, 'contact', 200) : undefined;
+      const project = isContext ? text(query.project, 'project', 64) : undefined;
+      if (project !== undefined && !PROJECT_PATTERN.test(project)) throw new ValidationError([{ field: 'project', rule: PROJECT_RULE }]);
 
       const snapshot: Snapshot | undefined = await deps.snapshots.read(agent);
       if (!snapshot) throw new NotFoundError(`agent ${agent.agentId} has no snapshot (never seen, or nothing consolidated yet)`);
@@ -115,6 +118,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           ? await deps.recall.recall(snapshot.index, {
               query: search,
               ...(contact ? { contact } : {}),
+              ...(project ? { project } : {}),
               ...(allViews ? {} : { allow: (unit: SegmentUnit) => new Set<ContextView>(views).has(unitView(unit)) }),
               now: now().toISOString(),
             })
@@ -122,7 +126,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const render = (budget: number): RenderedContext =>
         recalled
           ? renderRecall(snapshot, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
-          : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), now: now().toISOString(), countTokens });
+          : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}), now: now().toISOString(), countTokens });
       // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
       const nonce = randomBytes(8).toString('hex');
       const overhead = countTokens(memoryBlockOverhead(nonce)) + 2;
@@ -143,6 +147,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         maxTokens,
         ...(search ? { query: search } : {}),
         ...(contact ? { contact } : {}),
+        ...(project ? { project } : {}),
         ...(!allViews ? { views } : {}),
         tokens: rendered.tokens,
         items: rendered.included,
