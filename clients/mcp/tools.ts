@@ -1,7 +1,8 @@
 /**
  * The memory as MCP tools, for agents in MCP clients. Each tool is described
  * for a model and talks to the HTTP API through the typed client (with the
- * server's key). There is no `feedback` tool: the API has no feedback route yet.
+ * server's key). `feedback` closes the loop: the model says whether a recalled
+ * item was helpful, wrong or outdated.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +20,12 @@ const agentIdInput = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
   .optional()
   .describe('Whose memory to use. Leave out to use the agent this server was started for.');
+
+/** Same rule as the API's (functions/domain/scope.ts). */
+const projectInput = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/)
+  .optional();
 
 function text(value: string, structured?: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: value }], ...(structured ? { structuredContent: structured } : {}) };
@@ -85,10 +92,11 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
           .max(500)
           .describe('The messages, oldest first'),
         interactionId: z.string().regex(/^[\x21-\x7E]{1,128}$/).optional().describe('Groups messages of one conversation or session'),
+        project: projectInput.describe('The project or topic the messages belong to: what is learnt from them is scoped to it'),
       },
       annotations: { idempotentHint: true, destructiveHint: false },
     },
-    guarded(async ({ agentId, messages, interactionId }) => {
+    guarded(async ({ agentId, messages, interactionId, project }) => {
       const events: EventInput[] = messages.map((message) => ({
         type: 'message',
         role: message.role,
@@ -96,6 +104,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
         ...(message.timestamp ? { timestamp: message.timestamp } : {}),
         ...(message.contact ? { contact: { name: message.contact } } : {}),
         ...(interactionId ? { interactionId } : {}),
+        ...(project ? { metadata: { project } } : {}),
       }));
       const result = await options.client.remember(agentOf(agentId), events);
       return text(`Stored ${result.accepted} message(s)${result.duplicates > 0 ? `; ${result.duplicates} were already stored` : ''}.`, { accepted: result.accepted, duplicates: result.duplicates });
@@ -115,6 +124,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
         query: z.string().min(1).max(1_000).describe('The question or topic, in plain words'),
         maxTokens: z.number().int().min(100).max(32_000).optional().describe('Token budget for the block (default 1500)'),
         contact: z.string().min(1).max(200).optional().describe('A person (name or contact id) whose items should rank first'),
+        project: projectInput.describe("A project or topic: its memory ranks first, agent-wide memory follows, other projects' is left out"),
       },
       outputSchema: {
         markdown: z.string(),
@@ -125,8 +135,8 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       },
       annotations: { readOnlyHint: true },
     },
-    guarded(async ({ agentId, query, maxTokens, contact }) => {
-      const context = await options.client.context(agentOf(agentId), { query, ...(maxTokens ? { maxTokens } : {}), ...(contact ? { contact } : {}) });
+    guarded(async ({ agentId, query, maxTokens, contact, project }) => {
+      const context = await options.client.context(agentOf(agentId), { query, ...(maxTokens ? { maxTokens } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}) });
       const sources = context.items.map((item) => `${item.kind}:${item.id}`).join(', ');
       const lag = context.freshness.pendingRecords > 0 ? `\n(${context.freshness.pendingRecords} recent records are not consolidated yet.)` : '';
       return text(`${context.markdown}${lag}\n\nSources (${context.requestId}): ${sources || 'none'}`, {
@@ -136,6 +146,28 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
         tokens: context.tokens,
         pendingRecords: context.freshness.pendingRecords,
       });
+    }),
+  );
+
+  server.registerTool(
+    'feedback',
+    {
+      title: 'Give feedback on a memory',
+      description:
+        'Say whether an item that recall returned was helpful, wrong or outdated, so memory learns: helpful confirms it, wrong removes it from recall (kept for audit), ' +
+        'outdated archives it as no longer true. Use the item id and the requestId recall returned.',
+      inputSchema: {
+        agentId: agentIdInput,
+        itemId: z.string().min(1).max(128).describe('The id of the item (from recall\'s items)'),
+        outcome: z.enum(['helpful', 'wrong', 'outdated']).describe('What the item turned out to be'),
+        requestId: z.string().min(1).max(128).optional().describe('The requestId of the recall that returned it'),
+        note: z.string().min(1).max(1_000).optional().describe('Why, in a few words'),
+      },
+      annotations: { idempotentHint: false, destructiveHint: false },
+    },
+    guarded(async ({ agentId, itemId, outcome, requestId, note }) => {
+      const result = await options.client.feedback(agentOf(agentId), { itemId, outcome, ...(requestId ? { injectionId: requestId } : {}), ...(note ? { note } : {}) });
+      return text(`Recorded: ${outcome} for ${itemId} (${result.effect}).`, { feedbackId: result.feedbackId, effect: result.effect });
     }),
   );
 

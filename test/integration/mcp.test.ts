@@ -56,9 +56,9 @@ afterAll(async () => {
 });
 
 describe('the memory MCP server', () => {
-  it('offers remember, recall, list_tasks and get_contact, each described with an input schema (no feedback tool: there is no feedback route)', async () => {
+  it('offers remember, recall, feedback, list_tasks and get_contact, each described with an input schema', async () => {
     const { tools } = await mcp.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_contact', 'list_tasks', 'recall', 'remember']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['feedback', 'get_contact', 'list_tasks', 'recall', 'remember']);
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(60);
       expect(tool.inputSchema.type).toBe('object');
@@ -85,6 +85,18 @@ describe('the memory MCP server', () => {
     expect(structured.tokens).toBeLessThanOrEqual(600);
     expect((await memory.injection(agentId, structured.requestId)).items).toEqual(structured.items);
     for (const item of structured.items) expect(textOf(result)).toContain(item.id);
+  });
+
+  it('takes feedback on a recalled item, as an audited change the store shows', async () => {
+    const recalled = (await mcp.callTool({ name: 'recall', arguments: { query: 'Where does Dana work?', maxTokens: 600 } })) as CallToolResult;
+    const { items, requestId } = recalled.structuredContent as { items: { id: string; kind: string }[]; requestId: string };
+    const item = items.find((i) => i.kind === 'contact' || i.kind === 'fact' || i.kind === 'task');
+    expect(item).toBeDefined();
+    const result = (await mcp.callTool({ name: 'feedback', arguments: { itemId: item!.id, outcome: 'helpful', requestId } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toMatch(new RegExp(`^Recorded: helpful for ${item!.id} \\((verified|reinforced|restored|unchanged)\\)\\.$`));
+    const history = await memory.api.GET('/v1/agents/{agentId}/items/{itemId}/history', { params: { path: { agentId, itemId: item!.id } } });
+    expect(history.data?.versions.at(-1)).toMatchObject({ cause: 'feedback' });
   });
 
   it('lists the tasks the store holds, and looks up a contact by name', async () => {
@@ -116,7 +128,7 @@ describe('the memory MCP server', () => {
     const client = new Client({ name: 'http-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     try {
-      expect((await client.listTools()).tools).toHaveLength(4);
+      expect((await client.listTools()).tools).toHaveLength(5);
       const result = (await client.callTool({ name: 'recall', arguments: { query: 'Dana' } })) as CallToolResult;
       expect((result.structuredContent as { items: unknown[] }).items.length).toBeGreaterThan(0);
     } finally {

@@ -25,6 +25,8 @@ export type Injection = Schemas['Injection'];
 export type Audit = Schemas['Audit'];
 export type IngestResult = Schemas['IngestResult'];
 export type FlushResult = Schemas['FlushResult'];
+export type FeedbackRequest = Schemas['FeedbackRequest'];
+export type FeedbackResult = Schemas['FeedbackResult'];
 export type ApiErrorBody = Schemas['Error'];
 /** An event as the API takes it. */
 export type MemoryEvent = Schemas['IngestRequest']['events'][number];
@@ -66,6 +68,8 @@ export interface ContextQuery {
   readonly query?: string;
   readonly maxTokens?: number;
   readonly contact?: string;
+  /** A project, as events name it in `metadata.project`: its memory first, no other project's. */
+  readonly project?: string;
   readonly views?: readonly ('contacts' | 'facts' | 'tasks' | 'time' | 'count')[];
 }
 
@@ -131,6 +135,16 @@ export class MemoryClient {
     return unwrap(this.api.POST('/v1/agents/{agentId}/flush', { params: { path: { agentId } } }));
   }
 
+  /**
+   * Says whether an item the agent used was `helpful`, `wrong` or `outdated`
+   * (pass the context response's `requestId` as `injectionId` when it came
+   * from one). Feedback is an audited change: helpful verifies, wrong
+   * refutes, outdated archives.
+   */
+  feedback(agentId: string, body: FeedbackRequest): Promise<FeedbackResult> {
+    return unwrap(this.api.POST('/v1/agents/{agentId}/feedback', { params: { path: { agentId } }, body }));
+  }
+
   sweep(agentId: string) {
     return unwrap(this.api.POST('/v1/agents/{agentId}/sweep', { params: { path: { agentId } } }));
   }
@@ -145,6 +159,7 @@ export class MemoryClient {
             ...(query.query !== undefined ? { query: query.query } : {}),
             ...(query.maxTokens !== undefined ? { maxTokens: query.maxTokens } : {}),
             ...(query.contact !== undefined ? { contact: query.contact } : {}),
+            ...(query.project !== undefined ? { project: query.project } : {}),
             ...(query.views ? { views: query.views.join(',') } : {}),
           },
         },

@@ -445,6 +445,7 @@ export interface components {
                 tenantId: string;
                 agentId: string;
                 contactId?: string;
+                project?: string;
             };
             /** @enum {string} */
             status: "draft" | "active" | "conflict" | "archived";
@@ -462,6 +463,8 @@ export interface components {
                 recordId: string;
                 sequence: number;
                 timestamp: string;
+                role?: string;
+                project?: string;
             }[];
             history: {
                 field: string;
@@ -502,6 +505,7 @@ export interface components {
                 tenantId: string;
                 agentId: string;
                 contactId?: string;
+                project?: string;
             };
             /** @enum {string} */
             status: "draft" | "active" | "conflict" | "archived";
@@ -519,6 +523,8 @@ export interface components {
                 recordId: string;
                 sequence: number;
                 timestamp: string;
+                role?: string;
+                project?: string;
             }[];
             history: {
                 field: string;
@@ -548,6 +554,7 @@ export interface components {
                 tenantId: string;
                 agentId: string;
                 contactId?: string;
+                project?: string;
             };
             /** @enum {string} */
             status: "draft" | "active" | "conflict" | "archived";
@@ -565,6 +572,8 @@ export interface components {
                 recordId: string;
                 sequence: number;
                 timestamp: string;
+                role?: string;
+                project?: string;
             }[];
             history: {
                 field: string;
@@ -634,6 +643,7 @@ export interface components {
             maxTokens: number;
             query?: string;
             contact?: string;
+            project?: string;
             views?: string[];
             tokens: number;
             items: components["schemas"]["IncludedItem"][];
@@ -2259,6 +2269,8 @@ export interface operations {
                 query?: string;
                 /** @description A contact id or name: items about them rank first */
                 contact?: string;
+                /** @description A project (as events name it in metadata.project): its items and records rank first, agent-wide ones follow, other projects' are left out */
+                project?: string;
                 /** @description Comma-separated subset of contacts,facts,tasks,time,count (default all) */
                 views?: string;
             };
