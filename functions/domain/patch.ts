@@ -12,6 +12,7 @@ import { MemoryServiceError } from './errors.js';
 import { looksLikeInstruction } from './instructions.js';
 import { applySignal, initialStanding, isIndependentRecord, isShown, standingOf } from './verification.js';
 import { sharedProject, widenedProject } from './scope.js';
+import { newValuePriority, supersedes, type SourcePriority } from './conflict-priority.js';
 import {
   ALIAS_PREFIX,
   type ContactItem,
@@ -137,6 +138,8 @@ class PatchState {
 
   /** Items added earlier in this patch, by their `ref`. */
   readonly refs = new Map<string, string>();
+  /** The source priority of values this patch created (domain/conflict-priority.ts); stored items rank as `memory`. */
+  readonly priorities = new Map<string, SourcePriority>();
 
   remember(ref: string | undefined, id: string): void {
     if (ref !== undefined) this.refs.set(`new:${ref}`, id);
@@ -511,7 +514,16 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
       const refuted = sameKey.filter((f) => !isShown(f));
       if (same) {
         state.remember(op.ref, same.id);
-        state.put(reinforce(state, same, evidence));
+        const reinforced = reinforce(state, same, evidence);
+        // A further independent record restating one side of an open conflict decides it.
+        const decides = (same.status === 'conflict' || same.status === 'draft') && evidence.some((e) => isIndependentRecord(same, e));
+        if (!decides) {
+          state.put(reinforced);
+          return;
+        }
+        const contested = withKey.filter((f) => f.id !== same.id && isShown(f) && projectOfItem(f) === projectOfItem(same) && (f.status === 'conflict' || f.status === 'draft'));
+        for (const rival of contested) state.put(archive(state, rival, `superseded: a later record confirmed ${same.id}`, evidence, same.id));
+        state.put({ ...reinforced, status: 'active', note: undefined, ...(contested.length > 0 ? { supersedes: [...(same.supersedes ?? []), ...contested.map((r) => r.id)] } : {}) });
         return;
       }
       const id = itemId('facts', state.context.scope, state.context.batch, index, op.table, key, JSON.stringify(row));
@@ -524,10 +536,21 @@ function applyFactOp(state: PatchState, op: FactOp, index: number): void {
         confidence: initialStanding(op.confidence ?? 0.7).confidence,
       };
       state.remember(op.ref, id);
+      const priority = newValuePriority(op, evidence);
+      state.priorities.set(id, priority);
+      const rivalPriority = (rival: FactItem) => state.priorities.get(rival.id) ?? 'memory';
       for (const old of refuted) state.put(archive(state, old, `refuted; superseded by ${id}`, evidence, id));
       const resisting = op.correction ? [] : rivals.filter((r) => applySignal(standingOf(r), { kind: 'contradiction' }).effect === 'challenged');
+      const outranking = op.correction ? [] : rivals.filter((r) => supersedes(rivalPriority(r), priority));
       if (rivals.length === 0) {
         state.put(created);
+      } else if (!op.correction && rivals.every((r) => supersedes(priority, rivalPriority(r)))) {
+        // A tool's current fact, or several records in agreement, outrank what memory held: supersede it, keep it archived.
+        for (const rival of rivals) state.put(archive(state, rival, `superseded by ${id} (${priority === 'tool' ? 'a tool result' : 'records in agreement'})`, evidence, id));
+        state.put({ ...created, supersedes: rivals.map((r) => r.id), history: [change(state, 'row', rivals[0]!.row, row, evidence)] });
+      } else if (outranking.length > 0) {
+        // This batch already settled the key more strongly (the user's correction, a tool result): the newcomer waits.
+        state.put({ ...created, status: 'draft', note: `contradicts ${outranking.map((r) => `${r.id} (${rivalPriority(r)})`).join(', ')}; to verify` });
       } else if (resisting.length > 0) {
         // One remark against a value verified several times: a conflict to verify, not an overwrite.
         // The verified value stays verified (it ranks first) but is marked; the newcomer waits as a
