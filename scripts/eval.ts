@@ -6,17 +6,23 @@
  * writes report.md, results.json and plots to the output folder (default
  * eval-output/<corpus>). Ends with one JSON line:
  * {"bench":"eval","strictRecallAt1024":…,"recallAt1024":…,"bm25At1024":…,…}.
+ *
+ * `npm run eval -- --loop [--pairs <n>] [--batches <n>] [--out <dir>]`: the
+ * note lifecycle loop instead (corrections, feedback, stale hits, conflicts,
+ * volume, precision with and without feedback), report in eval-output/loop;
+ * ends with {"bench":"eval-loop",…}.
  */
 import { parseArgs } from 'node:util';
 import { CorpusError } from './eval/corpus.js';
 import { summaryLine } from './eval/report.js';
-import { CORPUS_STYLES, runEvalOnLocalStack, type CorpusStyle } from './eval/run.js';
+import { CORPUS_STYLES, runEvalOnLocalStack, runLoopOnLocalStack, type CorpusStyle } from './eval/run.js';
+import { loopSummaryLine } from './eval/loop-report.js';
 
-const usage = `usage: npm run eval [-- --corpus <file> | --corpus-style ${CORPUS_STYLES.join('|')}] [--out <dir>] [--stages <n>] [--samples <n>] [--months <n>]`;
-let values: Record<string, string | undefined>;
+const usage = `usage: npm run eval [-- --corpus <file> | --corpus-style ${CORPUS_STYLES.join('|')}] [--out <dir>] [--stages <n>] [--samples <n>] [--months <n>]\n       npm run eval -- --loop [--pairs <n>] [--batches <n>] [--out <dir>]`;
+let values: Record<string, string | boolean | undefined>;
 try {
   values = parseArgs({
-    options: { corpus: { type: 'string' }, 'corpus-style': { type: 'string' }, out: { type: 'string' }, stages: { type: 'string' }, samples: { type: 'string' }, months: { type: 'string' } },
+    options: { loop: { type: 'boolean' }, pairs: { type: 'string' }, batches: { type: 'string' }, corpus: { type: 'string' }, 'corpus-style': { type: 'string' }, out: { type: 'string' }, stages: { type: 'string' }, samples: { type: 'string' }, months: { type: 'string' } },
     allowPositionals: false,
   }).values;
 } catch (error) {
@@ -25,7 +31,7 @@ try {
 }
 const positive = (name: string): number | undefined => {
   const raw = values[name];
-  if (raw === undefined) return undefined;
+  if (raw === undefined || typeof raw === 'boolean') return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
     process.stderr.write(`--${name} must be a positive integer, got ${raw}\n${usage}\n`);
@@ -33,6 +39,27 @@ const positive = (name: string): number | undefined => {
   }
   return value;
 };
+const log = (line: string) => process.stderr.write(`[eval] ${line}\n`);
+const command = `npm run eval${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+if (values.loop) {
+  if (values.corpus || values['corpus-style'] || values.samples || values.months || values.stages) {
+    process.stderr.write(`--loop runs its own scenario; --corpus, --corpus-style, --samples, --months and --stages do not apply\n${usage}\n`);
+    process.exit(2);
+  }
+  const pairs = positive('pairs');
+  const batches = positive('batches');
+  if (batches !== undefined && batches < 4) {
+    process.stderr.write(`--batches must be at least 4\n${usage}\n`);
+    process.exit(2);
+  }
+  const { result } = await runLoopOnLocalStack({ outDir: (values.out as string | undefined) ?? 'eval-output/loop', ...(pairs ? { pairs } : {}), ...(batches ? { batches } : {}), command, endpoint: process.env.AWS_ENDPOINT_URL, log });
+  process.stdout.write(`${JSON.stringify(loopSummaryLine(result))}\n`);
+  process.exit(0);
+}
+if (values.pairs || values.batches) {
+  process.stderr.write(`--pairs and --batches shape the loop scenario; they need --loop\n${usage}\n`);
+  process.exit(2);
+}
 if (values.corpus && (values.samples || values.months)) {
   process.stderr.write(`--samples and --months shape a generated corpus; they do not apply to --corpus\n${usage}\n`);
   process.exit(2);
@@ -49,15 +76,15 @@ if (!CORPUS_STYLES.includes(style)) {
 const stages = positive('stages');
 const samples = positive('samples');
 const months = positive('months');
-const corpusName = values.corpus ? values.corpus.split('/').pop()!.replace(/\.json$/i, '') : style;
-const log = (line: string) => process.stderr.write(`[eval] ${line}\n`);
+const corpusFile = values.corpus as string | undefined;
+const corpusName = corpusFile ? corpusFile.split('/').pop()!.replace(/\.json$/i, '') : style;
 
 try {
   const { result } = await runEvalOnLocalStack({
-    ...(values.corpus ? { corpusFile: values.corpus } : { style, generated: { ...(samples ? { samples } : {}), ...(months ? { months } : {}) } }),
-    outDir: values.out ?? `eval-output/${corpusName}`,
+    ...(corpusFile ? { corpusFile } : { style, generated: { ...(samples ? { samples } : {}), ...(months ? { months } : {}) } }),
+    outDir: (values.out as string | undefined) ?? `eval-output/${corpusName}`,
     ...(stages ? { stages } : {}),
-    command: `npm run eval${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    command,
     endpoint: process.env.AWS_ENDPOINT_URL,
     log,
   });

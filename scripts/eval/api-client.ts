@@ -23,6 +23,8 @@ export interface ContextResponse {
   readonly markdown: string;
   readonly tokens: number;
   readonly items: readonly { id: string; kind: string }[];
+  /** The injection id (also the `x-request-id` header): what feedback names as `injectionId`. */
+  readonly requestId?: string;
 }
 
 export class ApiClient {

@@ -13,6 +13,9 @@ import { recentStart, syntheticCorpus, type SyntheticOptions } from '../corpus/s
 import { CorpusError, parseCorpus, type CorpusSample } from './corpus.js';
 import { runEvaluation, type EvalResult } from './harness.js';
 import { writeEvalReport, type WrittenReport } from './report.js';
+import { runLoopEvaluation, type LoopResult } from './loop.js';
+import { writeLoopReport } from './loop-report.js';
+import { loopStart } from '../corpus/lifecycle-scenario.js';
 
 /** The generated corpora: `synthetic` (a user and an assistant) and `friends` (casual chat between two friends). */
 export const CORPUS_STYLES = ['synthetic', 'friends'] as const;
@@ -80,6 +83,44 @@ export async function runEvalOnLocalStack(options: EvalRunOptions): Promise<{ re
   const stack = await startLocalStack({ endpoint: options.endpoint, port: 0, namePrefix: `eval-${Date.now().toString(36)}`, log: options.log });
   try {
     return await runEval(stack, options, corpus);
+  } finally {
+    await stack.stop();
+  }
+}
+
+export interface LoopRunOptions {
+  readonly outDir: string;
+  /** Scenario pairs (two agents each). @default 2 */
+  readonly pairs?: number;
+  /** Batches per agent. @default 8 */
+  readonly batches?: number;
+  readonly messagesPerBatch?: number;
+  readonly command: string;
+  readonly endpoint?: string | undefined;
+  readonly log: (line: string) => void;
+}
+
+/** The sizes `npm run eval -- --loop` runs at: about two and a half minutes on two cores. */
+export const LOOP_DEFAULTS = { pairs: 2, batches: 8, messagesPerBatch: 40 } as const;
+
+/** The note lifecycle loop on a running local stack; the report goes to `outDir`. */
+export async function runLoop(stack: LocalStack, options: LoopRunOptions): Promise<{ result: LoopResult; written: { markdownPath: string; jsonPath: string } }> {
+  const batches = options.batches ?? LOOP_DEFAULTS.batches;
+  const result = await runLoopEvaluation(stack, {
+    pairs: options.pairs ?? LOOP_DEFAULTS.pairs,
+    scenario: { batches, messagesPerBatch: options.messagesPerBatch ?? LOOP_DEFAULTS.messagesPerBatch, start: loopStart({ batches }) },
+    log: options.log,
+  });
+  const written = writeLoopReport(result, options.outDir, options.command, options.endpoint ? `external endpoint ${options.endpoint}` : `moto ${MOTO_VERSION}`);
+  options.log(`report: ${written.markdownPath}`);
+  return { result, written };
+}
+
+/** The loop on a fresh local stack (its own emulator unless `endpoint` names one). */
+export async function runLoopOnLocalStack(options: LoopRunOptions) {
+  const stack = await startLocalStack({ endpoint: options.endpoint, port: 0, namePrefix: `loop-${Date.now().toString(36)}`, log: options.log });
+  try {
+    return await runLoop(stack, options);
   } finally {
     await stack.stop();
   }
