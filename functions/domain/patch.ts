@@ -327,6 +327,12 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
     lastMentionedAt: evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), next.lastMentionedAt),
     history,
   };
+  // A refuted contact waits for its replacement: a new record giving it a new role, employer or name
+  // is that replacement, so the contact is shown again, unverified, with the new value.
+  const replaced = history.length > contact.history.length && history.slice(contact.history.length).some((c) => c.field !== 'verification');
+  if (contact.verification === 'refuted' && replaced && evidence.some((e) => isIndependentRecord(contact, e))) {
+    next = { ...next, ...initialStanding(0.7), note: 'replaces a value refuted by feedback', history: [...next.history, change(state, 'verification', 'refuted', 'unverified', evidence)] };
+  }
   return next;
 }
 

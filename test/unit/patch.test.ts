@@ -180,6 +180,18 @@ describe('contacts', () => {
     expect(second.items[0]!.history).toContainEqual(expect.objectContaining({ field: 'organisation', from: 'Initech', to: 'Acme Corp', evidence: ['r2'] }));
   });
 
+  it('shows a refuted contact again, unverified, once a new record gives it a new value; a restatement leaves it refuted', () => {
+    const first = applyPatch(store('contacts'), [{ op: 'add', contact: { name: 'Priya Natarajan', organisation: 'Cyberdyne' }, evidence: ['r1'] }], context('contacts'));
+    const refuted = { ...first.items[0]!, verification: 'refuted' as const, confidence: 0.05 };
+
+    const restated = applyPatch(store('contacts', [refuted]), [{ op: 'add', contact: { name: 'Priya Natarajan', organisation: 'Cyberdyne' }, evidence: ['r2'] }], context('contacts', [refuted]));
+    expect(restated.items[0]).toMatchObject({ verification: 'refuted' });
+
+    const replaced = applyPatch(store('contacts', [refuted]), [{ op: 'add', contact: { name: 'Priya Natarajan', organisation: 'Oscorp' }, evidence: ['r2'] }], context('contacts', [refuted]));
+    expect(replaced.items[0]).toMatchObject({ organisation: 'Oscorp', verification: 'unverified', status: 'active', note: 'replaces a value refuted by feedback' });
+    expect(replaced.items[0]!.history).toContainEqual(expect.objectContaining({ field: 'verification', from: 'refuted', to: 'unverified' }));
+  });
+
   it('merges two contacts into the first, archiving the other as superseded', () => {
     const added = applyPatch(
       store('contacts'),
