@@ -20,7 +20,10 @@ interface Candidate {
   table: 'profile' | 'preferences';
   row: Record<string, string | null>;
   statement: string;
+  /** The value replaces an earlier one: a correction in words, or a change the phrasing states ("we moved to ..."). */
   correction: boolean;
+  /** The record says in words that an earlier value was wrong ("actually ...", "sorry, ..."): surer than a plain statement. */
+  explicit?: boolean;
   evidence: string[];
 }
 
@@ -175,7 +178,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         // One statement, one value per subject and attribute: the first pattern that read it wins.
         if (matched && candidates.some((c) => c.evidence.includes(record.id) && c.row.subject === row.subject && (c.row.attribute ?? c.row.preference) === (row.attribute ?? row.preference))) continue;
         matched = true;
-        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(held), correction: correction || built.change, evidence: [record.id] };
+        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(held), correction: correction || built.change, explicit: correction, evidence: [record.id] };
         supersedeWithinBatch(candidates, candidate);
         candidates.push(candidate);
       }
@@ -186,7 +189,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       if (itDate && lastDated) {
         const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
         if (dated) {
-          const candidate: Candidate = { table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: `${dated.subject}: ${dated.iso} (${trimPhrase(held)})`, correction: true, evidence: [record.id] };
+          const candidate: Candidate = { table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: `${dated.subject}: ${dated.iso} (${trimPhrase(held)})`, correction: true, explicit: true, evidence: [record.id] };
           supersedeWithinBatch(candidates, candidate);
           candidates.push(candidate);
           matched = true;
@@ -197,7 +200,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       if (bare && previous && previous.table === 'profile') {
         const row = withDate({ ...previous.row, value: trimPhrase(bare[1]!) }, record.timestamp);
         candidates.pop();
-        candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, evidence: [...previous.evidence, record.id] });
+        candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: [...previous.evidence, record.id] });
       }
     }
   }
@@ -220,7 +223,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       row: candidate.row,
       statement: candidate.statement,
       ...(candidate.correction ? { correction: true } : {}),
-      confidence: candidate.correction ? 0.85 : 0.7,
+      // A plain statement of a new home or plan is no surer than any other statement.
+      confidence: candidate.explicit ? 0.85 : 0.7,
       evidence: candidate.evidence,
     });
   }
