@@ -8,7 +8,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // Integration files share one emulator; each provisions its own resources.
+    // Integration files share one emulator; each provisions its own resources. Two workers even on a
+    // two-core machine: much of an integration file's time is spent waiting on the emulator.
     fileParallelism: true,
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },
 });
