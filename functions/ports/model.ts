@@ -20,6 +20,10 @@ export interface PromptRecord {
   readonly contact?: { readonly id?: string; readonly name?: string };
   /** Who wrote the record, when the role cannot tell (the event's `speaker`, else `metadata.speaker`): first person is theirs. */
   readonly speaker?: string;
+  /** Actions: the tool it used (`metadata.tool`), how it ended (`metadata.outcome`, or failure when `metadata.error` is set) and the error text. */
+  readonly tool?: string;
+  readonly outcome?: 'success' | 'failure';
+  readonly error?: string;
 }
 
 /** What one updater hands the model: the batch's records and its current items, aliased. */

@@ -322,7 +322,18 @@ export function toPromptRecord(record: RawRecord): PromptRecord {
     ...(record.interactionId ? { interactionId: record.interactionId } : {}),
     ...(record.contact ? { contact: record.contact } : {}),
     ...(speaker ? { speaker } : {}),
+    ...actionFields(record),
   };
+}
+
+/** What an action record says about how it went, from its metadata (see PromptRecord). */
+function actionFields(record: RawRecord): Pick<PromptRecord, 'tool' | 'outcome' | 'error'> {
+  if (record.type !== 'action') return {};
+  const metadata = record.metadata ?? {};
+  const tool = typeof metadata.tool === 'string' && metadata.tool.trim() ? metadata.tool.trim().slice(0, 100) : undefined;
+  const error = typeof metadata.error === 'string' && metadata.error.trim() ? metadata.error.trim().slice(0, 500) : metadata.error ? 'error' : undefined;
+  const outcome = metadata.outcome === 'success' || metadata.outcome === 'failure' ? metadata.outcome : error ? 'failure' : undefined;
+  return { ...(tool ? { tool } : {}), ...(outcome ? { outcome } : {}), ...(error ? { error } : {}) };
 }
 
 /** What a model needs to see of an existing item: its content, never its id. */

@@ -78,7 +78,12 @@ export class Redactor {
 
   async redactRecords(records: readonly RawRecord[]): Promise<RawRecord[]> {
     const contents = await this.redactAll(records.map((record) => record.content));
-    return records.map((record, i) => (contents[i] === record.content ? record : { ...record, content: contents[i]! }));
+    // An action's error text reaches the model too (pitfalls): it is redacted like content.
+    const errors = await this.redactAll(records.map((record) => (typeof record.metadata?.error === 'string' ? record.metadata.error : '')));
+    return records.map((record, i) => {
+      const content = contents[i] === record.content ? record : { ...record, content: contents[i]! };
+      return typeof record.metadata?.error === 'string' && errors[i] !== record.metadata.error ? { ...content, metadata: { ...record.metadata, error: errors[i]! } } : content;
+    });
   }
 }
 

@@ -171,7 +171,11 @@ describe('progress and audit', () => {
 
     expect(audit.status).toBe(200);
     expect(audit.body.entries.map((e) => e.updater)).toEqual(['contacts', 'facts', 'tasks']);
-    expect(audit.body.entries.every((e) => e.modelId === 'local-rules-v1' && e.prompt.version === 'v1')).toBe(true);
+    expect(audit.body.entries.map((e) => [e.modelId, e.prompt.version])).toEqual([
+      ['local-rules-v1', 'v1'],
+      ['local-rules-v1', 'v2'],
+      ['local-rules-v1', 'v1'],
+    ]);
     const contactChange = audit.body.entries[0]!.changes.find((c) => c.before === null);
     expect(contactChange?.after.id).toMatch(/^c_/);
   });

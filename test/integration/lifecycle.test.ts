@@ -230,3 +230,35 @@ describe('POST /v1/agents/{agentId}/audit/{batch}/revert', () => {
     expect((await api(stack, 'POST', `/v1/agents/${agentId}/audit/two/revert`)).status).toBe(400);
   });
 });
+
+describe('pitfalls and procedures from actions', () => {
+  it('files a failed action followed by a successful one as an unverified pitfall citing both, and verifies a procedure when it is reused', async () => {
+    const agentId = 'actions-learnt';
+    const action = (id: string, content: string, interactionId: string, metadata: Record<string, unknown>) => ({ id, type: 'action', role: 'tool', content, timestamp: '2026-11-02T09:00:00Z', interactionId, metadata });
+    const post = async (events: unknown[], last: number) => {
+      expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events })).status).toBe(202);
+      await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
+      await waitFor(async () => (await api<{ lastConsolidatedSequence?: number }>(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === last, 120_000);
+    };
+    await post(
+      [
+        action('a1', 'create invoice for ACME without a currency', 's1', { tool: 'billing', error: 'HTTP 422: currency is required' }),
+        action('a2', 'create invoice for ACME with currency EUR', 's1', { tool: 'billing', outcome: 'success' }),
+        action('a3', 'pull the monthly report', 's2', { tool: 'reports', outcome: 'success' }),
+        action('a4', 'email the report to finance', 's2', { tool: 'email', outcome: 'success' }),
+        action('a5', 'pull the monthly report', 's3', { tool: 'reports', outcome: 'success' }),
+        action('a6', 'email the report to finance', 's3', { tool: 'email', outcome: 'success' }),
+      ],
+      6,
+    );
+    const learnt = await facts(agentId);
+    const pitfall = learnt.find((f) => f.row?.tool === 'billing');
+    expect(pitfall).toMatchObject({ verification: 'unverified', row: { actual: 'HTTP 422: currency is required', avoid: 'create invoice for ACME with currency EUR' } });
+    const procedure = learnt.find((f) => f.row?.task === 'reports → email');
+    expect(procedure).toMatchObject({ verification: 'unverified' });
+
+    // The same procedure run again, successfully, in a later batch: a reuse.
+    await post([action('a7', 'pull the monthly report', 's4', { tool: 'reports', outcome: 'success' }), action('a8', 'email the report to finance', 's4', { tool: 'email', outcome: 'success' })], 8);
+    expect((await facts(agentId)).find((f) => f.id === procedure!.id)).toMatchObject({ verification: 'verified' });
+  });
+});

@@ -15,7 +15,8 @@ export function renderRecords(input: UpdaterInput): string {
   return input.records
     .map((record) => {
       const who = record.contact?.name ? `${record.role}/${record.contact.name}` : record.role;
-      return `[${record.id}] ${record.timestamp} ${record.type} ${who}: ${record.content}`;
+      const how = [record.tool ? `tool ${record.tool}` : '', record.outcome ?? '', record.error ? `error: ${record.error}` : ''].filter(Boolean).join(', ');
+      return `[${record.id}] ${record.timestamp} ${record.type}${how ? ` (${how})` : ''} ${who}: ${record.content}`;
     })
     .join('\n');
 }

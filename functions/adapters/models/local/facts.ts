@@ -6,6 +6,7 @@
  * resolved against the message's own timestamp into a `date` column, which is
  * added to `profile` (existing rows migrated) the first time it is needed.
  */
+import { extractActionNotes } from './actions.js';
 import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
@@ -216,6 +217,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   if (candidates.some((c) => c.row.date) && !tables.get('profile')?.columns.includes('date')) {
     ops.push({ op: 'add_column', table: 'profile', column: 'date', default: null });
   }
+  ops.push(...extractActionNotes(input));
   for (const candidate of candidates) {
     ops.push({
       op: 'add',
