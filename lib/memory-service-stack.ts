@@ -19,6 +19,7 @@ import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import { ApiKeysTable } from './constructs/api-keys-table.js';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 
 export interface MemoryServiceStackProps extends StackProps {
   /**
@@ -74,6 +75,14 @@ export interface MemoryServiceStackProps extends StackProps {
   readonly modelId?: string;
   /** Base URL of the OpenAI-compatible server (provider 'openai'). */
   readonly openAiBaseUrl?: string;
+  /**
+   * Name of the Secrets Manager secret holding the OpenAI-compatible server's
+   * API key (the key itself, or JSON `{"apiKey":"..."}`). Only the functions
+   * that call that server may read it; the key never enters an environment
+   * variable. Also used for OpenAI-compatible embeddings.
+   * @default none (a server that needs no key)
+   */
+  readonly openAiApiKeySecretName?: string;
   /**
    * The embedding adapter the retrieval index and queries use.
    * @default 'local' (sentence encoder shipped in an npm package, no network)
@@ -179,6 +188,7 @@ export class MemoryServiceStack extends Stack {
       REDACT_RAW_LOG: String(props.redaction?.rawLog ?? false),
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
+      ...(props.openAiApiKeySecretName ? { OPENAI_API_KEY_SECRET_ID: props.openAiApiKeySecretName } : {}),
       EMBEDDING_PROVIDER: embeddingProvider,
       ...(props.embeddingModelId ? { EMBEDDING_MODEL_ID: props.embeddingModelId } : {}),
       ...(props.embeddingDimensions ? { EMBEDDING_DIMENSIONS: String(props.embeddingDimensions) } : {}),
@@ -264,7 +274,9 @@ export class MemoryServiceStack extends Stack {
     const bedrockModelId = props.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
     const profile = /^(us|eu|apac|us-gov|global)\./.exec(bedrockModelId);
     const foundationModelId = profile ? bedrockModelId.slice(profile[0].length) : bedrockModelId;
+    const openAiKey = props.openAiApiKeySecretName ? Secret.fromSecretNameV2(this, 'OpenAiApiKeySecret', props.openAiApiKeySecretName) : undefined;
     const allowModel = (fn: NodejsFunction) => {
+      if (modelProvider === 'openai') openAiKey?.grantRead(fn);
       if (modelProvider !== 'bedrock') return;
       fn.addToRolePolicy(
         new PolicyStatement({
@@ -278,6 +290,7 @@ export class MemoryServiceStack extends Stack {
     };
     // Only the functions that embed (units at consolidation and on the ladders, queries on reads) may call the embedding model, and only that model.
     const allowEmbeddings = (fn: NodejsFunction) => {
+      if (embeddingProvider === 'openai') openAiKey?.grantRead(fn);
       if (embeddingProvider !== 'bedrock') return;
       const embeddingModelId = props.embeddingModelId ?? DEFAULT_BEDROCK_EMBEDDING_MODEL_ID;
       fn.addToRolePolicy(

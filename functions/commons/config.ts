@@ -71,6 +71,8 @@ const configSchema = z.object({
   MODEL_ID: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
+  /** A Secrets Manager secret (name or ARN) holding the key: read once per cold start, never kept in the environment. */
+  OPENAI_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
   /** Which embedding adapter indexes units and queries: local (default, no network), Amazon Bedrock, or an OpenAI-compatible server. */
   EMBEDDING_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   EMBEDDING_MODEL_ID: z.string().min(1).optional(),
@@ -79,6 +81,8 @@ const configSchema = z.object({
   OPENAI_EMBEDDINGS_BASE_URL: z.url().optional(),
   /** Defaults to OPENAI_API_KEY. */
   OPENAI_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /** Defaults to OPENAI_API_KEY_SECRET_ID. */
+  OPENAI_EMBEDDINGS_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
   MODEL_MAX_CALLS_PER_BATCH: z.coerce.number().int().min(1).max(1000).default(12),
   MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
   MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
@@ -108,7 +112,7 @@ const BEDROCK_EMBEDDING_DIMENSIONS = [256, 512, 1024] as const;
 export type EmbeddingConfig =
   | { readonly provider: 'local' }
   | { readonly provider: 'bedrock'; readonly modelId: string; readonly dimensions: 256 | 512 | 1024 }
-  | { readonly provider: 'openai'; readonly modelId: string; readonly dimensions: number; readonly baseUrl: string; readonly apiKey?: string };
+  | { readonly provider: 'openai'; readonly modelId: string; readonly dimensions: number; readonly baseUrl: string; readonly apiKey?: string; readonly apiKeySecretId?: string };
 
 export interface ServiceConfig {
   readonly tenantId: string;
@@ -134,7 +138,7 @@ export interface ServiceConfig {
   readonly model:
     | { readonly provider: 'local' }
     | { readonly provider: 'bedrock'; readonly modelId: string }
-    | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string };
+    | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string; readonly apiKeySecretId?: string };
   readonly embeddings: EmbeddingConfig;
   readonly flushCoalesceSeconds: number;
   readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
@@ -159,6 +163,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = result.data;
+  if (c.OPENAI_API_KEY && c.OPENAI_API_KEY_SECRET_ID) {
+    throw new ConfigurationError('invalid configuration: set OPENAI_API_KEY or OPENAI_API_KEY_SECRET_ID, not both');
+  }
   if (c.MODEL_PROVIDER === 'openai' && (!c.OPENAI_BASE_URL || !c.MODEL_ID)) {
     throw new ConfigurationError('invalid configuration: MODEL_PROVIDER=openai needs OPENAI_BASE_URL and MODEL_ID');
   }
@@ -166,7 +173,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     c.MODEL_PROVIDER === 'bedrock'
       ? { provider: 'bedrock', modelId: c.MODEL_ID ?? DEFAULT_BEDROCK_MODEL_ID }
       : c.MODEL_PROVIDER === 'openai'
-        ? { provider: 'openai', modelId: c.MODEL_ID!, baseUrl: c.OPENAI_BASE_URL!, ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}) }
+        ? {
+            provider: 'openai',
+            modelId: c.MODEL_ID!,
+            baseUrl: c.OPENAI_BASE_URL!,
+            ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}),
+            ...(c.OPENAI_API_KEY_SECRET_ID ? { apiKeySecretId: c.OPENAI_API_KEY_SECRET_ID } : {}),
+          }
         : { provider: 'local' };
   const endpointOverridden = c.AWS_ENDPOINT_URL !== undefined || c.AWS_ENDPOINT_URL_S3 !== undefined;
   return {
@@ -226,8 +239,10 @@ function embeddingConfig(c: z.infer<typeof configSchema>): EmbeddingConfig {
         ...(c.EMBEDDING_DIMENSIONS ? [] : ['EMBEDDING_DIMENSIONS']),
       ];
       if (missing.length > 0) throw new ConfigurationError(`invalid configuration: EMBEDDING_PROVIDER=openai needs ${missing.join(', ')}`);
-      const apiKey = c.OPENAI_EMBEDDINGS_API_KEY ?? c.OPENAI_API_KEY;
-      return { provider: 'openai', modelId: c.EMBEDDING_MODEL_ID!, dimensions: c.EMBEDDING_DIMENSIONS!, baseUrl: baseUrl!, ...(apiKey ? { apiKey } : {}) };
+      // An explicit embeddings key or secret wins; otherwise the model's.
+      const apiKey = c.OPENAI_EMBEDDINGS_API_KEY ?? (c.OPENAI_EMBEDDINGS_API_KEY_SECRET_ID ? undefined : c.OPENAI_API_KEY);
+      const apiKeySecretId = apiKey ? undefined : (c.OPENAI_EMBEDDINGS_API_KEY_SECRET_ID ?? c.OPENAI_API_KEY_SECRET_ID);
+      return { provider: 'openai', modelId: c.EMBEDDING_MODEL_ID!, dimensions: c.EMBEDDING_DIMENSIONS!, baseUrl: baseUrl!, ...(apiKey ? { apiKey } : {}), ...(apiKeySecretId ? { apiKeySecretId } : {}) };
     }
   }
 }

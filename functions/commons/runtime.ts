@@ -20,6 +20,7 @@ import { BedrockModel } from '../adapters/models/bedrock-model.js';
 import { LocalModel } from '../adapters/models/local/local-model.js';
 import type { ModelPort } from '../ports/model.js';
 import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
+import { secretValue } from '../adapters/secrets/secret-value.js';
 import type { EmbeddingPort } from '../ports/embeddings.js';
 import { LocalEmbeddings } from '../adapters/embeddings/local.js';
 import { S3IndexSegments } from '../adapters/s3/index-segments.js';
@@ -58,8 +59,11 @@ export function createModel(config: ServiceConfig): ModelPort {
   switch (config.model.provider) {
     case 'bedrock':
       return new BedrockModel({ modelId: config.model.modelId, region: config.region });
-    case 'openai':
-      return new OpenAiCompatibleModel(config.model);
+    case 'openai': {
+      const { apiKeySecretId, apiKey, ...rest } = config.model;
+      const key = apiKeySecretId ? secretValue(apiKeySecretId) : apiKey;
+      return new OpenAiCompatibleModel({ ...rest, ...(key ? { apiKey: key } : {}) });
+    }
     case 'local':
       return new LocalModel();
   }

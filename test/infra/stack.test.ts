@@ -323,6 +323,21 @@ describe('least privilege', () => {
     expect(JSON.stringify(template.toJSON())).not.toContain('bedrock:InvokeModel');
   });
 
+  it('reads the OpenAI-compatible key from Secrets Manager, only in the functions that call the model, never from the environment', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const openai = Template.fromStack(new MemoryServiceStack(app, 'WithOpenAi', { modelProvider: 'openai', modelId: 'llama3.1', openAiBaseUrl: 'https://llm.example.com/v1', openAiApiKeySecretName: 'agent-memory/openai' }));
+    const roleOf = (prefix: string) => Object.keys(openai.findResources('AWS::IAM::Role')).find((id) => id.startsWith(`${prefix}FunctionServiceRole`))!;
+    const secretReaders = Object.values(openai.findResources('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+      .flatMap((policy) => (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref));
+    expect(secretReaders).toContain(roleOf('Consolidator'));
+    for (const prefix of ['Ingest', 'Reader', 'Authorizer', 'Status']) expect(secretReaders).not.toContain(roleOf(prefix));
+    expect(JSON.stringify(openai.toJSON())).toContain('secret:agent-memory/openai-??????');
+    const environments = Object.values(openai.findResources('AWS::Lambda::Function')).map((fn) => (fn.Properties.Environment?.Variables ?? {}) as Record<string, unknown>);
+    expect(environments.some((variables) => variables.OPENAI_API_KEY_SECRET_ID === 'agent-memory/openai')).toBe(true);
+    expect(environments.every((variables) => !('OPENAI_API_KEY' in variables))).toBe(true);
+  });
+
   it('lets the memory reader only get and query the memory and summaries tables', () => {
     expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });

@@ -5,7 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server, type IncomingHttpHeaders } from 'node:http2';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { secretValue } from '../../functions/adapters/secrets/secret-value.js';
 import { updaterOutputSchemas } from '../../functions/domain/memory.js';
 import { BedrockModel } from '../../functions/adapters/models/bedrock-model.js';
 import { ModelCallError, type ModelRequest, type UpdaterInput } from '../../functions/ports/model.js';
@@ -160,6 +162,26 @@ describe('OpenAI-compatible adapter (chat completions)', () => {
     expect(sent!.body).toMatchObject({ model: 'llama3.1', temperature: 0, max_tokens: 1000, tool_choice: { type: 'function', function: { name: 'submit_patch' } } });
     expect(sent!.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
     expect(sent!.body.tools[0].function.parameters).toMatchObject({ type: 'object', required: ['ops'] });
+  });
+
+  it('reads its key from Secrets Manager once, when first needed (a plain string or {"apiKey"})', async () => {
+    const secrets = new SecretsManagerClient({ endpoint: inject('awsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const name = `openai-key-${Date.now()}`;
+    await secrets.send(new CreateSecretCommand({ Name: name, SecretString: JSON.stringify({ apiKey: 'sk-from-secret' }) }));
+    let reads = 0;
+    const counting = { send: (command: GetSecretValueCommand) => ((reads += 1), secrets.send(command)) };
+    const fake = await scriptedServer([completion(JSON.stringify(patch)), completion(JSON.stringify(patch))]);
+    const model = new OpenAiCompatibleModel({ baseUrl: `${fake.url}/v1`, modelId: 'llama3.1', apiKey: secretValue(name, counting as never) });
+
+    await model.invoke(request);
+    await model.invoke(request);
+
+    expect(fake.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-from-secret', 'Bearer sk-from-secret']);
+    expect(reads).toBe(1);
+    const plain = `${name}-plain`;
+    await secrets.send(new CreateSecretCommand({ Name: plain, SecretString: 'sk-plain' }));
+    expect(await secretValue(plain, secrets)()).toBe('sk-plain');
+    await expect(secretValue(`${name}-missing`, secrets)()).rejects.toThrow();
   });
 
   it('retries 429 and 5xx answers, then succeeds', async () => {

@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the OpenAI-compatible key from a Secrets Manager secret for the model and the embeddings, and refuses a key and a secret together', () => {
+    const openai = { ...base, MODEL_PROVIDER: 'openai', MODEL_ID: 'llama3', OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_API_KEY_SECRET_ID: 'agent-memory/openai' };
+    const config = loadConfig({ ...openai, EMBEDDING_PROVIDER: 'openai', EMBEDDING_MODEL_ID: 'nomic-embed-text', EMBEDDING_DIMENSIONS: '768' });
+    expect(config.model).toMatchObject({ provider: 'openai', apiKeySecretId: 'agent-memory/openai' });
+    expect(config.model).not.toHaveProperty('apiKey');
+    expect(config.embeddings).toMatchObject({ provider: 'openai', apiKeySecretId: 'agent-memory/openai' });
+    expect(() => loadConfig({ ...openai, OPENAI_API_KEY: 'sk-1' })).toThrow(/OPENAI_API_KEY or OPENAI_API_KEY_SECRET_ID, not both/);
+  });
+
   it('reads ladder fan-ins, the time zone and the interaction gap', () => {
     expect(loadConfig({ ...base, TIME_LADDER_FAN_INS: '7,4', SUMMARY_TIME_ZONE: 'Europe/Berlin', INTERACTION_IDLE_MINUTES: '45' })).toMatchObject({
       fanIns: { time: [7, 4], count: [10, 4, 3, 4] },

@@ -9,6 +9,7 @@ import { ConfigurationError, type ServiceConfig } from '../../commons/config.js'
 import type { EmbeddingPort } from '../../ports/embeddings.js';
 import { BedrockEmbeddings } from './bedrock.js';
 import { OpenAiCompatibleEmbeddings } from './openai-compatible.js';
+import { secretValue } from '../secrets/secret-value.js';
 
 export interface EmbeddingFactories {
   /** Builds the local (no network) adapter; required when the provider is `local`. */
@@ -26,7 +27,7 @@ export function createEmbeddings(config: Pick<ServiceConfig, 'embeddings' | 'reg
         baseUrl: embeddings.baseUrl,
         modelId: embeddings.modelId,
         dimensions: embeddings.dimensions,
-        ...(embeddings.apiKey ? { apiKey: embeddings.apiKey } : {}),
+        ...(embeddings.apiKeySecretId ? { apiKey: secretValue(embeddings.apiKeySecretId) } : embeddings.apiKey ? { apiKey: embeddings.apiKey } : {}),
       });
     case 'local':
       if (!factories.local) {

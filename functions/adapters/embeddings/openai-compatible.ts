@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { mapWithConcurrency } from '../../commons/concurrency.js';
 import { EmbeddingError, EmbeddingResponseError, type EmbeddingPort } from '../../ports/embeddings.js';
 import { toUnitVector } from './unit-vector.js';
+import { resolveKey, type SecretSource } from '../secrets/secret-value.js';
 
 export interface OpenAiCompatibleEmbeddingsOptions {
   /** Base URL up to and including `/v1`, e.g. `http://localhost:11434/v1` (the same convention as the model adapter). */
@@ -17,7 +18,8 @@ export interface OpenAiCompatibleEmbeddingsOptions {
   readonly modelId: string;
   /** Length of the model's vectors; every answer is checked against it. */
   readonly dimensions: number;
-  readonly apiKey?: string;
+  /** A key, or where to read it (Secrets Manager, once per cold start). */
+  readonly apiKey?: string | SecretSource;
   /** Texts per request. @default 64 */
   readonly batchSize?: number;
   /** Requests in flight at once within one `embed`. @default 2 */
@@ -91,8 +93,9 @@ export class OpenAiCompatibleEmbeddings implements EmbeddingPort {
 
   private async post(body: string): Promise<unknown> {
     const attempts = this.options.maxAttempts ?? 5;
+    const apiKey = await resolveKey(this.options.apiKey);
     for (let attempt = 1; ; attempt += 1) {
-      const failure = await this.attempt(body);
+      const failure = await this.attempt(body, apiKey);
       if (!('retryable' in failure)) return failure.json;
       if (!failure.retryable || attempt >= attempts) {
         throw new EmbeddingError(`${this.modelId} embeddings failed after ${attempt} attempt(s): ${failure.detail}`, { cause: failure.cause });
@@ -102,12 +105,12 @@ export class OpenAiCompatibleEmbeddings implements EmbeddingPort {
     }
   }
 
-  private async attempt(body: string): Promise<{ json: unknown } | FailedAttempt> {
+  private async attempt(body: string, apiKey: string | undefined): Promise<{ json: unknown } | FailedAttempt> {
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
+        headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });

@@ -6,12 +6,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from '../../ports/model.js';
 import { SUBMIT_TOOL, toolDescription, toolSchema } from './tool-schema.js';
+import { resolveKey, type SecretSource } from '../secrets/secret-value.js';
 
 export interface OpenAiCompatibleOptions {
   /** Base URL up to and including `/v1`, e.g. `http://localhost:11434/v1`. */
   readonly baseUrl: string;
   readonly modelId: string;
-  readonly apiKey?: string;
+  /** A key, or where to read it (Secrets Manager, once per cold start). */
+  readonly apiKey?: string | SecretSource;
   /** @default 5 */
   readonly maxAttempts?: number;
   /** First backoff delay; doubles per attempt. @default 500 */
@@ -65,11 +67,12 @@ export class OpenAiCompatibleModel implements ModelPort {
   private async post(body: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
     const attempts = this.options.maxAttempts ?? 5;
     const url = `${this.options.baseUrl.replace(/\/$/, '')}/chat/completions`;
+    const apiKey = await resolveKey(this.options.apiKey);
     for (let attempt = 1; ; attempt += 1) {
       const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 120_000);
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
+        headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
         body,
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
