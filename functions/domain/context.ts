@@ -19,6 +19,7 @@ import type { SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
+import { proposalText } from './index-units.js';
 
 export interface ContextOptions {
   readonly maxTokens: number;
@@ -97,7 +98,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'contact',
       version: String(item.updatedAt),
       section: 'Contacts',
-      line: `- ${mark(String(item.status), item.verification)}${text.trim()}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}${text.trim()}${proposalText(item.proposed)}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`,
       search: `${item.name} ${(item.aliases as string[] | undefined)?.join(' ') ?? ''} ${work} ${item.biography} ${item.summary}`,
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification),
       at: String(item.lastMentionedAt ?? item.updatedAt),
@@ -113,7 +114,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'task',
       version: String(item.updatedAt),
       section: 'Tasks',
-      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${proposalText(item.proposed)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.title} ${item.owner} ${open ? 'open to do pending need' : 'done closed'}`,
       // Open commitments are what an agent most often needs; closed ones rarely.
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) + (open ? 0.3 : -0.3),

@@ -127,6 +127,12 @@ export function summaryUnit(summary: SummaryLike): IndexUnit | undefined {
 const str = (value: unknown) => (value === undefined || value === null ? '' : squash(String(value)));
 const ids = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
 
+/** A change only a tool record stated: shown as a question beside the value, never as the value. */
+export const proposalText = (proposed: unknown) =>
+  proposed && typeof proposed === 'object' && Object.keys(proposed).length > 0
+    ? ` (to verify: a tool record says ${Object.entries(proposed as Record<string, unknown>).map(([k, v]) => `${k} ${str(v)}`).join(', ')})`
+    : '';
+
 /** A store item as a view holds it (see `compactItem`), as a unit. */
 export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Record<string, unknown>>): IndexUnit {
   const common = {
@@ -146,7 +152,7 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
     return {
       ...common,
       label: str(item.name),
-      text: squash(`${work ? `${work}. ` : ''}${biography}${lately ? ` Lately: ${lately}` : ''}`),
+      text: squash(`${work ? `${work}. ` : ''}${biography}${lately ? ` Lately: ${lately}` : ''}${proposalText(item.proposed)}`),
       at: str(item.lastMentionedAt ?? item.sourceAt ?? item.updatedAt),
       about: [str(item.id), str(item.name), ...aliases].join(' '),
     };
@@ -157,7 +163,7 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
     return {
       ...common,
       label: state,
-      text: `${str(item.title)} (owner: ${str(item.owner)})`,
+      text: `${str(item.title)} (owner: ${str(item.owner)})${proposalText(item.proposed)}`,
       at: str(item.sourceAt ?? item.updatedAt),
       state: str(item.state),
       about: str(item.owner),

@@ -61,6 +61,12 @@ interface ItemBase {
   readonly history: readonly FieldChange[];
   /** Why the item is in `conflict` or `to-verify`, when it is. */
   readonly note?: string;
+  /**
+   * A change only tool records stated (closing a task, a contact's new
+   * employer): kept here, not applied, until a user or assistant record
+   * confirms it (domain/patch.ts).
+   */
+  readonly proposedChange?: { readonly fields: Readonly<Record<string, unknown>>; readonly evidence: readonly string[]; readonly at: string };
 }
 
 export interface ContactItem extends ItemBase {

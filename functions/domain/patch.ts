@@ -286,6 +286,20 @@ function markToVerify<T extends MemoryItem>(state: PatchState, item: T, reason: 
   };
 }
 
+/** Whether only tool records say it: a tool's text may not close a task or rewrite a contact on its own. */
+const onlyFromTools = (evidence: readonly Evidence[]) => evidence.length > 0 && evidence.every((e) => e.role === 'tool');
+
+/** Keeps the fields a tool record would change as a proposal to verify, leaving the item's values as they are. */
+function propose<T extends MemoryItem>(state: PatchState, item: T, fields: Record<string, unknown>, evidence: Evidence[]): T {
+  const summary = Object.entries(fields).map(([field, value]) => `${field}: ${String(value)}`).join(', ');
+  return {
+    ...item,
+    proposedChange: { fields, evidence: evidence.map((e) => e.recordId), at: state.context.now },
+    note: `to verify: a tool record (${evidence.map((e) => e.recordId).join(', ')}) says ${summary}`,
+    updatedAt: state.context.now,
+  };
+}
+
 // --- contacts ---------------------------------------------------------------
 
 const normalise = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').replace(/\s+/g, ' ').trim();
@@ -301,7 +315,17 @@ function findContact(state: PatchState, name: string): ContactItem | undefined {
 type ContactFields = Extract<ContactOp, { op: 'update' }>['changes'];
 
 function updateContact(state: PatchState, contact: ContactItem, fields: ContactFields, evidence: Evidence[]): ContactItem {
+  const identity = Object.fromEntries((['name', 'role', 'organisation'] as const).filter((f) => fields[f] !== undefined && fields[f] !== contact[f]).map((f) => [f, fields[f]]));
+  if (onlyFromTools(evidence) && Object.keys(identity).length > 0) {
+    // Who someone is and where they work changes on a person's word, not a tool's text alone.
+    const { name: _n, role: _r, organisation: _o, ...rest } = fields;
+    return propose(state, updateContact(state, contact, rest, evidence), identity, evidence);
+  }
   let next = reinforce(state, contact, evidence);
+  if (next.proposedChange && !onlyFromTools(evidence)) {
+    const { proposedChange: _p, ...settled } = next;
+    next = { ...settled, ...(next.note?.startsWith('to verify: a tool record') ? { note: undefined } : {}) } as ContactItem;
+  }
   const history = [...next.history];
   for (const field of ['name', 'role', 'organisation'] as const) {
     const value = fields[field];
@@ -646,20 +670,27 @@ function applyTaskOp(state: PatchState, op: TaskOp, index: number): void {
     }
     case 'update': {
       const task = state.resolve(op.target) as TaskItem;
+      // A tool's text cannot close or cancel a task on its own: the state change waits for a person's record.
+      const proposedState = onlyFromTools(evidence) && op.changes.state !== undefined && op.changes.state !== task.state ? op.changes.state : undefined;
+      const changes = proposedState ? { ...op.changes, state: undefined } : op.changes;
       let next: TaskItem = reinforce(state, task, evidence);
+      if (next.proposedChange && !onlyFromTools(evidence)) {
+        const { proposedChange: _p, ...settled } = next;
+        next = { ...settled, ...(next.note?.startsWith('to verify: a tool record') ? { note: undefined } : {}) } as TaskItem;
+      }
       const history = [...next.history];
       for (const field of ['title', 'owner', 'due', 'state'] as const) {
-        const value = op.changes[field];
+        const value = changes[field];
         if (value !== undefined && value !== next[field]) {
           history.push(change(state, field, next[field], value, evidence));
           next = { ...next, [field]: value };
         }
       }
-      if (op.changes.state && op.changes.state !== 'open' && task.state === 'open') {
+      if (changes.state && changes.state !== 'open' && task.state === 'open') {
         const closedAt = evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), '');
         next = { ...next, closedAt };
       }
-      state.put({ ...next, history });
+      state.put(proposedState ? propose(state, { ...next, history }, { state: proposedState }, evidence) : { ...next, history });
       return;
     }
     case 'merge':

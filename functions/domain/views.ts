@@ -41,7 +41,7 @@ function rank(updater: UpdaterName, items: readonly MemoryItem[]): MemoryItem[] 
 }
 
 export function compactItem(item: MemoryItem): Record<string, unknown> {
-  const common = { id: item.id, status: item.status, verification: item.verification, confidence: item.confidence, updatedAt: item.updatedAt, sourceAt: sourceAt(item), evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}), ...(item.scope.project ? { project: item.scope.project } : {}) };
+  const common = { id: item.id, status: item.status, verification: item.verification, confidence: item.confidence, updatedAt: item.updatedAt, sourceAt: sourceAt(item), evidence: evidenceIds(item), ...(item.note ? { note: item.note } : {}), ...(item.scope.project ? { project: item.scope.project } : {}), ...(item.proposedChange ? { proposed: item.proposedChange.fields } : {}) };
   switch (item.kind) {
     case 'contact': {
       const c = item as ContactItem;
