@@ -80,7 +80,7 @@ export interface AskedQuestion {
   /** Item lines (contacts, tasks, facts) of the context, and how many show no untrue value. */
   readonly itemLines: number;
   readonly correctItemLines: number;
-  /** Items the user had refuted that this context included anyway (must stay 0). */
+  /** Items the user had refuted, still refuted in the store, that this context included anyway (must stay 0). */
   readonly refutedIncluded: readonly string[];
   /** BM25 over the raw turns replayed so far, same budget: an untrue value present. Same for both agents. */
   readonly bm25UntrueShown: boolean;
@@ -256,7 +256,9 @@ export async function runLoopEvaluation(stack: Pick<LocalStack, 'url' | 'eventSo
           kind: c.kind,
           afterChange: c.changeBatch !== undefined && stage >= c.changeBatch,
           ...judged.scores,
-          refutedIncluded: context.items.map((i) => i.id).filter((id) => state.refuted.has(id)),
+          // Refuted and still refuted in the store: an item the store replaced by a later record (a refuted
+          // contact given its new employer) is shown again by design, with the new value.
+          refutedIncluded: context.items.map((i) => i.id).filter((id) => state.refuted.has(id) && byId.get(id)?.verification === 'refuted'),
           bm25UntrueShown: truthAt(c, stage).untrue.some((value) => presentsAsCurrent(bm25Text, value)),
         });
         if (state.agent !== 'feedback') continue;
