@@ -116,6 +116,11 @@ export const summarySchema = z
     name: z.string().meta({ description: 'The level name, e.g. day, week' }),
     from: z.string(),
     to: z.string(),
+    through: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Empty runs only: the last period covered at this level. The item stands for every silent period from its own index to this one; they have no items of their own.' }),
     children: z.array(z.string()),
     sources: z.array(z.string()),
     text: z.string(),

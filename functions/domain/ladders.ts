@@ -87,6 +87,50 @@ export function coveredRange(config: LadderConfig, ladder: Ladder, level: number
   return ladder === 'time' ? { from: dayToIso(first), to: dayToIso(last) } : { from: String(first), to: String(last) };
 }
 
+/**
+ * The range reported for an empty run: periods `first` to `last` at `level`,
+ * all silent, stored as one item (see `splitEmptyRun`).
+ */
+export function coveredRunRange(config: LadderConfig, ladder: Ladder, level: number, first: number, last: number, origin = 0): { from: string; to: string } {
+  const from = coveredRange(config, ladder, level, first, origin).from;
+  const to = coveredRange(config, ladder, level, last, origin).to;
+  return { from, to };
+}
+
+/**
+ * Where an empty run (periods `first`..`last` at `level`, below the top) lands
+ * one level up:
+ * - `whole`: the parents whose children all lie inside the run, a contiguous
+ *   range (absent when there is none). They are as silent as the run, and are
+ *   recorded together as one run at the level above.
+ * - `edges`: at most two parents only partly inside the run, each with the
+ *   run's periods among its children. Those register with the parent's slot
+ *   like any other child, and the parent is written once its fan-in is complete.
+ * The cost of a run is therefore bounded by the number of levels, whatever its length.
+ */
+export function splitEmptyRun(
+  config: LadderConfig,
+  ladder: Ladder,
+  level: number,
+  first: number,
+  last: number,
+  origin = 0,
+): { whole?: { first: number; last: number }; edges: { parent: number; children: number[] }[] } {
+  if (last < first) throw new RangeError(`empty run ${first}..${last} is reversed`);
+  const firstParent = parentIndex(config, ladder, level, first, origin);
+  const lastParent = parentIndex(config, ladder, level, last, origin);
+  const inside = (parent: number) => {
+    const children = childIndices(config, ladder, level + 1, parent, origin);
+    return children[0]! >= first && children.at(-1)! <= last;
+  };
+  const edges = [...new Set([firstParent, lastParent])]
+    .filter((parent) => !inside(parent))
+    .map((parent) => ({ parent, children: childIndices(config, ladder, level + 1, parent, origin).filter((child) => child >= first && child <= last) }));
+  const wholeFirst = inside(firstParent) ? firstParent : firstParent + 1;
+  const wholeLast = inside(lastParent) ? lastParent : lastParent - 1;
+  return { ...(wholeFirst <= wholeLast ? { whole: { first: wholeFirst, last: wholeLast } } : {}), edges };
+}
+
 /** Day number of an instant in a time zone (IANA name; default UTC). */
 export function dayNumber(timestamp: string, timeZone = 'UTC'): number {
   const instant = new Date(timestamp);

@@ -2,8 +2,9 @@
  * Where an agent's base summaries stand: the open day and the open
  * interaction. Records (in sequence order, after consolidation) advance it; a
  * record outside the open day or interaction closes it. The sweep closes them
- * for agents that went quiet. Closed periods become base summaries; days with
- * no records become empty markers, so weeks still complete. Pure.
+ * for agents that went quiet. Closed periods become base summaries; a stretch
+ * of days with no records becomes one empty run (`index`..`last`), however
+ * long, so weeks still complete and silence costs one item. Pure.
  */
 import { childIndices, dayNumber, parentIndex, DEFAULT_LADDERS, type LadderConfig } from './ladders.js';
 
@@ -25,11 +26,16 @@ export interface SummaryCursor {
 
 export const EMPTY_CURSOR: SummaryCursor = { lastSequence: 0, interaction: 0 };
 
-/** A base period that closed: records fromSequence..toSequence, or none (an empty day). */
+/**
+ * A base period that closed: records fromSequence..toSequence; or, with no
+ * range, an empty run of silent days `index` to `last` (inclusive).
+ */
 export interface ClosedPeriod {
   readonly ladder: 'time' | 'count';
   readonly index: number;
   readonly range?: { readonly fromSequence: number; readonly toSequence: number };
+  /** Empty runs only: the last silent period of the run (equal to `index` for a single day). */
+  readonly last?: number;
 }
 
 export interface CursorOptions {
@@ -56,7 +62,7 @@ export function advanceCursor(cursor: SummaryCursor, records: readonly PlacedRec
       const ladders = options.ladders ?? DEFAULT_LADDERS;
       next.originWeek = parentIndex(ladders, 'time', 0, day);
       const weekStart = childIndices(ladders, 'time', 1, next.originWeek)[0]!;
-      for (let empty = weekStart; empty < day; empty += 1) closed.push({ ladder: 'time', index: empty });
+      if (weekStart < day) closed.push(emptyRun(weekStart, day - 1));
     } else if (day > next.day) {
       closed.push(...closeDays(next, day));
     }
@@ -80,12 +86,19 @@ export function advanceCursor(cursor: SummaryCursor, records: readonly PlacedRec
   return { cursor: next, closed };
 }
 
-/** Closes the open day and marks the days up to (not including) `until` as empty. */
+const emptyRun = (first: number, last: number): ClosedPeriod => ({ ladder: 'time', index: first, last });
+
+/**
+ * Closes the open day and marks the days up to (not including) `until` as
+ * empty: one run for the whole silent stretch (the open day included when it
+ * has no records), whatever its length.
+ */
 function closeDays(cursor: { day?: number; dayFrom?: number; lastSequence: number }, until: number): ClosedPeriod[] {
   const closed: ClosedPeriod[] = [];
   if (cursor.day === undefined) return closed;
-  closed.push({ ladder: 'time', index: cursor.day, ...(cursor.dayFrom !== undefined ? { range: { fromSequence: cursor.dayFrom, toSequence: cursor.lastSequence } } : {}) });
-  for (let empty = cursor.day + 1; empty < until; empty += 1) closed.push({ ladder: 'time', index: empty });
+  if (cursor.dayFrom === undefined) return [emptyRun(cursor.day, until - 1)];
+  closed.push({ ladder: 'time', index: cursor.day, range: { fromSequence: cursor.dayFrom, toSequence: cursor.lastSequence } });
+  if (cursor.day + 1 < until) closed.push(emptyRun(cursor.day + 1, until - 1));
   return closed;
 }
 

@@ -21,6 +21,12 @@ export interface StoredSummary {
   readonly sources: readonly string[];
   /** Sequence range of those records (base level, not empty). */
   readonly range?: { readonly fromSequence: number; readonly toSequence: number };
+  /**
+   * Empty runs only: the last period the item covers at its level. An empty
+   * run stands for every period `index`..`through`, all silent; none of them
+   * has an item of its own (silence costs one item per level, not one per period).
+   */
+  readonly through?: number;
   /** Set when `rebuild` regenerated it. */
   readonly rebuiltAt?: string;
   readonly text: string;
@@ -46,9 +52,12 @@ export interface SummaryStore {
   putSummary(agent: AgentKey, summary: StoredSummary): Promise<boolean>;
   /** Overwrites an existing summary (rebuild); a change, not an insert, so the ladder is not triggered again. */
   replaceSummary(agent: AgentKey, summary: StoredSummary): Promise<void>;
-  /** Adds a child id to a parent's slot; returns the slot's children so far. */
-  registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>>;
+  /** Adds one or more child ids to a parent's slot (one write); returns the slot's children so far. */
+  registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string | readonly string[]): Promise<ReadonlySet<string>>;
+  /** The stored summaries at these keys (a period inside an empty run has none: see `findEmptyRuns`). */
   getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]>;
+  /** The empty runs (items with `through`) at a level that overlap periods `first`..`last`, in order. */
+  findEmptyRuns(agent: AgentKey, ladder: Ladder, level: number, first: number, last: number): Promise<StoredSummary[]>;
   listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage>;
   /** One page of agents due for a sweep in a shard (sweep index), oldest due first. */
   dueForSweep(shard: string, now: string, limit: number, nextToken?: string): Promise<{ agents: AgentKey[]; nextToken?: string }>;

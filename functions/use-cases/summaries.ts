@@ -3,19 +3,21 @@
  *
  * - `placeRecords` runs after each consolidated batch: it advances the
  *   agent's summary cursor and writes a base summary for every day or
- *   interaction that closed, reading those raw records once (an empty day gets
- *   a marker with no model call).
+ *   interaction that closed, reading those raw records once (a stretch of
+ *   silent days gets one empty run, with no model call, however long).
  * - `sweepAgent` closes days that ended and interactions that went idle, for
  *   agents that went quiet.
- * - `ladderStep` runs for every summary the Summaries stream announces: it
+ * - `climbLadder` runs for every summary the Summaries stream announces: it
  *   registers the summary with its parent's slot and writes the parent only
  *   once its full fan-in has arrived. Higher levels read only the level below.
+ *   An empty run registers with the (at most two) parents it only partly
+ *   covers, and records the parents it wholly covers as one run a level up.
  *
  * Every write is idempotent: summaries are put once (conditional), slots are
  * string sets, and the cursor is versioned.
  */
 import type { AgentKey } from '../domain/agent-key.js';
-import { childIndices, coveredRange, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
+import { childIndices, coveredRange, coveredRunRange, parentIndex, splitEmptyRun, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
 import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import type { ModelPort, SummaryInput } from '../ports/model.js';
@@ -100,7 +102,19 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
   const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, origin, ...range, children: [] as string[] };
   const now = (deps.now ?? (() => new Date()))().toISOString();
   if (!period.range) {
-    const marker: StoredSummary = { ...base, sources: [], text: '', tokens: 0, inputTokens: 0, empty: true, modelId: '', createdAt: now };
+    // One item for the whole silent stretch; a single silent day is an ordinary empty marker.
+    const last = period.last ?? period.index;
+    const marker: StoredSummary = {
+      ...base,
+      ...(last > period.index ? { through: last, ...coveredRunRange(deps.ladders, period.ladder, 0, period.index, last) } : {}),
+      sources: [],
+      text: '',
+      tokens: 0,
+      inputTokens: 0,
+      empty: true,
+      modelId: '',
+      createdAt: now,
+    };
     return (await deps.summaries.putSummary(agent, marker)) ? marker : undefined;
   }
   // The raw records of a base period are read here, once.
@@ -139,25 +153,96 @@ function truncateToTokens(text: string, maxTokens: number): string {
   return lines.join('\n');
 }
 
+/** What the ladder needs of an announced summary. */
+export type Announcement = Pick<StoredSummary, 'id' | 'ladder' | 'level' | 'index' | 'origin'> & { readonly through?: number };
+
 /**
- * One stream announcement: register the summary with its parent's slot, and
- * write the parent when every child is there. Duplicate or out-of-order
- * deliveries re-register the same id (a set) and find the parent written.
+ * One stream announcement of a single period: register the summary with its
+ * parent's slot, and write the parent when every child is there. Duplicate or
+ * out-of-order deliveries re-register the same id (a set) and find the parent
+ * written. Returns the parent written, if any (see `climbLadder` for runs).
  */
-export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summary: Pick<StoredSummary, 'id' | 'ladder' | 'level' | 'index' | 'origin'>): Promise<StoredSummary | undefined> {
+export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summary: Announcement): Promise<StoredSummary | undefined> {
+  return (await climbLadder(deps, agent, summary))[0];
+}
+
+/**
+ * One stream announcement, of a summary or an empty run: returns what it
+ * wrote one level up (at most three items: a run and two edge parents).
+ *
+ * An empty run at level k (periods `index`..`through`) registers its periods
+ * with the slots of the parents it only partly covers (one write each, at
+ * most two), and writes the parents it wholly covers as one empty run at
+ * level k+1 (a single one as an ordinary empty marker). That run is announced
+ * in turn, so a silent stretch costs a bounded number of writes per level.
+ */
+export async function climbLadder(deps: LadderDependencies, agent: AgentKey, summary: Announcement): Promise<StoredSummary[]> {
   const { ladder, level, index, origin } = summary;
-  if (level >= topLevel(deps.ladders, ladder)) return undefined;
+  if (level >= topLevel(deps.ladders, ladder)) return [];
   const parentLevel = level + 1;
-  const parent = parentIndex(deps.ladders, ladder, level, index, origin);
-  const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, summary.id);
+  if (summary.through === undefined || summary.through <= index) {
+    const parent = parentIndex(deps.ladders, ladder, level, index, origin);
+    const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, summary.id);
+    const written = await completeParent(deps, agent, ladder, parentLevel, parent, origin, registered);
+    return written ? [written] : [];
+  }
+  const { whole, edges } = splitEmptyRun(deps.ladders, ladder, level, index, summary.through, origin);
+  const written: StoredSummary[] = [];
+  if (whole) {
+    const run = emptyRun(deps, ladder, parentLevel, whole.first, whole.last, origin, summary.id);
+    if (await deps.summaries.putSummary(agent, run)) written.push(run);
+  }
+  for (const edge of edges) {
+    const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, edge.parent, edge.children.map((child) => summaryId(ladder, level, child)));
+    const parent = await completeParent(deps, agent, ladder, parentLevel, edge.parent, origin, registered);
+    if (parent) written.push(parent);
+  }
+  return written;
+}
+
+/** Writes the parent once its slot lists every child; its children inside empty runs are read as empty. */
+async function completeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, registered: ReadonlySet<string>): Promise<StoredSummary | undefined> {
+  const level = parentLevel - 1;
   const childKeys = childIndices(deps.ladders, ladder, parentLevel, parent, origin).map((child) => ({ ladder, level, index: child }));
   if (!childKeys.every((key) => registered.has(summaryId(key.ladder, key.level, key.index)))) return undefined;
 
   const [existing] = await deps.summaries.getSummaries(agent, [{ ladder, level: parentLevel, index: parent }]);
   if (existing) return undefined;
-  const children = await deps.summaries.getSummaries(agent, childKeys);
-  if (children.length !== childKeys.length) throw new MemoryServiceError(`slot ${ladder}:${parentLevel}:${parent} lists children that are not stored`);
-  return writeParent(deps, agent, ladder, parentLevel, parent, origin, children);
+  const stored = new Map((await deps.summaries.getSummaries(agent, childKeys)).map((child) => [child.index, child]));
+  const missing = childKeys.filter((key) => !stored.has(key.index));
+  const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, level, missing[0]!.index, missing.at(-1)!.index);
+  const children = childKeys.map((key) => stored.get(key.index) ?? insideRun(deps, runs, ladder, level, key.index, origin));
+  if (children.some((child) => child === undefined)) throw new MemoryServiceError(`slot ${ladder}:${parentLevel}:${parent} lists children that are not stored`);
+  return writeParent(deps, agent, ladder, parentLevel, parent, origin, children as StoredSummary[]);
+}
+
+/** A period inside a stored empty run, as the empty summary it stands for (never stored itself). */
+function insideRun(deps: LadderDependencies, runs: readonly StoredSummary[], ladder: Ladder, level: number, index: number, origin: number): StoredSummary | undefined {
+  const run = runs.find((r) => r.index <= index && (r.through ?? r.index) >= index);
+  if (!run) return undefined;
+  return { ...run, id: summaryId(ladder, level, index), index, ...coveredRange(deps.ladders, ladder, level, index, origin), through: undefined };
+}
+
+function emptyRun(deps: LadderDependencies, ladder: Ladder, level: number, first: number, last: number, origin: number, from: string): StoredSummary {
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const single = first === last;
+  return {
+    id: summaryId(ladder, level, first),
+    ladder,
+    level,
+    index: first,
+    origin,
+    ...(single ? coveredRange(deps.ladders, ladder, level, first, origin) : { ...coveredRunRange(deps.ladders, ladder, level, first, last, origin), through: last }),
+    // A single wholly silent parent lists its children like any other; a run names the run it was derived from.
+    children: single ? childIndices(deps.ladders, ladder, level, first, origin).map((child) => summaryId(ladder, level - 1, child)) : [from],
+    sources: [],
+    text: '',
+    tokens: 0,
+    inputTokens: 0,
+    empty: true,
+    modelId: '',
+    createdAt: now,
+  };
 }
 
 async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, origin: number, children: readonly StoredSummary[]): Promise<StoredSummary | undefined> {

@@ -11,7 +11,7 @@ import { createServiceRuntime } from '../../functions/commons/runtime.js';
 import { parseIngestRequest } from '../../functions/domain/events.js';
 import { LADDERS, topLevel } from '../../functions/domain/ladders.js';
 import { ingestEvents } from '../../functions/use-cases/ingest-events.js';
-import { ladderStep, placeRecords, sweepAgent } from '../../functions/use-cases/summaries.js';
+import { climbLadder, placeRecords, sweepAgent } from '../../functions/use-cases/summaries.js';
 import type { StoredSummary } from '../../functions/ports/summary-store.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { simulatedHistory } from '../corpus/simulated-history.js';
@@ -47,8 +47,7 @@ export async function benchLadders(stack: LocalStack): Promise<BenchReport> {
     written.push(...(await sweepAgent(deps, agent)));
     // What the stream consumer does, level by level.
     for (let i = 0; i < written.length; i += 1) {
-      const parent = await ladderStep(deps, agent, written[i]!);
-      if (parent) written.push(parent);
+      written.push(...(await climbLadder(deps, agent, written[i]!)));
     }
     const wallMs = Date.now() - started;
     results.push({ horizon, messages: history.length, wallMs, written });

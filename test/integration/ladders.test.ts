@@ -3,13 +3,18 @@
  * through the local stack with the local model: both ladders are complete
  * wherever their inputs are, never built before their inputs, contiguous,
  * bounded in length, and unchanged by duplicated or out-of-order deliveries.
+ *
+ * A silent stretch is one empty run per level (an item with `through`): it
+ * stands for every period from its index through `through`, so "present at a
+ * level" means "a summary, or inside a run", and contiguity steps from a run's
+ * `through`.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbSummaryStore } from '../../functions/adapters/dynamodb/summary-store.js';
 import { DEFAULT_LADDERS, childIndices, dayNumber, parentIndex, topLevel, type Ladder } from '../../functions/domain/ladders.js';
 import { LocalModel } from '../../functions/adapters/models/local/local-model.js';
-import { ladderStep } from '../../functions/use-cases/summaries.js';
+import { climbLadder } from '../../functions/use-cases/summaries.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { simulatedHistory } from '../../scripts/corpus/simulated-history.js';
 import { api, startTestStack } from '../support/local-stack.js';
@@ -21,6 +26,7 @@ interface Listed {
   level: number;
   from: string;
   to: string;
+  through?: number;
   children: string[];
   text: string;
   tokens: number;
@@ -51,7 +57,10 @@ const indexOf = (summary: Listed) => Number(summary.id.split(':')[2]);
 /** Levels above the week count weeks from the agent's first one. */
 const origin = parentIndex(DEFAULT_LADDERS, 'time', 0, dayNumber(history[0]!.timestamp));
 const originOf = (ladder: Ladder) => (ladder === 'time' ? origin : 0);
-const levelIndices = (ladder: Ladder, level: number) => new Set(summaries[ladder].filter((s) => s.level === level).map(indexOf));
+/** The periods present at a level: each summary's own, and every period inside an empty run. */
+const levelIndices = (ladder: Ladder, level: number) =>
+  new Set(summaries[ladder].filter((s) => s.level === level).flatMap((s) => Array.from({ length: (s.through ?? indexOf(s)) - indexOf(s) + 1 }, (_, i) => indexOf(s) + i)));
+const lastOf = (summary: Listed) => summary.through ?? indexOf(summary);
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -89,9 +98,17 @@ describe.each(['time', 'count'] as const)('%s ladder', (ladder) => {
     for (let level = 0; level <= topLevel(DEFAULT_LADDERS, ladder); level += 1) {
       const sorted = summaries[ladder].filter((s) => s.level === level).sort((a, b) => indexOf(a) - indexOf(b));
       sorted.forEach((summary, i) => {
-        if (level > 0) expect(summary.children).toEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary), originOf(ladder)).map((c) => `${ladder}:${level - 1}:${c}`));
+        if (level > 0 && summary.through === undefined) expect(summary.children).toEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary), originOf(ladder)).map((c) => `${ladder}:${level - 1}:${c}`));
+        if (level > 0 && summary.through !== undefined) {
+          // A run names the run below it was derived from, which covers every one of its children.
+          const [from] = summary.children;
+          const below = summaries[ladder].find((s) => s.id === from)!;
+          expect(below).toMatchObject({ level: level - 1, empty: true });
+          expect(indexOf(below)).toBeLessThanOrEqual(childIndices(DEFAULT_LADDERS, ladder, level, indexOf(summary), originOf(ladder))[0]!);
+          expect(lastOf(below)).toBeGreaterThanOrEqual(childIndices(DEFAULT_LADDERS, ladder, level, summary.through, originOf(ladder)).at(-1)!);
+        }
         if (i === 0) return;
-        expect(indexOf(summary)).toBe(indexOf(sorted[i - 1]!) + 1);
+        expect(indexOf(summary)).toBe(lastOf(sorted[i - 1]!) + 1);
         const previousEnd = sorted[i - 1]!.to;
         const expectedStart = ladder === 'time' ? new Date(Date.parse(`${previousEnd}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : String(Number(previousEnd) + 1);
         expect(summary.from).toBe(expectedStart);
@@ -119,6 +136,9 @@ describe('shape of thirteen months', () => {
     // The agent's first 4-, 12- and 52-week summaries start with its first week, whatever the calendar.
     for (const level of [2, 3, 4]) expect(summaries.time.filter((s) => s.level === level).sort((a, b) => indexOf(a) - indexOf(b))[0]?.from).toBe('2024-11-25');
     expect(days.filter((d) => !d.empty).map((d) => d.from).sort()).toEqual([...active].sort());
+    // Silent stretches of more than a day are one run each, not a marker per day.
+    expect(days.some((d) => d.through !== undefined && d.empty)).toBe(true);
+    expect(days.filter((d) => d.through !== undefined).every((d) => d.empty && !active.has(d.from) && !active.has(d.to))).toBe(true);
     expect(levelIndices('time', 4).size).toBeGreaterThanOrEqual(1);
     expect(summaries.time.find((s) => s.level === 4)).toMatchObject({ empty: false, text: expect.stringMatching(/\d{4}-\d{2}-\d{2}: /) });
   });
@@ -126,11 +146,14 @@ describe('shape of thirteen months', () => {
   it('writes nothing twice when stream deliveries are duplicated or out of order', async () => {
     const store = new DynamoDbSummaryStore(DynamoDBDocumentClient.from(stack.clients.dynamodb), stack.resourceRef('AWS::DynamoDB::Table', 'SummariesTable'));
     const deps = { summaries: store, model: new LocalModel(), ladders: DEFAULT_LADDERS };
-    const week = summaries.time.find((s) => s.level === 1 && !s.empty)!;
-    const days = summaries.time.filter((s) => week.children.includes(s.id));
+    const week = summaries.time.find((s) => s.level === 1 && !s.empty && s.children.some((id) => !summaries.time.some((d) => d.id === id)))!;
+    const [first, last] = [week.children[0]!, week.children.at(-1)!].map((id) => Number(id.split(':')[2]));
+    // The week's days, and the empty runs that stand for the rest of them.
+    const days = summaries.time.filter((s) => s.level === 0 && indexOf(s) <= last! && lastOf(s) >= first!);
+    expect(days.some((d) => d.through !== undefined)).toBe(true);
 
     for (const day of [...days].reverse().concat(days)) {
-      expect(await ladderStep(deps, { tenantId: 'default', agentId }, { id: day.id, ladder: 'time', level: 0, index: indexOf(day), origin })).toBeUndefined();
+      expect(await climbLadder(deps, { tenantId: 'default', agentId }, { id: day.id, ladder: 'time', level: 0, index: indexOf(day), origin, ...(day.through !== undefined ? { through: day.through } : {}) })).toEqual([]);
     }
 
     const after = await listAll('time');
@@ -150,7 +173,7 @@ describe('rebuild', () => {
 
     expect(first.status).toBe(200);
     expect(first.body.rebuilt).toEqual(expect.arrayContaining([week.id]));
-    expect(first.body.rebuilt.filter((id) => id.startsWith('time:0:'))).toEqual(week.children.filter((id) => !before.find((s) => s.id === id)!.empty));
+    expect(first.body.rebuilt.filter((id) => id.startsWith('time:0:'))).toEqual(week.children.filter((id) => before.some((s) => s.id === id && !s.empty)));
     const levels = new Set(first.body.rebuilt.map((id) => Number(id.split(':')[1])));
     expect(Math.max(...levels)).toBe(Math.max(...before.filter((s) => s.from <= week.from && s.to >= week.to).map((s) => s.level)));
     expect(Math.max(...levels)).toBe(4);

@@ -330,6 +330,36 @@ describe.each(implementations)('%s', (_name, ports) => {
       expect([...registered].sort()).toEqual(['count:0:1', 'count:0:2']);
     });
 
+    it('adds several children to a slot in one call', async () => {
+      const { summaries } = ports();
+      const agent = freshAgent();
+      await summaries.registerChild(agent, 'count', 1, 0, 'count:0:1');
+
+      const registered = await summaries.registerChild(agent, 'count', 1, 0, ['count:0:2', 'count:0:3', 'count:0:1']);
+
+      expect([...registered].sort()).toEqual(['count:0:1', 'count:0:2', 'count:0:3']);
+    });
+
+    it('finds the empty runs that overlap a range, and no summary without `through`', async () => {
+      const { summaries } = ports();
+      const agent = freshAgent();
+      const run = (index: number, through: number) => ({ ...summary(0, index, ''), empty: true, through });
+      await summaries.putSummary(agent, summary(0, 1, 'Day 1.'));
+      await summaries.putSummary(agent, run(2, 400));
+      await summaries.putSummary(agent, summary(0, 401, 'Day 401.'));
+      await summaries.putSummary(agent, run(402, 403));
+      await summaries.putSummary(agent, summary(1, 5, ''));
+
+      const ids = async (first: number, last: number) => (await summaries.findEmptyRuns(agent, 'count', 0, first, last)).map((s) => [s.id, s.through]);
+
+      expect(await ids(300, 300)).toEqual([['count:0:2', 400]]);
+      expect(await ids(2, 2)).toEqual([['count:0:2', 400]]);
+      expect(await ids(350, 450)).toEqual([['count:0:2', 400], ['count:0:402', 403]]);
+      expect(await ids(401, 401)).toEqual([]);
+      expect(await ids(1, 1)).toEqual([]);
+      expect(await ids(404, 900)).toEqual([]);
+    });
+
     it('returns requested summaries in the order asked, leaving out missing ones', async () => {
       const { summaries } = ports();
       const agent = freshAgent();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LADDERS as config, baseRange, childIndices, coveredRange, dayNumber, dayToIso, parentIndex, summaryId, parseSummaryId } from '../../functions/domain/ladders.js';
+import { DEFAULT_LADDERS as config, baseRange, childIndices, coveredRange, coveredRunRange, dayNumber, dayToIso, parentIndex, splitEmptyRun, summaryId, parseSummaryId, topLevel, type Ladder } from '../../functions/domain/ladders.js';
 
 describe('time ladder', () => {
   it('groups days into Monday-aligned weeks', () => {
@@ -62,5 +62,53 @@ describe('count ladder', () => {
 describe('summary ids', () => {
   it('round-trips ladder, level and index', () => {
     expect(parseSummaryId(summaryId('count', 2, 17))).toEqual({ ladder: 'count', level: 2, index: 17 });
+  });
+});
+
+describe('empty runs', () => {
+  const monday = dayNumber('2026-11-30T00:00:00Z');
+
+  it('splits a run inside one parent into that parent’s edge only', () => {
+    expect(splitEmptyRun(config, 'time', 0, monday + 1, monday + 3)).toEqual({ edges: [{ parent: parentIndex(config, 'time', 0, monday), children: [monday + 1, monday + 2, monday + 3] }] });
+  });
+
+  it('records the parents a run wholly covers as one range, and at most two edges', () => {
+    // Wednesday to the Tuesday three weeks later: two whole weeks between two partial ones.
+    const week = parentIndex(config, 'time', 0, monday);
+    const split = splitEmptyRun(config, 'time', 0, monday + 2, monday + 22);
+
+    expect(split.whole).toEqual({ first: week + 1, last: week + 2 });
+    expect(split.edges).toEqual([
+      { parent: week, children: [2, 3, 4, 5, 6].map((d) => monday + d) },
+      { parent: week + 3, children: [monday + 21, monday + 22] },
+    ]);
+  });
+
+  it('has no edges when the run is aligned with its parents, and respects the origin above the week', () => {
+    const week = parentIndex(config, 'time', 0, monday);
+    expect(splitEmptyRun(config, 'time', 0, monday, monday + 13)).toEqual({ whole: { first: week, last: week + 1 }, edges: [] });
+    const origin = 2865;
+    expect(splitEmptyRun(config, 'time', 1, origin + 1, origin + 11, origin)).toEqual({ whole: { first: 1, last: 2 }, edges: [{ parent: 0, children: [origin + 1, origin + 2, origin + 3] }] });
+  });
+
+  it('covers exactly the run’s periods with its edges and whole parents, at every level of both ladders', () => {
+    const ladders: Ladder[] = ['time', 'count'];
+    for (const ladder of ladders) {
+      for (let level = 0; level < topLevel(config, ladder); level += 1) {
+        for (const [first, last] of [[1, 1], [5, 40], [17, 17 + 1100], [300, 301]] as const) {
+          const { whole, edges } = splitEmptyRun(config, ladder, level, first, last, 7);
+          const covered = edges.flatMap((edge) => edge.children);
+          if (whole) for (let parent = whole.first; parent <= whole.last; parent += 1) covered.push(...childIndices(config, ladder, level + 1, parent, 7));
+          expect(covered.sort((a, b) => a - b), `${ladder} ${level} ${first}..${last}`).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+          expect(edges.length).toBeLessThanOrEqual(2);
+          for (const edge of edges) expect(edge.children.length).toBeLessThan(config.fanIns[ladder][level]!);
+        }
+      }
+    }
+  });
+
+  it('reports a run’s range from its first period’s start to its last period’s end', () => {
+    expect(coveredRunRange(config, 'time', 0, monday, monday + 1094)).toEqual({ from: '2026-11-30', to: dayToIso(monday + 1094) });
+    expect(coveredRunRange(config, 'count', 1, 2, 4)).toEqual({ from: '21', to: '50' });
   });
 });

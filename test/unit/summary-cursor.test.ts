@@ -7,14 +7,15 @@ const at = (iso: string, sequence: number, interactionId?: string) => ({ sequenc
 const day = (iso: string) => dayNumber(`${iso}T12:00:00Z`);
 
 describe('advanceCursor', () => {
-  it('marks the days of the first week before the first record as empty, so that week completes', () => {
+  it('marks the days of the first week before the first record as one empty run, so that week completes', () => {
     // 2026-12-02 is a Wednesday: Monday and Tuesday are empty.
     const { closed } = advanceCursor(EMPTY_CURSOR, [at('2026-12-02T09:00:00Z', 1)], options);
 
-    expect(closed).toEqual([
-      { ladder: 'time', index: day('2026-11-30') },
-      { ladder: 'time', index: day('2026-12-01') },
-    ]);
+    expect(closed).toEqual([{ ladder: 'time', index: day('2026-11-30'), last: day('2026-12-01') }]);
+  });
+
+  it('closes nothing before a first record on a Monday', () => {
+    expect(advanceCursor(EMPTY_CURSOR, [at('2026-11-30T09:00:00Z', 1)], options).closed).toEqual([]);
   });
 
   it('closes a day when a record falls outside it, and marks silent days between as empty', () => {
@@ -24,9 +25,21 @@ describe('advanceCursor', () => {
 
     expect(closed.filter((c) => c.ladder === 'time')).toEqual([
       { ladder: 'time', index: day('2026-11-30'), range: { fromSequence: 1, toSequence: 2 } },
-      { ladder: 'time', index: day('2026-12-01') },
-      { ladder: 'time', index: day('2026-12-02') },
+      { ladder: 'time', index: day('2026-12-01'), last: day('2026-12-02') },
     ]);
+  });
+
+  it('closes years of silence as one run, and a next-day record as none', () => {
+    const first = advanceCursor(EMPTY_CURSOR, [at('2023-11-27T09:00:00Z', 1)], options);
+
+    const years = advanceCursor(first.cursor, [at('2026-11-30T09:00:00Z', 2)], options);
+    const nextDay = advanceCursor(years.cursor, [at('2026-12-01T09:00:00Z', 3)], options);
+
+    expect(years.closed.filter((c) => c.ladder === 'time')).toEqual([
+      { ladder: 'time', index: day('2023-11-27'), range: { fromSequence: 1, toSequence: 1 } },
+      { ladder: 'time', index: day('2023-11-28'), last: day('2026-11-29') },
+    ]);
+    expect(nextDay.closed.filter((c) => c.ladder === 'time')).toEqual([{ ladder: 'time', index: day('2026-11-30'), range: { fromSequence: 2, toSequence: 2 } }]);
   });
 
   it('numbers interactions by interactionId, and by idle gaps when there is none', () => {
@@ -75,12 +88,21 @@ describe('sweepCursor', () => {
 
     expect(swept.closed).toEqual([
       { ladder: 'time', index: day('2026-11-30'), range: { fromSequence: 1, toSequence: 1 } },
-      { ladder: 'time', index: day('2026-12-01') },
-      { ladder: 'time', index: day('2026-12-02') },
+      { ladder: 'time', index: day('2026-12-01'), last: day('2026-12-02') },
       { ladder: 'count', index: 1, range: { fromSequence: 1, toSequence: 1 } },
     ]);
     expect(swept.cursor.day).toBe(day('2026-12-03'));
     expect(sweepCursor(swept.cursor, '2026-12-03T20:00:00Z', options).closed).toEqual([]);
+  });
+
+  it('closes the silent open day and every silent day since as one run, however long ago the last sweep was', () => {
+    const { cursor } = advanceCursor(EMPTY_CURSOR, [at('2023-11-27T09:00:00Z', 1)], options);
+    const once = sweepCursor(cursor, '2023-11-29T08:00:00Z', options);
+
+    const years = sweepCursor(once.cursor, '2026-11-30T08:00:00Z', options);
+
+    expect(years.closed).toEqual([{ ladder: 'time', index: day('2023-11-29'), last: day('2026-11-29') }]);
+    expect(years.cursor.day).toBe(day('2026-11-30'));
   });
 
   it('leaves the open day and a recent interaction alone', () => {

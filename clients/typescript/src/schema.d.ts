@@ -629,6 +629,8 @@ export interface components {
             name: string;
             from: string;
             to: string;
+            /** @description Empty runs only: the last period covered at this level. The item stands for every silent period from its own index to this one; they have no items of their own. */
+            through?: number;
             children: string[];
             sources: string[];
             text: string;

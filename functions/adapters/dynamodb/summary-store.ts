@@ -88,13 +88,13 @@ export class DynamoDbSummaryStore implements SummaryStore {
     );
   }
 
-  async registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>> {
+  async registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string | readonly string[]): Promise<ReadonlySet<string>> {
     const output = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: agentPartitionKey(agent), sk: slotKey(ladder, level, index) },
         UpdateExpression: 'ADD children :child',
-        ExpressionAttributeValues: { ':child': new Set([childId]) },
+        ExpressionAttributeValues: { ':child': new Set(typeof childId === 'string' ? [childId] : childId) },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -106,6 +106,39 @@ export class DynamoDbSummaryStore implements SummaryStore {
     const items = await batchGetAll(this.client, this.tableName, keys.map((k) => ({ pk, sk: summaryKey(k.ladder, k.level, k.index) })));
     const found = new Map(items.map((item) => [String(item.id), toSummary(item)]));
     return keys.map((k) => found.get(`${k.ladder}:${k.level}:${k.index}`)).filter((s): s is StoredSummary => s !== undefined);
+  }
+
+  async findEmptyRuns(agent: AgentKey, ladder: Ladder, level: number, first: number, last: number): Promise<StoredSummary[]> {
+    const pk = agentPartitionKey(agent);
+    // Runs at a level never overlap each other or a summary: a run covering `first` is the item
+    // at or just before it; any other overlapping run starts inside the range.
+    const before = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': pk, ':low': summaryKey(ladder, level, 0), ':high': summaryKey(ladder, level, first) },
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    const runs = (before.Items ?? []).map(toSummary).filter((s) => s.through !== undefined && s.through >= first);
+    if (last > first) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const inside = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+            FilterExpression: 'attribute_exists(through)',
+            ExpressionAttributeValues: { ':pk': pk, ':low': summaryKey(ladder, level, first + 1), ':high': summaryKey(ladder, level, last) },
+            ExclusiveStartKey: start,
+          }),
+        );
+        runs.push(...(inside.Items ?? []).map(toSummary));
+        start = inside.LastEvaluatedKey;
+      } while (start);
+    }
+    return runs;
   }
 
   async listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, page: { limit: number; nextToken?: string }): Promise<SummaryPage> {
@@ -196,6 +229,7 @@ function toSummary(item: Record<string, unknown>): StoredSummary {
     children: (item.children as string[] | undefined) ?? [],
     sources: (item.sources as string[] | undefined) ?? [],
     ...(item.range ? { range: item.range as { fromSequence: number; toSequence: number } } : {}),
+    ...(item.through !== undefined ? { through: Number(item.through) } : {}),
     ...(item.rebuiltAt ? { rebuiltAt: String(item.rebuiltAt) } : {}),
     text: String(item.text ?? ''),
     tokens: Number(item.tokens ?? 0),

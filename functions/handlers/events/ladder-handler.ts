@@ -18,7 +18,7 @@ import { logger, metrics } from '../../commons/powertools.js';
 import type { AgentKey } from '../../domain/agent-key.js';
 import { ValidationError } from '../../domain/errors.js';
 import { issuesFromZod } from '../../domain/events.js';
-import { ladderStep, type LadderDependencies } from '../../use-cases/summaries.js';
+import { climbLadder, type LadderDependencies } from '../../use-cases/summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from '../../use-cases/assemble-snapshot.js';
 import { indexSummaries, type IndexDependencies } from '../../use-cases/index-memory.js';
 import type { StoredSummary } from '../../ports/summary-store.js';
@@ -34,6 +34,7 @@ const announcementSchema = DynamoDBMarshalled(
     level: z.number().int().nonnegative(),
     index: z.number().int(),
     origin: z.number().int().optional(),
+    through: z.number().int().optional(),
   }),
 );
 
@@ -48,12 +49,12 @@ export function createLadderHandler(deps: LadderDependencies & { readonly snapsh
       if (!parsed.success) throw new ValidationError(issuesFromZod(parsed.error, 'NewImage'));
       const image = parsed.data;
       const agent = { tenantId: image.tenantId, agentId: image.agentId };
-      const parent = await ladderStep(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0 });
-      if (parent) {
+      const written = await climbLadder(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0, ...(image.through !== undefined ? { through: image.through } : {}) });
+      for (const parent of written) {
         const key = `${agent.tenantId}/${agent.agentId}`;
         changed.set(key, agent);
         parents.set(key, [...(parents.get(key) ?? []), parent]);
-        logger.info('summary written', { agentId: agent.agentId, id: parent.id, from: parent.from, to: parent.to, empty: parent.empty, tokens: parent.tokens });
+        logger.info('summary written', { agentId: agent.agentId, id: parent.id, from: parent.from, to: parent.to, empty: parent.empty, tokens: parent.tokens, ...(parent.through !== undefined ? { through: parent.through } : {}) });
         metrics.addMetric('SummariesWritten', MetricUnit.Count, 1);
         metrics.addMetric('SummaryInputTokens', MetricUnit.Count, parent.inputTokens);
       }

@@ -59,7 +59,7 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
       const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
       const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
       return jsonResponse(200, {
-        items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
+        items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, ...(s.through !== undefined ? { through: s.through } : {}), children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
         ...(page.nextToken ? { nextToken: page.nextToken } : {}),
       });
     },

@@ -68,18 +68,25 @@ export class InMemorySummaryStore implements SummaryStore {
     partition.summaries.set(key, stored(summary));
   }
 
-  async registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string): Promise<ReadonlySet<string>> {
+  async registerChild(agent: AgentKey, ladder: Ladder, level: number, index: number, childId: string | readonly string[]): Promise<ReadonlySet<string>> {
     const slots = this.partition(agent).slots;
     const key = slotKey(ladder, level, index);
     let children = slots.get(key);
     if (!children) slots.set(key, (children = new Set()));
-    children.add(childId);
+    for (const id of typeof childId === 'string' ? [childId] : childId) children.add(id);
     return new Set(children);
   }
 
   async getSummaries(agent: AgentKey, keys: readonly { ladder: Ladder; level: number; index: number }[]): Promise<StoredSummary[]> {
     const summaries = this.partition(agent).summaries;
     return keys.map((k) => summaries.get(summaryKey(k.ladder, k.level, k.index))).filter((s): s is StoredSummary => s !== undefined).map((s) => stored(s));
+  }
+
+  async findEmptyRuns(agent: AgentKey, ladder: Ladder, level: number, first: number, last: number): Promise<StoredSummary[]> {
+    const prefix = `SUM#${ladder}#${level}#`;
+    return this.sorted(agent)
+      .filter(([key, summary]) => key.startsWith(prefix) && summary.through !== undefined && summary.index <= last && summary.through >= first)
+      .map(([, summary]) => stored(summary));
   }
 
   async listSummaries(agent: AgentKey, ladder: Ladder, level: number | undefined, request: { limit: number; nextToken?: string }): Promise<SummaryPage> {

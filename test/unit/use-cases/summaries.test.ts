@@ -1,9 +1,9 @@
 /** The ladder step and the base summaries on the in-memory fakes: parents written once, from the level below only. */
 import { describe, expect, it } from 'vitest';
-import { coveredRange, summaryId, type Ladder, type LadderConfig } from '../../../functions/domain/ladders.js';
+import { childIndices, coveredRange, coveredRunRange, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../../../functions/domain/ladders.js';
 import type { StoredSummary } from '../../../functions/ports/summary-store.js';
 import type { SummaryRequest } from '../../../functions/ports/model.js';
-import { ladderStep, placeRecords, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
+import { climbLadder, ladderStep, placeRecords, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
 import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
 import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
@@ -126,6 +126,79 @@ describe('ladderStep', () => {
 
     await expect(arrive(deps, child('count', 0, 2, 'Second.'))).rejects.toThrow(/summary model output is not \{text\}/);
     expect(await world.summaries.getSummaries(agent, [{ ladder: 'count', level: 1, index: 0 }])).toEqual([]);
+  });
+});
+
+describe('empty runs on the ladder', () => {
+  const day = 20_759; // 2026-11-02, a Monday
+  const origin = parentIndex(ladders, 'time', 0, day);
+  const summariseSources = (request: unknown) => ({ text: (request as SummaryRequest).input.sources.map((source) => source.text).join(' / ') });
+
+  async function drain(world: ReturnType<typeof fakeWorld>) {
+    const written: StoredSummary[] = [];
+    for (let inserts = world.summaries.takeInserted(); inserts.length > 0; inserts = world.summaries.takeInserted()) {
+      for (const insert of inserts) written.push(...(await climbLadder(ladderDeps(world), insert.agent, insert.summary)));
+    }
+    return written;
+  }
+
+  function run(level: number, first: number, last: number): StoredSummary {
+    return { ...child('time', level, first, ''), origin, ...coveredRunRange(ladders, 'time', level, first, last, origin), through: last, sources: [] };
+  }
+
+  it('records three silent years in a bounded number of items, every level covered contiguously, the active week written with its text', async () => {
+    const world = fakeWorld({ ladders, model: { summary: summariseSources } });
+    const deps = ladderDeps(world);
+    await deps.summaries.putSummary(agent, { ...child('time', 0, day, 'Booked the venue.'), origin });
+    await deps.summaries.putSummary(agent, run(0, day + 1, day + 1100));
+
+    const written = await drain(world);
+
+    // Per level at most one run and two edge parents, whatever the length of the silence.
+    expect(written.length).toBeLessThanOrEqual(3 * topLevel(ladders, 'time'));
+    const week = written.find((s) => s.id === summaryId('time', 1, origin))!;
+    expect(week).toMatchObject({ empty: false, text: 'Booked the venue.', children: childIndices(ladders, 'time', 1, origin).map((d) => summaryId('time', 0, d)) });
+    const all = (await world.summaries.listSummaries(agent, 'time', undefined, { limit: 100 })).items;
+    for (let level = 0; level <= topLevel(ladders, 'time'); level += 1) {
+      const items = all.filter((s) => s.level === level);
+      for (let i = 1; i < items.length; i += 1) expect(items[i]!.index, `level ${level}`).toBe((items[i - 1]!.through ?? items[i - 1]!.index) + 1);
+      // Each level covers from the agent's first period through the last one whose fan-in the silence completes.
+      expect(items[0]!.from).toBe('2026-11-02');
+    }
+    // Only one model call per level that has text (the day's week and the blocks above it).
+    expect(world.model.requests.length).toBe(topLevel(ladders, 'time'));
+  });
+
+  it('writes a parent over empty and non-empty children once the last arrives, reading the run’s days as empty', async () => {
+    const world = fakeWorld({ ladders, model: { summary: summariseSources } });
+    const deps = ladderDeps(world);
+    await deps.summaries.putSummary(agent, { ...child('time', 0, day, ''), origin });
+    await deps.summaries.putSummary(agent, run(0, day + 1, day + 4));
+    expect(await drain(world)).toEqual([]);
+
+    await deps.summaries.putSummary(agent, { ...child('time', 0, day + 5, 'Sent the invitations.'), origin });
+    await deps.summaries.putSummary(agent, { ...child('time', 0, day + 6, ''), origin });
+    const written = await drain(world);
+
+    expect(written.map((s) => s.id)).toEqual([summaryId('time', 1, origin)]);
+    expect(written[0]).toMatchObject({ empty: false, text: 'Sent the invitations.', children: childIndices(ladders, 'time', 1, origin).map((d) => summaryId('time', 0, d)) });
+  });
+
+  it('writes nothing twice when a run is delivered again, or out of order with its neighbours', async () => {
+    const world = fakeWorld({ ladders, model: { summary: summariseSources } });
+    const deps = ladderDeps(world);
+    const silence = run(0, day + 1, day + 400);
+    await deps.summaries.putSummary(agent, silence);
+    await deps.summaries.putSummary(agent, { ...child('time', 0, day, 'Booked the venue.'), origin });
+    await drain(world);
+    const before = (await world.summaries.listSummaries(agent, 'time', undefined, { limit: 100 })).items;
+    const calls = world.model.requests.length;
+
+    expect(await climbLadder(deps, agent, silence)).toEqual([]);
+    for (const summary of before) expect(await climbLadder(deps, agent, summary)).toEqual([]);
+
+    expect((await world.summaries.listSummaries(agent, 'time', undefined, { limit: 100 })).items).toEqual(before);
+    expect(world.model.requests.length).toBe(calls);
   });
 });
 
