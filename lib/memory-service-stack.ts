@@ -393,6 +393,19 @@ export class MemoryServiceStack extends Stack {
     agents.table.grant(feedback, 'dynamodb:GetItem');
 
 
+    // The export reads everything of an agent and writes nothing.
+    const exporter = new ServiceFunction(this, 'Export', {
+      entry: 'functions/handlers/export.ts',
+      environment,
+      memorySize: 1024,
+      timeout: Duration.seconds(29),
+      description: 'GET export: raw records, items with history, summaries and audit as NDJSON parts',
+    }).function;
+    agents.table.grant(exporter, 'dynamodb:GetItem', 'dynamodb:Query');
+    memory.table.grant(exporter, 'dynamodb:GetItem', 'dynamodb:Query');
+    summaries.table.grant(exporter, 'dynamodb:Query');
+    exporter.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+
     // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
     const keys = new ApiKeysTable(this, 'ApiKeys');
     const authorizerFunction = new ServiceFunction(this, 'Authorizer', {
@@ -432,12 +445,12 @@ export class MemoryServiceStack extends Stack {
     erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
 
     const api = new MemoryApi(this, 'Api', {
-      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase, Feedback: feedback },
+      functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase, Feedback: feedback, Export: exporter },
       authorizer,
     });
 
     const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
-    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase, Feedback: feedback }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
+    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase, Feedback: feedback, Export: exporter }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });

@@ -296,5 +296,17 @@ export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSch
     extraParams: z.object({ itemId: z.string() }),
     responses: ok(z.looseObject({ itemId: z.string(), versions: z.array(z.looseObject({ version: z.number().int(), appliedAt: z.string(), batch: z.number().int(), cause: z.string() })) }).meta({ id: 'ItemHistory' })),
   },
+  exportAgent: {
+    query: z.object({ nextToken: z.string().optional().meta({ description: 'From the `continue` line ending the previous part' }) }),
+    responses: {
+      200: {
+        description:
+          'An application/x-ndjson body: one JSON object per line, each of this shape. Lines come in order: agent, record and hole, item, summary, audit, end (with counts). A part that stops early ends with a continue line; ask again with its nextToken.',
+        schema: z
+          .looseObject({ type: z.enum(['agent', 'record', 'hole', 'item', 'summary', 'audit', 'end', 'continue']), nextToken: z.string().optional(), counts: z.record(z.string(), z.number()).optional() })
+          .meta({ id: 'ExportLine' }),
+      },
+    },
+  },
   readOpenApi: { responses: ok(z.looseObject({ openapi: z.string() }).meta({ id: 'OpenApiDocument' }), 'This document') },
 };

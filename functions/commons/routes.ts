@@ -11,7 +11,7 @@ export type Scope = KeyScope | 'public';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The stack's HTTP functions, by construct id (`functions/handlers/<kebab-case id>.ts`). */
-export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase' | 'Feedback';
+export type HttpFunctionId = 'Ingest' | 'Status' | 'Flush' | 'MemoryReader' | 'Sweep' | 'Reader' | 'Erase' | 'Feedback' | 'Export';
 
 export interface RouteSpec {
   /** Names the operation; a handler maps each of its operations to code. */
@@ -41,6 +41,7 @@ export const ROUTES = [
   { operation: 'readSnapshot', method: 'GET', path: `${agent}/snapshot`, functionId: 'Reader', scope: 'read', summary: 'The ready-made snapshot (one lookup)' },
   { operation: 'eraseAgent', method: 'DELETE', path: agent, functionId: 'Erase', scope: 'admin', summary: 'Erase everything of the agent (queued; 202): raw records and their versions, every item in every table' },
   { operation: 'giveFeedback', method: 'POST', path: `${agent}/feedback`, functionId: 'Feedback', scope: 'write', summary: 'Say whether an item was helpful, wrong or outdated (an audited change)' },
+  { operation: 'exportAgent', method: 'GET', path: `${agent}/export`, functionId: 'Export', scope: 'admin', summary: 'Everything of the agent (raw records, items with history, summaries, audit) as NDJSON, in parts of at most 4.5 MB' },
   { operation: 'revertBatch', method: 'POST', path: `${agent}/audit/{batch}/revert`, functionId: 'Feedback', scope: 'admin', summary: "Apply the inverse of a batch's patches as a new audited change" },
   { operation: 'readItemHistory', method: 'GET', path: `${agent}/items/{itemId}/history`, functionId: 'MemoryReader', scope: 'read', summary: 'Every version of an item with the batch and patch that made it' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },

@@ -21,6 +21,7 @@ import { LocalModel } from '../adapters/models/local/local-model.js';
 import type { ModelPort } from '../ports/model.js';
 import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
 import { secretValue } from '../adapters/secrets/secret-value.js';
+import { createEmbeddings } from '../adapters/embeddings/index.js';
 import type { EmbeddingPort } from '../ports/embeddings.js';
 import { LocalEmbeddings } from '../adapters/embeddings/local.js';
 import { S3IndexSegments } from '../adapters/s3/index-segments.js';
@@ -79,13 +80,14 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
   const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
   const summaryStore = new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName);
   const snapshots = new DynamoDbSnapshotStore(clients.dynamo, config.memoryTableName);
-  // The embedding adapter (local USE lite for now; the configured one once `createEmbeddings(config)` lands).
-  const embeddings: EmbeddingPort = new LocalEmbeddings();
+  // The configured embedding adapter (local USE lite by default; Bedrock or an OpenAI-compatible server).
+  const embeddings: EmbeddingPort = createEmbeddings(config, { local: () => new LocalEmbeddings() });
   const index: IndexDependencies = {
     manifests: new DynamoDbIndexManifests(clients.dynamo, config.memoryTableName),
     segments: new S3IndexSegments(clients.s3, config.rawBucketName),
     embeddings,
-    rawLog,
+    // Records the index reads itself (a gap left by an earlier failure) are redacted like every derived text.
+    rawLog: redactedRawLog,
   };
   return {
     config,

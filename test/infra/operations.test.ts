@@ -37,7 +37,7 @@ describe('alarms', () => {
 
   it('cover errors and throttles of every function', () => {
     const functions = resources(template, 'AWS::Lambda::Function').map(([id]) => id);
-    expect(functions).toHaveLength(12);
+    expect(functions).toHaveLength(13);
     for (const id of functions) {
       expect(alarmsOn(id, 'Errors'), id).toHaveLength(1);
       expect(alarmsOn(id, 'Throttles'), id).toHaveLength(1);

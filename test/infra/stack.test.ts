@@ -39,7 +39,7 @@ function policyOf(functionIdPrefix: string): unknown[] {
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(12);
+    expect(functions).toHaveLength(13);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -208,6 +208,7 @@ describe('HTTP API', () => {
     ['ANY /v1/agents/{agentId}/items/{itemId}/history', 'MemoryReaderFunction'],
     ['ANY /v1/agents/{agentId}/feedback', 'FeedbackFunction'],
     ['ANY /v1/agents/{agentId}/audit/{batch}/revert', 'FeedbackFunction'],
+    ['ANY /v1/agents/{agentId}/export', 'ExportFunction'],
   ])('routes %s to the %s', (routeKey, functionPrefix) => {
     const functionId = logicalIdOf('AWS::Lambda::Function', functionPrefix);
     const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
@@ -361,6 +362,13 @@ describe('least privilege', () => {
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
+  });
+
+  it('lets the export function only read: the agents, memory and summaries tables, and raw records', () => {
+    expect(actionsOfRole('Export')).toEqual(['dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 's3:GetObject', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    const s3 = (policyOf('Export') as { Action: string | string[] }[]).filter((statement) => JSON.stringify(statement.Action).includes('s3:'));
+    expect(s3).toHaveLength(1);
+    expect(JSON.stringify(s3[0])).toContain('/raw/*');
   });
 
   it('lets the status function only read', () => {

@@ -21,7 +21,7 @@ describe('cdk synth', () => {
       const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
         (resource) => resource.Type === 'AWS::Lambda::Function',
       );
-      expect(functions).toHaveLength(12);
+      expect(functions).toHaveLength(13);
       const bundles = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
       for (const bundle of bundles) {
         expect(readdirSync(join(outdir, bundle))).toContain('index.mjs');

@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything of the agent (raw records, items with history, summaries, audit) as NDJSON, in parts of at most 4.5 MB
+         * @description Requires a key with the `admin` scope.
+         */
+        get: operations["exportAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/audit/{batch}/revert": {
         parameters: {
             query?: never;
@@ -748,6 +768,16 @@ export interface components {
             outcome: "helpful" | "wrong" | "outdated";
             note?: string;
             evidence?: string[];
+        };
+        ExportLine: {
+            /** @enum {string} */
+            type: "agent" | "record" | "hole" | "item" | "summary" | "audit" | "end" | "continue";
+            nextToken?: string;
+            counts?: {
+                [key: string]: number;
+            };
+        } & {
+            [key: string]: unknown;
         };
         RevertResult: {
             batch: number;
@@ -2020,6 +2050,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedbackResult"];
+                };
+            };
+            /** @description Bad input: `issues` names each field and rule; nothing was written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this route requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request may be retried safely */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency failed or a race was lost; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAgent: {
+        parameters: {
+            query?: {
+                /** @description From the `continue` line ending the previous part */
+                nextToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 1 to 64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An application/x-ndjson body: one JSON object per line, each of this shape. Lines come in order: agent, record and hole, item, summary, audit, end (with counts). A part that stops early ends with a continue line; ask again with its nextToken. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportLine"];
                 };
             };
             /** @description Bad input: `issues` names each field and rule; nothing was written */
