@@ -105,13 +105,19 @@ async function tasksView() {
   return [section('Open', tasks.filter((task) => task.state === 'open')), section('Closed', tasks.filter((task) => task.state !== 'open'))];
 }
 
-/** One summary, openable down to its children and, at the base, the raw record ids it summarises. */
-function summaryNode(summary, byId) {
-  const children = summary.children.map((id) => byId.get(id)).filter(Boolean);
+/**
+ * One summary, openable down to its children and, at the base, the raw record ids it summarises.
+ * Each summary is shown once: a run of empty days may be the child of the week it starts in and
+ * of the empty run above it.
+ */
+function summaryNode(summary, byId, shown = new Set()) {
+  shown.add(summary.id);
+  const children = summary.children.map((id) => byId.get(id)).filter((child) => child && !shown.has(child.id));
+  for (const child of children) shown.add(child.id);
   return el('details', { 'data-id': summary.id, 'data-level': summary.level },
     el('summary', {}, `${summary.name} ${summary.from} – ${summary.to}`, summary.empty ? badge('empty') : badge(`${summary.tokens} tokens`)),
     el('pre', {}, summary.text || '(nothing happened)'),
-    children.length ? children.map((child) => summaryNode(child, byId)) : summary.sources.length ? el('p', { class: 'muted' }, `Raw records: ${summary.sources.join(', ')}`) : null,
+    children.length ? children.map((child) => summaryNode(child, byId, shown)) : summary.sources.length ? el('p', { class: 'muted' }, `Raw records: ${summary.sources.join(', ')}`) : null,
   );
 }
 
@@ -122,7 +128,7 @@ async function laddersView() {
     const childIds = new Set(summaries.flatMap((s) => s.children));
     const roots = summaries.filter((s) => !childIds.has(s.id)).sort((a, b) => b.level - a.level || a.from.localeCompare(b.from));
     return el('section', { 'data-ladder': ladder }, el('h2', {}, ladder === 'time' ? 'Time ladder' : 'Count ladder', badge(`${summaries.length} summaries`)),
-      roots.length ? roots.map((root) => summaryNode(root, byId)) : el('p', { class: 'muted' }, 'No summaries yet.'));
+      roots.length ? (() => { const shown = new Set(); return roots.map((root) => summaryNode(root, byId, shown)); })() : el('p', { class: 'muted' }, 'No summaries yet.'));
   }));
 }
 
