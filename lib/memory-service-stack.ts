@@ -20,6 +20,7 @@ import { ServiceFunction } from './constructs/service-function.js';
 import { ApiKeysTable } from './constructs/api-keys-table.js';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { InspectorSite } from './constructs/inspector-site.js';
 
 export interface MemoryServiceStackProps extends StackProps {
   /**
@@ -125,6 +126,13 @@ export interface MemoryServiceStackProps extends StackProps {
    * @default no subscription
    */
   readonly alarmEmail?: string;
+  /**
+   * Deploy the web inspector: its files in a private bucket behind a CloudFront
+   * distribution that also forwards `/v1/*` to the API (output `InspectorUrl`;
+   * the user enters a key in the page).
+   * @default false
+   */
+  readonly inspector?: boolean;
   /**
    * Reserved concurrency of the consolidator and the ladder consumer (they call the model).
    * @default { consolidator: 20, ladder: 10 }
@@ -453,6 +461,10 @@ export class MemoryServiceStack extends Stack {
     new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase, Feedback: feedback, Export: exporter }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
+    if (props.inspector) {
+      const site = new InspectorSite(this, 'Inspector', { api: api.api });
+      new CfnOutput(this, 'InspectorUrl', { value: `https://${site.distribution.distributionDomainName}/` });
+    }
     new CfnOutput(this, 'RawLogBucketName', { value: rawLog.bucket.bucketName });
     new CfnOutput(this, 'AgentsTableName', { value: agents.table.tableName });
     new CfnOutput(this, 'MemoryTableName', { value: memory.table.tableName });
