@@ -18,7 +18,8 @@ import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import { ApiKeysTable } from './constructs/api-keys-table.js';
-import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpJwtAuthorizer, HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import type { IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { InspectorSite } from './constructs/inspector-site.js';
 
@@ -45,6 +46,24 @@ export interface MemoryServiceStackProps extends StackProps {
    * @default Duration.minutes(5)
    */
   readonly authorizerCacheTtl?: Duration;
+  /**
+   * Authenticate with an identity provider instead of API keys: the HTTP
+   * API's JWT authorizer (Cognito or any OIDC issuer) verifies the token, and
+   * the tenant, scopes (`read`, `write`, `admin`, or any name ending in
+   * `/read`, `:read`...) and optionally the agents come from these claims.
+   * The API key authorizer and its table are then not deployed.
+   * @default API keys (a Lambda authorizer)
+   */
+  readonly jwt?: {
+    readonly issuer: string;
+    readonly audience: readonly string[];
+    /** @default 'tenant_id' */
+    readonly tenantClaim?: string;
+    /** @default 'scope' */
+    readonly scopesClaim?: string;
+    /** A claim listing the agent ids the token may address. @default every agent of the tenant */
+    readonly agentsClaim?: string;
+  };
   /**
    * Redaction before anything is derived. Secrets are always replaced by
    * typed placeholders; emails and phone numbers are kept, masked
@@ -200,6 +219,13 @@ export class MemoryServiceStack extends Stack {
       EMBEDDING_PROVIDER: embeddingProvider,
       ...(props.embeddingModelId ? { EMBEDDING_MODEL_ID: props.embeddingModelId } : {}),
       ...(props.embeddingDimensions ? { EMBEDDING_DIMENSIONS: String(props.embeddingDimensions) } : {}),
+      ...(props.jwt
+        ? {
+            JWT_TENANT_CLAIM: props.jwt.tenantClaim ?? 'tenant_id',
+            JWT_SCOPES_CLAIM: props.jwt.scopesClaim ?? 'scope',
+            ...(props.jwt.agentsClaim ? { JWT_AGENTS_CLAIM: props.jwt.agentsClaim } : {}),
+          }
+        : {}),
       POWERTOOLS_SERVICE_NAME: 'agent-memory',
       POWERTOOLS_METRICS_NAMESPACE: 'AgentMemory',
     };
@@ -415,20 +441,28 @@ export class MemoryServiceStack extends Stack {
     exporter.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
 
     // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
-    const keys = new ApiKeysTable(this, 'ApiKeys');
-    const authorizerFunction = new ServiceFunction(this, 'Authorizer', {
-      entry: 'functions/handlers/authorizer.ts',
-      environment: { ...environment, KEYS_TABLE_NAME: keys.table.tableName },
-      memorySize: 512,
-      timeout: Duration.seconds(10),
-      description: 'API key authorizer: SHA-256 digest lookup; tenant, scopes and agents in the context',
-    }).function;
-    keys.table.grant(authorizerFunction, 'dynamodb:GetItem');
-    const authorizer = new HttpLambdaAuthorizer('ApiKeyAuthorizer', authorizerFunction, {
-      responseTypes: [HttpLambdaResponseType.SIMPLE],
-      identitySource: ['$request.header.Authorization'],
-      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
-    });
+    // With `jwt`, the HTTP API's JWT authorizer verifies tokens instead, and neither is deployed.
+    let authorizer: IHttpRouteAuthorizer;
+    let authorizerFunction: NodejsFunction | undefined;
+    let keys: ApiKeysTable | undefined;
+    if (props.jwt) {
+      authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwt.issuer, { jwtAudience: [...props.jwt.audience], identitySource: ['$request.header.Authorization'] });
+    } else {
+      keys = new ApiKeysTable(this, 'ApiKeys');
+      authorizerFunction = new ServiceFunction(this, 'Authorizer', {
+        entry: 'functions/handlers/authorizer.ts',
+        environment: { ...environment, KEYS_TABLE_NAME: keys.table.tableName },
+        memorySize: 512,
+        timeout: Duration.seconds(10),
+        description: 'API key authorizer: SHA-256 digest lookup; tenant, scopes and agents in the context',
+      }).function;
+      keys.table.grant(authorizerFunction, 'dynamodb:GetItem');
+      authorizer = new HttpLambdaAuthorizer('ApiKeyAuthorizer', authorizerFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: ['$request.header.Authorization'],
+        resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
+      });
+    }
 
     // Erasure: a queue of its own, consumed by the function that accepts the request.
     const erasureDeadLetters = new Queue(this, 'ErasureDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -458,7 +492,7 @@ export class MemoryServiceStack extends Stack {
     });
 
     const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
-    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, Authorizer: authorizerFunction, Erase: erase, Feedback: feedback, Export: exporter }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
+    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, ...(authorizerFunction ? { Authorizer: authorizerFunction } : {}), Erase: erase, Feedback: feedback, Export: exporter }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     if (props.inspector) {
@@ -469,7 +503,7 @@ export class MemoryServiceStack extends Stack {
     new CfnOutput(this, 'AgentsTableName', { value: agents.table.tableName });
     new CfnOutput(this, 'MemoryTableName', { value: memory.table.tableName });
     new CfnOutput(this, 'SummariesTableName', { value: summaries.table.tableName });
-    new CfnOutput(this, 'ApiKeysTableName', { value: keys.table.tableName });
+    if (keys) new CfnOutput(this, 'ApiKeysTableName', { value: keys.table.tableName });
     new CfnOutput(this, 'ConsolidationQueueUrl', { value: consolidation.queue.queueUrl });
     new CfnOutput(this, 'ConsolidationDeadLetterQueueUrl', { value: consolidation.deadLetterQueue.queueUrl });
   }

@@ -11,7 +11,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { AgentKey } from '../domain/agent-key.js';
 import { parseAgentId } from '../domain/events.js';
 import { EventIdConflictError, ForbiddenError, MemoryServiceError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../domain/errors.js';
-import { allowsAgent, fromAuthorizerContext, hasScope, type Principal } from '../domain/auth.js';
+import { allowsAgent, DEFAULT_JWT_CLAIMS, fromAuthorizerContext, fromJwtClaims, hasScope, type JwtClaimNames, type Principal } from '../domain/auth.js';
 import { flushMetrics } from './event-handler.js';
 import { logger as serviceLogger, metrics } from './powertools.js';
 import { matchPath, routesOf, type HttpFunctionId, type OperationOf, type RouteSpec } from './routes.js';
@@ -98,10 +98,23 @@ export interface RouterOptions {
   readonly tenantOf?: unknown;
 }
 
-/** The principal the Lambda authorizer verified, or `undefined` when the event carries none (fails closed). */
-export function principalFromAuthorizer(event: HttpEvent): Principal | undefined {
-  const authorizer = (event.requestContext as { authorizer?: { lambda?: unknown } }).authorizer;
-  return fromAuthorizerContext(authorizer?.lambda);
+/** Claim names of the JWT mode (set by the stack when it uses a JWT authorizer). */
+const jwtClaims: JwtClaimNames = {
+  tenant: process.env.JWT_TENANT_CLAIM ?? DEFAULT_JWT_CLAIMS.tenant,
+  scopes: process.env.JWT_SCOPES_CLAIM ?? DEFAULT_JWT_CLAIMS.scopes,
+  ...(process.env.JWT_AGENTS_CLAIM ? { agents: process.env.JWT_AGENTS_CLAIM } : {}),
+};
+
+/**
+ * The principal the authorizer verified: the API key authorizer's context, or
+ * the claims of a JWT the HTTP API's JWT authorizer verified; `undefined`
+ * when the event carries neither (fails closed).
+ */
+export function principalFromAuthorizer(event: HttpEvent, claimNames: JwtClaimNames = jwtClaims): Principal | undefined {
+  const authorizer = (event.requestContext as { authorizer?: { lambda?: unknown; jwt?: { claims?: unknown } } }).authorizer;
+  if (authorizer?.lambda !== undefined) return fromAuthorizerContext(authorizer.lambda);
+  if (authorizer?.jwt !== undefined) return fromJwtClaims(authorizer.jwt.claims, claimNames);
+  return undefined;
 }
 
 /** The route template a request matched: from API Gateway's route key, or by matching the raw path. */

@@ -70,6 +70,40 @@ export function fromAuthorizerContext(context: unknown): Principal | undefined {
   return { tenantId: value.tenantId, scopes: scopes as Scope[], agents, keyId };
 }
 
+/** Where a JWT's claims carry the tenant, the scopes and (optionally) the agents. */
+export interface JwtClaimNames {
+  readonly tenant: string;
+  readonly scopes: string;
+  readonly agents?: string;
+}
+
+export const DEFAULT_JWT_CLAIMS: JwtClaimNames = { tenant: 'tenant_id', scopes: 'scope' };
+
+/**
+ * A principal from the claims API Gateway's JWT authorizer verified
+ * (`requestContext.authorizer.jwt.claims`). Scopes are a space- or
+ * comma-separated list (or an array); an entry counts by its last segment, so
+ * `agent-memory/read` and `https://api.example.com/read` are `read`. Unknown
+ * scopes are ignored; a missing or malformed tenant is `undefined` (401).
+ */
+export function fromJwtClaims(claims: unknown, names: JwtClaimNames = DEFAULT_JWT_CLAIMS): Principal | undefined {
+  if (!claims || typeof claims !== 'object') return undefined;
+  const value = claims as Record<string, unknown>;
+  const tenantId = value[names.tenant];
+  if (typeof tenantId !== 'string' || !TENANT_ID_PATTERN.test(tenantId)) return undefined;
+  const entries = (field: unknown): string[] => {
+    if (Array.isArray(field)) return field.filter((item): item is string => typeof item === 'string');
+    // API Gateway passes array claims as "[a b]".
+    if (typeof field === 'string') return field.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+    return [];
+  };
+  const scopes = [...new Set(entries(value[names.scopes]).map((entry) => entry.split(/[/:]/).at(-1)!).filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)))];
+  const agentsClaim = names.agents ? value[names.agents] : undefined;
+  const agents = agentsClaim === undefined || agentsClaim === '*' ? '*' : entries(agentsClaim).filter((agent) => AGENT_ID_PATTERN.test(agent));
+  const subject = typeof value.sub === 'string' ? value.sub : 'unknown';
+  return { tenantId, scopes, agents, keyId: `jwt:${subject}` };
+}
+
 export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.scopes.includes(scope);
 }

@@ -120,3 +120,23 @@ describe('erasure', () => {
     expect(resources).toContain('/index/*');
   });
 });
+
+describe('the JWT mode (an identity provider instead of API keys)', () => {
+  it('puts the HTTP API JWT authorizer with the issuer and audience on every guarded route, passes the claim names, and deploys no key authorizer', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const jwt = Template.fromStack(new MemoryServiceStack(app, 'WithJwt', { jwt: { issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc', audience: ['client-1'], tenantClaim: 'custom:tenant' } }));
+    jwt.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      JwtConfiguration: { Issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc', Audience: ['client-1'] },
+      IdentitySource: ['$request.header.Authorization'],
+    });
+    const authorizerId = Object.keys(jwt.findResources('AWS::ApiGatewayV2::Authorizer'))[0]!;
+    for (const route of Object.values(jwt.findResources('AWS::ApiGatewayV2::Route'))) {
+      if (String(route.Properties.RouteKey).endsWith('/openapi.json')) continue;
+      expect(route.Properties).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
+    }
+    expect(Object.keys(jwt.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('AuthorizerFunction'))).toBe(false);
+    expect(Object.keys(jwt.findResources('AWS::DynamoDB::Table')).some((id) => id.startsWith('ApiKeys'))).toBe(false);
+    jwt.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ JWT_TENANT_CLAIM: 'custom:tenant', JWT_SCOPES_CLAIM: 'scope' }) } });
+  });
+});

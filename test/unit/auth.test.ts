@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearerKey, fromAuthorizerContext, hashApiKey, parseKeySeeds, toAuthorizerContext, type Principal } from '../../functions/domain/auth.js';
-import { httpRouter } from '../../functions/commons/http.js';
+import { bearerKey, fromAuthorizerContext, fromJwtClaims, hashApiKey, parseKeySeeds, toAuthorizerContext, type Principal } from '../../functions/domain/auth.js';
+import { httpRouter, principalFromAuthorizer } from '../../functions/commons/http.js';
 import { httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { jsonResponse } from '../../functions/commons/http.js';
 
@@ -82,5 +82,28 @@ describe('the router', () => {
   it('checks the key before the method, as API Gateway does', async () => {
     expect((await call(null, 'a1', 'POST')).statusCode).toBe(401);
     expect((await call(toAuthorizerContext(principal), 'a1', 'POST')).statusCode).toBe(405);
+  });
+});
+
+describe('JWT claims (the identity-provider mode)', () => {
+  const claims = { sub: 'user-42', tenant_id: 'acme', scope: 'openid agent-memory/read https://api.example.com/write unknown', agents: '[a1 a2]' };
+
+  it('give the tenant, the scopes by their last segment, and the agents when a claim lists them', () => {
+    expect(fromJwtClaims(claims)).toEqual({ tenantId: 'acme', scopes: ['read', 'write'], agents: '*', keyId: 'jwt:user-42' });
+    expect(fromJwtClaims(claims, { tenant: 'tenant_id', scopes: 'scope', agents: 'agents' })).toMatchObject({ agents: ['a1', 'a2'] });
+    expect(fromJwtClaims({ ...claims, 'custom:tenant': 'globex' }, { tenant: 'custom:tenant', scopes: 'scope' })).toMatchObject({ tenantId: 'globex' });
+  });
+
+  it('fail closed without a valid tenant', () => {
+    expect(fromJwtClaims({ ...claims, tenant_id: undefined })).toBeUndefined();
+    expect(fromJwtClaims({ ...claims, tenant_id: 'no spaces allowed' })).toBeUndefined();
+    expect(fromJwtClaims(undefined)).toBeUndefined();
+  });
+
+  it('are read from requestContext.authorizer.jwt by the router, which checks scopes as for keys', () => {
+    const event = httpApiEvent({ method: 'GET', path: '/v1/agents/a1/status', pathParameters: { agentId: 'a1' }, authorizer: null });
+    const withJwt = { ...event, requestContext: { ...event.requestContext, authorizer: { jwt: { claims, scopes: null } } } } as typeof event;
+    expect(principalFromAuthorizer(withJwt)).toEqual({ tenantId: 'acme', scopes: ['read', 'write'], agents: '*', keyId: 'jwt:user-42' });
+    expect(principalFromAuthorizer(event)).toBeUndefined();
   });
 });
