@@ -34,7 +34,7 @@ const REDRAW_SEEDS = [101, 202, 303];
 /** The model named by the configuration; a configured but unreachable model fails the run with its own error. */
 export function benchmarkModel(env: Record<string, string | undefined> = process.env): ModelPort {
   // Only the model settings matter here; the stack's resource names are filled so the same validation applies.
-  const placeholders = { AGENTS_TABLE_NAME: 'unused', RAW_BUCKET_NAME: 'unused', BATCH_QUEUE_URL: 'http://unused', MEMORY_TABLE_NAME: 'unused', IDLE_CHECK_QUEUE_URL: 'http://unused', SUMMARIES_TABLE_NAME: 'unused' };
+  const placeholders = { AGENTS_TABLE_NAME: 'unused', RAW_BUCKET_NAME: 'unused', BATCH_QUEUE_URL: 'http://unused', BATCH_DEAD_LETTER_QUEUE_URL: 'http://unused', MEMORY_TABLE_NAME: 'unused', IDLE_CHECK_QUEUE_URL: 'http://unused', SUMMARIES_TABLE_NAME: 'unused' };
   return createModel(loadConfig({ ...placeholders, ...env }));
 }
 
