@@ -223,6 +223,7 @@ export const auditSchema = z
         ops: z.array(z.unknown()),
         changes: z.array(z.unknown()).meta({ description: 'Each changed item, before and after' }),
         quarantined: z.array(z.unknown()),
+        redactions: z.record(z.string(), z.number().int()).optional().meta({ description: 'Redaction placeholders in the records the model read, by type; never the secret' }),
       }),
     ),
   })

@@ -171,3 +171,16 @@ export function redactText(text: string, policy: RedactionPolicy = DEFAULT_REDAC
   output += text.slice(cursor);
   return { text: output, counts };
 }
+
+const PLACEHOLDER = /\[((?:secret|pii):[a-z-]{1,40})\]/g;
+
+/**
+ * The placeholders redaction left in these texts, by type (dropped PII leaves
+ * none, so it is not counted): what an audit entry notes, never the secret.
+ */
+export function placeholderCounts(texts: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const text of texts) for (const match of text.matchAll(PLACEHOLDER)) counts[match[1]!] = (counts[match[1]!] ?? 0) + 1;
+  return counts;
+}
+

@@ -31,6 +31,8 @@ export interface AuditEntry {
   readonly tablesAfter?: readonly FactTable[];
   /** Set on changes that are not a batch's consolidation (feedback, revert, usage counts, forgetting). */
   readonly origin?: ChangeOrigin;
+  /** Redaction placeholders in the batch's records the model read, by type (`secret:password`: 2); never the secret. */
+  readonly redactions?: Readonly<Record<string, number>>;
 }
 
 /** Why a change outside consolidation was made. */

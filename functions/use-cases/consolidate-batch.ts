@@ -24,6 +24,7 @@ import type { ModelPort, PromptRecord, UpdaterInput } from '../ports/model.js';
 import { CURRENT_PROMPTS } from '../domain/prompts/index.js';
 import { renderPrompt } from '../domain/prompts/render.js';
 import { projectOf } from '../domain/scope.js';
+import { placeholderCounts } from '../domain/redaction.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
@@ -272,6 +273,7 @@ async function runUpdater(
     }),
   );
   const result = applyPatch(store, parsed.data.ops, { updater, batch: batch.index, now, scope: agent, records: evidence, aliases: idOf });
+  const redactions = placeholderCounts(records.map((r) => r.content));
   const version = store.version + 1;
   await deps.memory.commit(agent, {
     updater,
@@ -290,6 +292,7 @@ async function runUpdater(
       changes: result.changes,
       quarantined: result.quarantined,
       ...(result.tablesChanged ? { tablesBefore: store.tables, tablesAfter: result.tables } : {}),
+      ...(Object.keys(redactions).length > 0 ? { redactions } : {}),
     },
     view: buildView(updater, result.items, {
       version,

@@ -93,6 +93,12 @@ describe('secrets in conversation', () => {
     expect(derived.join(' ')).toMatch(/Dana/);
   });
 
+  it('are noted in the audit entry of the batch, by type and count, without the secret', async () => {
+    const audit = await api<{ entries: { updater: string; redactions?: Record<string, number> }[] }>(stack, 'GET', `/v1/agents/${agentId}/audit?batch=1`);
+    expect(audit.body.entries.length).toBe(3);
+    for (const entry of audit.body.entries) expect(entry.redactions?.['secret:password'], entry.updater).toBeGreaterThanOrEqual(2);
+  });
+
   it('are still in the raw log, which keeps the evidence by default', async () => {
     const record = await stackReaders(stack).rawLog.get({ tenantId: 'default', agentId }, 1);
 

@@ -631,6 +631,10 @@ export interface components {
                 /** @description Each changed item, before and after */
                 changes: unknown[];
                 quarantined: unknown[];
+                /** @description Redaction placeholders in the records the model read, by type; never the secret */
+                redactions?: {
+                    [key: string]: number;
+                };
             } & {
                 [key: string]: unknown;
             })[];
