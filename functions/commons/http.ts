@@ -94,8 +94,6 @@ export interface RouterOptions {
    * @default the Lambda authorizer's context (`requestContext.authorizer.lambda`)
    */
   readonly principalOf?: (event: HttpEvent) => Principal | undefined;
-  /** @deprecated ignored: the tenant is the verified key's (see `principalOf`), never a constant or the request's. */
-  readonly tenantOf?: unknown;
 }
 
 /** Claim names of the JWT mode (set by the stack when it uses a JWT authorizer). */

@@ -5,7 +5,6 @@ import { serviceRuntime } from '../commons/runtime.js';
 const runtime = serviceRuntime();
 
 export const handler = createFeedbackHandler({
-  tenantId: runtime.config.tenantId,
   memory: runtime.memory,
   injections: runtime.injections,
   snapshot: runtime.snapshot,

@@ -14,8 +14,8 @@ import { revertBatch } from '../../use-cases/revert-batch.js';
 
 const MAX_FEEDBACK_BYTES = 16_384;
 
-export function createFeedbackHandler(deps: FeedbackDependencies & { readonly tenantId: string }) {
-  return httpRouter('Feedback', { tenantOf: () => deps.tenantId }, {
+export function createFeedbackHandler(deps: FeedbackDependencies) {
+  return httpRouter('Feedback', {
     giveFeedback: async ({ event, agent }) => {
       const request = feedbackRequestSchema.safeParse(parseJsonBody(event, MAX_FEEDBACK_BYTES));
       if (!request.success) throw new ValidationError(issuesFromZod(request.error));
