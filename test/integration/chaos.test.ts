@@ -28,7 +28,7 @@ beforeAll(async () => {
     apiKeys: [{ tenantId: 'default', key: TEST_API_KEY, scopes: [...SCOPES], agents: '*' }],
     rates: ratesFor(0.04, 7),
     consolidatorTimeoutSeconds: 4,
-    batchSize: 20,
+    batchSize: 30,
   }));
   result = await runChaos(stack, faults, { agents: 6, messages: 60, requestSize: 10, drainTimeoutMs: 75_000, key: TEST_API_KEY, log: (line) => process.stderr.write(`[chaos] ${line}\n`) });
   const { problems, ...figures } = result;
