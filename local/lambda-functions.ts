@@ -12,6 +12,9 @@ import { ENTRY_METADATA_KEY } from '../lib/constructs/service-function.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import { lambdaContext } from './lambda-events.js';
 import type { CfnTemplate } from './template.js';
+import { createServiceRuntime, provideServiceRuntime, createModel } from '../functions/commons/runtime.js';
+import { createAwsClients } from '../functions/commons/clients.js';
+import type { LocalFaults } from './fault-injection.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -51,7 +54,14 @@ export function describeFunctions(template: CfnTemplate, resources: ResourceMap)
  * imports its handler. All functions share one process, so two functions that
  * give one variable different values are refused.
  */
-export async function loadFunctions(template: CfnTemplate, resources: ResourceMap): Promise<Map<string, LocalFunction>> {
+export async function loadFunctions(
+  template: CfnTemplate,
+  resources: ResourceMap,
+  options: {
+    /** Local only: the functions' shared clients and model are wrapped, and every invocation too (`local/fault-injection.ts`). */
+    readonly faults?: LocalFaults;
+  } = {},
+): Promise<Map<string, LocalFunction>> {
   const specs = describeFunctions(template, resources);
   const merged: Record<string, string> = {};
   for (const spec of specs) {
@@ -64,6 +74,11 @@ export async function loadFunctions(template: CfnTemplate, resources: ResourceMa
   }
   delete merged.NODE_OPTIONS;
   Object.assign(process.env, merged);
+  const faults = options.faults;
+  if (faults) {
+    // Before any handler is imported: each builds the process-wide runtime on import, which this one now is.
+    provideServiceRuntime((config) => createServiceRuntime(config, faults.wrapClients(createAwsClients(config)), faults.wrapModel(createModel(config))));
+  }
 
   const functions = new Map<string, LocalFunction>();
   for (const spec of specs) {
@@ -72,7 +87,9 @@ export async function loadFunctions(template: CfnTemplate, resources: ResourceMa
     if (typeof handler !== 'function') throw new Error(`${spec.entry} exports no handler`);
     functions.set(spec.logicalId, {
       ...spec,
-      invoke: (event) => invokeWithTimeout(spec.logicalId, handler, event, spec.timeoutSeconds, spec.memorySize),
+      invoke: faults
+        ? (event) => faults.wrapInvocation(spec.logicalId, () => invokeWithTimeout(spec.logicalId, handler, event, spec.timeoutSeconds, spec.memorySize))
+        : (event) => invokeWithTimeout(spec.logicalId, handler, event, spec.timeoutSeconds, spec.memorySize),
     });
   }
   return functions;

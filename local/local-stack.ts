@@ -24,6 +24,7 @@ import type { ApiKeyStore } from '../functions/ports/api-keys.js';
 import { createApiKey } from '../functions/use-cases/api-keys.js';
 import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
 import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
+import type { LocalFaults } from './fault-injection.js';
 
 export interface EventSourceRunner extends QueueRunner {
   readonly streamStats: StreamSourceStats;
@@ -58,6 +59,11 @@ export interface LocalStackOptions {
    * or parsed seeds. @default none (the caller creates keys, as `npm start` does)
    */
   readonly apiKeys?: string | readonly KeySeed[];
+  /**
+   * Local only, for fault-and-load runs (`npm run chaos`): wraps the clients
+   * and model port the functions share, and every invocation. @default none
+   */
+  readonly faults?: LocalFaults;
 }
 
 export interface LocalStack {
@@ -124,7 +130,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
     const keys = new DynamoDbApiKeyStore(DynamoDBDocumentClient.from(clients.dynamodb), keysTableOf(resources));
     await seedApiKeys(keys, options.apiKeys);
-    const functions = await loadFunctions(template, resources);
+    const functions = await loadFunctions(template, resources, options.faults ? { faults: options.faults } : {});
     let ready = false;
     const api = await startApiServer(routesFromTemplate(template, functions), {
       host: options.host ?? '127.0.0.1',

@@ -70,12 +70,11 @@ export function createModel(config: ServiceConfig): ModelPort {
   }
 }
 
-export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config)): ServiceRuntime {
+export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config), model: ModelPort = createModel(config)): ServiceRuntime {
   const storedRawLog = new S3RawLog(clients.s3, config.rawBucketName);
   const redactor = new Redactor({ policy: { email: config.redaction.email, phone: config.redaction.phone }, onRedacted: countRedactions });
   const redactedRawLog = new RedactingRawLog(storedRawLog, redactor);
   const rawLog: RawLog = config.redaction.rawLog ? new RedactingRawLog(storedRawLog, redactor, { redactOnWrite: true }) : storedRawLog;
-  const model = createModel(config);
   const ledger = new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName);
   const memory = new DynamoDbMemoryStore(clients.dynamo, config.memoryTableName);
   const summaryStore = new DynamoDbSummaryStore(clients.dynamo, config.summariesTableName);
@@ -136,5 +135,16 @@ let shared: ServiceRuntime | undefined;
 /** The process-wide runtime, built from `process.env` on first use. */
 export function serviceRuntime(): ServiceRuntime {
   shared ??= createServiceRuntime(loadConfig());
+  return shared;
+}
+
+/**
+ * Local runtime only (`local/lambda-functions.ts`): builds the process-wide
+ * runtime with `build` before the handlers are imported, so the local stack
+ * can hand them wrapped clients and model (fault injection, `npm run chaos`).
+ * No Lambda entry point calls it; in AWS the runtime is always the one above.
+ */
+export function provideServiceRuntime(build: (config: ServiceConfig) => ServiceRuntime): ServiceRuntime {
+  shared = build(loadConfig());
   return shared;
 }

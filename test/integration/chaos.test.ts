@@ -1,0 +1,55 @@
+/**
+ * The reduced chaos run (`npm run chaos` is the full one): agents ingest
+ * concurrently through the HTTP API while the functions' AWS calls fail, the
+ * model fails and times out, and invocations are killed midway. Nothing
+ * acknowledged is lost, no patch is applied twice, no agent is stuck, and the
+ * ladders are complete where their inputs are.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import type { LocalStack } from '../../local/local-stack.js';
+import type { FaultInjector } from '../../local/fault-injection.js';
+import { runChaos, type ChaosResult } from '../../scripts/chaos/run.js';
+import { ratesFor, startChaosStack } from '../../scripts/chaos/stack.js';
+import { SCOPES } from '../../functions/domain/auth.js';
+import { TEST_API_KEY } from '../support/local-stack.js';
+
+let stack: LocalStack;
+let faults: FaultInjector;
+let result: ChaosResult;
+
+beforeAll(async () => {
+  ({ stack, faults } = await startChaosStack({
+    endpoint: inject('awsEndpoint'),
+    port: 0,
+    namePrefix: `t${randomBytes(4).toString('hex')}`,
+    pollIntervalMs: 50,
+    apiKeys: [{ tenantId: 'default', key: TEST_API_KEY, scopes: [...SCOPES], agents: '*' }],
+    rates: ratesFor(0.04, 7),
+    consolidatorTimeoutSeconds: 4,
+    batchSize: 30,
+  }));
+  result = await runChaos(stack, faults, { agents: 6, messages: 60, requestSize: 10, drainTimeoutMs: 75_000, key: TEST_API_KEY, log: (line) => process.stderr.write(`[chaos] ${line}\n`) });
+  const { problems, ...figures } = result;
+  for (const problem of problems) process.stderr.write(`[chaos] problem: ${problem}\n`);
+  process.stderr.write(`[chaos] ${JSON.stringify(figures)}\n`);
+}, 110_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('chaos', () => {
+  it('injected faults of every kind', () => {
+    expect(result.events).toBe(6 * 60);
+    expect(result.faultsByKind['model.failed'] ?? 0).toBeGreaterThan(0);
+    expect(Object.keys(result.faultsByKind).some((kind) => kind.startsWith('kill.'))).toBe(true);
+    expect(Object.keys(result.faultsByKind).some((kind) => /^(S3|DynamoDB|SQS)\./.test(kind))).toBe(true);
+  });
+
+  it('lost nothing, applied nothing twice, left no agent stuck and no ladder incomplete', () => {
+    expect(result.problems).toEqual([]);
+    expect({ lost: result.lost, doubled: result.doubled, stuck: result.stuck, ladderGaps: result.ladderGaps }).toEqual({ lost: 0, doubled: 0, stuck: 0, ladderGaps: 0 });
+  });
+});
