@@ -43,9 +43,11 @@ afterAll(async () => {
 describe('chaos', () => {
   it('injected faults of every kind', () => {
     expect(result.events).toBe(6 * 60);
-    expect(result.faultsByKind['model.failed'] ?? 0).toBeGreaterThan(0);
-    expect(Object.keys(result.faultsByKind).some((kind) => kind.startsWith('kill.'))).toBe(true);
-    expect(Object.keys(result.faultsByKind).some((kind) => /^(S3|DynamoDB|SQS)\./.test(kind))).toBe(true);
+    const count = (match: (kind: string) => boolean) => Object.entries(result.faultsByKind).filter(([kind]) => match(kind)).reduce((sum, [, n]) => sum + n, 0);
+    // Each kind is drawn at random (seeded, but the interleaving of invocations is not): a kind counts when any of its faults was injected.
+    expect(count((kind) => kind.startsWith('model.'))).toBeGreaterThan(0);
+    expect(count((kind) => kind.startsWith('kill.'))).toBeGreaterThan(0);
+    expect(count((kind) => /^(S3|DynamoDB|SQS)\./.test(kind))).toBeGreaterThan(0);
   });
 
   it('lost nothing, applied nothing twice, left no agent stuck and no ladder incomplete', () => {
