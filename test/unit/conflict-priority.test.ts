@@ -118,3 +118,13 @@ describe('resolving a conflict by priority', () => {
     expect(again.byValue('Business')).toMatchObject({ status: 'conflict' });
   });
 });
+
+describe('a draft filed behind a stronger value', () => {
+  it('wins when a later record restates it, and the value it waited behind is archived, leaving one live value', () => {
+    const first = apply([], [plan('Business', ['u1'], { correction: true }), plan('Basic', ['t1'])]);
+    const items = first.result.items as FactItem[];
+    const later = applyPatch({ updater: 'facts', version: 2, lastBatch: 9, items, tables: [PROFILE] }, [plan('Basic', ['u2'])], { ...context(items), batch: 10 });
+    const live = later.items.filter((i) => i.status !== 'archived').map((i) => [(i as FactItem).row.value, i.status]);
+    expect(live).toEqual([['Basic', 'active']]);
+  });
+});

@@ -129,7 +129,9 @@ export function applyFactOp(state: PatchState, op: FactOp, index: number): void 
           state.put(reinforced);
           return;
         }
-        const contested = withKey.filter((f) => f.id !== same.id && isShown(f) && projectOfItem(f) === projectOfItem(same) && (f.status === 'conflict' || f.status === 'draft'));
+        // Every other shown value of the key in its scope loses: the marked rivals of a conflict, and an active value
+        // a draft was filed against (a tool record that waited behind the user's correction, restated later).
+        const contested = withKey.filter((f) => f.id !== same.id && isShown(f) && projectOfItem(f) === projectOfItem(same));
         for (const rival of contested) state.put(archive(state, rival, `superseded: a later record confirmed ${same.id}`, evidence, same.id));
         state.put({ ...reinforced, status: 'active', note: undefined, ...(contested.length > 0 ? { supersedes: [...(same.supersedes ?? []), ...contested.map((r) => r.id)] } : {}) });
         return;
