@@ -341,6 +341,11 @@ function actionFields(record: RawRecord): Pick<PromptRecord, 'tool' | 'outcome' 
 
 /** What a model needs to see of an existing item: its content, never its id. */
 export function forModel(item: MemoryItem): Record<string, unknown> {
+  // A refuted item stays visible to the model, marked, so the next batch can supply its right value.
+  return { ...contentForModel(item), ...(item.verification === 'refuted' ? { refuted: true } : {}) };
+}
+
+function contentForModel(item: MemoryItem): Record<string, unknown> {
   switch (item.kind) {
     case 'contact':
       return { name: item.name, aliases: item.aliases, role: item.role, organisation: item.organisation, relationships: item.relationships, preferences: item.preferences, channels: item.channels, summary: item.summary };

@@ -108,3 +108,12 @@ describe('the local facts updater', () => {
     expect(ops.map((op) => op.table).sort()).toEqual(['pitfalls', 'profile']);
   });
 });
+
+describe('existing items as the model sees them', () => {
+  it('mark a refuted item, so the next batch can give its right value', async () => {
+    const { forModel } = await import('../../functions/use-cases/consolidate-batch.js');
+    const base = { id: 'f_1', kind: 'fact', scope: { tenantId: 'default', agentId: 'a' }, table: 'profile', row: { subject: 'user', attribute: 'dentist', value: 'Dr. Brennan' }, statement: 'My dentist is Dr. Brennan', status: 'active', confidence: 0.05, hitCount: 1, createdAt: '', updatedAt: '', lastReinforcedAt: '', evidence: [], history: [] } as const;
+    expect(forModel({ ...base, verification: 'refuted' } as never)).toMatchObject({ row: base.row, refuted: true });
+    expect(forModel({ ...base, verification: 'unverified' } as never)).not.toHaveProperty('refuted');
+  });
+});
