@@ -334,6 +334,10 @@ export class MemoryServiceStack extends Stack {
     const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
     // The retrieval index: segments under index/ (written, merged and replaced offline; read by the read path).
     const maintainIndex = () => new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [rawLog.bucket.arnForObjects('index/*')] });
+    // Without s3:ListBucket, S3 answers a missing key with 403 instead of 404; the raw log (holes) and the index
+    // (segments merged away) read a missing object as absent, so every function that reads objects may list.
+    const knowMissingObjects = () => new PolicyStatement({ actions: ['s3:ListBucket'], resources: [rawLog.bucket.bucketArn] });
+    consolidator.addToRolePolicy(knowMissingObjects());
     consolidator.addToRolePolicy(maintainIndex());
     allowModel(consolidator);
     allowEmbeddings(consolidator);
@@ -354,6 +358,7 @@ export class MemoryServiceStack extends Stack {
     allowModel(ladder);
     allowEmbeddings(ladder);
     ladder.addToRolePolicy(maintainIndex());
+    ladder.addToRolePolicy(knowMissingObjects());
     ladder.addEventSource(
       new DynamoEventSource(summaries.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -382,6 +387,7 @@ export class MemoryServiceStack extends Stack {
     agents.table.grant(sweep, 'dynamodb:GetItem');
     sweep.addToRolePolicy(readRawRecords);
     sweep.addToRolePolicy(maintainIndex());
+    sweep.addToRolePolicy(knowMissingObjects());
     allowModel(sweep);
     allowEmbeddings(sweep);
     new Rule(this, 'SweepSchedule', {
@@ -411,6 +417,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
     allowEmbeddings(reader);
     reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
+    reader.addToRolePolicy(knowMissingObjects());
     summaries.table.grant(memoryReader, 'dynamodb:Query');
 
     // The note lifecycle's write side: feedback on items and batch reverts. Each is an audited,
@@ -425,6 +432,10 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
     summaries.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query');
     agents.table.grant(feedback, 'dynamodb:GetItem');
+    // Reassembling the snapshot refreshes the index's items segment (read, embed, write).
+    feedback.addToRolePolicy(maintainIndex());
+    feedback.addToRolePolicy(knowMissingObjects());
+    allowEmbeddings(feedback);
 
 
     // The export reads everything of an agent and writes nothing.
@@ -439,6 +450,7 @@ export class MemoryServiceStack extends Stack {
     memory.table.grant(exporter, 'dynamodb:GetItem', 'dynamodb:Query');
     summaries.table.grant(exporter, 'dynamodb:Query');
     exporter.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+    exporter.addToRolePolicy(knowMissingObjects());
 
     // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
     // With `jwt`, the HTTP API's JWT authorizer verifies tokens instead, and neither is deployed.

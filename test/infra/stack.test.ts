@@ -133,7 +133,8 @@ describe('summary ladders', () => {
 
   it('let the ladder function read and write summaries and index segments, and never the raw log', () => {
     const actions = actionsOfRole('Ladder');
-    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    // ListBucket on the bucket only, so a segment merged away reads as missing (404), not forbidden (403).
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(JSON.stringify(policyOf('Ladder'))).not.toContain('raw/*');
     const streamReading = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
     // Summaries (slots, parents), and for snapshot reassembly: views and snapshot, progress.
@@ -290,6 +291,8 @@ describe('least privilege', () => {
       's3:DeleteObject',
       's3:GetObject',
       's3:GetObject',
+      // On the bucket only: a hole's missing record reads as missing (404), not forbidden (403).
+      's3:ListBucket',
       's3:PutObject',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
@@ -344,12 +347,12 @@ describe('least privilege', () => {
   });
 
   it('lets the read function get the snapshot, read index segments and record injections, and nothing else', () => {
-    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject', 's3:ListBucket', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     expect(JSON.stringify(policyOf('Reader'))).toContain('index/*');
     expect(JSON.stringify(policyOf('Reader'))).not.toContain('raw/*');
   });
 
-  it('lets the feedback function change memory items by version-checked transactions and reassemble the snapshot, and nothing else', () => {
+  it('lets the feedback function change memory items by version-checked transactions and reassemble the snapshot (with the index items segment), and nothing else', () => {
     expect(actionsOfRole('Feedback')).toEqual([
       'dynamodb:ConditionCheckItem',
       'dynamodb:GetItem',
@@ -359,16 +362,22 @@ describe('least privilege', () => {
       'dynamodb:Query',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
+    expect(JSON.stringify(policyOf('Feedback'))).toContain('index/*');
+    expect(JSON.stringify(policyOf('Feedback'))).not.toContain('raw/*');
   });
 
   it('lets the export function only read: the agents, memory and summaries tables, and raw records', () => {
-    expect(actionsOfRole('Export')).toEqual(['dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 's3:GetObject', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
-    const s3 = (policyOf('Export') as { Action: string | string[] }[]).filter((statement) => JSON.stringify(statement.Action).includes('s3:'));
-    expect(s3).toHaveLength(1);
-    expect(JSON.stringify(s3[0])).toContain('/raw/*');
+    expect(actionsOfRole('Export')).toEqual(['dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 's3:GetObject', 's3:ListBucket', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    const reads = (policyOf('Export') as { Action: string | string[] }[]).filter((statement) => JSON.stringify(statement.Action).includes('s3:GetObject'));
+    expect(reads).toHaveLength(1);
+    expect(JSON.stringify(reads[0])).toContain('/raw/*');
   });
 
   it('lets the status function only read', () => {
