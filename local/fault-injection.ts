@@ -22,6 +22,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AwsClients } from '../functions/commons/clients.js';
+import { mulberry32 } from '../scripts/corpus/random.js';
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from '../functions/ports/model.js';
 
 export interface FaultRates {
@@ -55,18 +56,6 @@ export interface LocalFaults {
   wrapInvocation(functionName: string, invoke: () => Promise<unknown>): Promise<unknown>;
 }
 
-/** mulberry32: small, fast, seeded. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 interface Invocation {
   readonly functionName: string;
   /** Kill before this AWS call (1-based); undefined: not doomed. */
@@ -88,7 +77,7 @@ export class FaultInjector implements LocalFaults {
   enabled = true;
 
   constructor(readonly rates: FaultRates) {
-    this.random = seededRandom(rates.seed);
+    this.random = mulberry32(rates.seed);
   }
 
   get total(): number {
