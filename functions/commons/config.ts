@@ -87,6 +87,8 @@ const configSchema = z.object({
   MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
   MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
   MODEL_MAX_WALL_MS_PER_BATCH: z.coerce.number().int().min(1).default(240_000),
+  /** The cap on one model call's prompt; larger input (a batch, a day's summary) is read in chunks. */
+  MODEL_MAX_PROMPT_TOKENS: z.coerce.number().int().min(4_000).max(1_000_000).default(16_000),
   /** Days without a hit or reinforcement after which a low-confidence item is forgotten (archived). */
   FORGET_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
   /** The same for open tasks, rules and security constraints. */
@@ -141,9 +143,9 @@ export interface ServiceConfig {
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string; readonly apiKeySecretId?: string };
   readonly embeddings: EmbeddingConfig;
   readonly flushCoalesceSeconds: number;
-  readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
+  readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number; readonly maxPromptTokens: number };
   readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
-  readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number };
+  readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number; readonly maxPromptTokens: number };
   /** The sweep's forgetting pass (see domain/lifecycle.ts). */
   readonly forgetting: { readonly afterDays: number; readonly protectedAfterDays: number; readonly maxConfidence: number };
   readonly region: string;
@@ -205,13 +207,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: embeddingConfig(c),
     flushCoalesceSeconds: c.FLUSH_COALESCE_SECONDS,
     // Token and time limits scale with the call limit; the wall time stays inside a 5-minute function.
-    summaryBudget: { maxCalls: c.SUMMARY_MAX_CALLS_PER_RUN, maxInputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 8_000, maxOutputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 1_000, maxWallMs: 240_000 },
+    summaryBudget: { maxCalls: c.SUMMARY_MAX_CALLS_PER_RUN, maxInputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 8_000, maxOutputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 1_000, maxWallMs: 240_000, maxPromptTokens: c.MODEL_MAX_PROMPT_TOKENS },
     holes: { graceMs: c.HOLE_GRACE_SECONDS * 1000, maxWaitMs: c.HOLE_MAX_WAIT_SECONDS * 1000 },
     budget: {
       maxCalls: c.MODEL_MAX_CALLS_PER_BATCH,
       maxInputTokens: c.MODEL_MAX_INPUT_TOKENS_PER_BATCH,
       maxOutputTokens: c.MODEL_MAX_OUTPUT_TOKENS_PER_BATCH,
       maxWallMs: c.MODEL_MAX_WALL_MS_PER_BATCH,
+      maxPromptTokens: c.MODEL_MAX_PROMPT_TOKENS,
     },
     forgetting: { afterDays: c.FORGET_AFTER_DAYS, protectedAfterDays: c.FORGET_PROTECTED_AFTER_DAYS, maxConfidence: c.FORGET_MAX_CONFIDENCE },
     region: c.AWS_REGION,

@@ -24,7 +24,7 @@ export function applyPatch(store: UpdaterStore, ops: readonly PatchOp[], context
       state.quarantined.push({ op, reason: `reads as an instruction: "${instruction.slice(0, 120)}"` });
       return;
     }
-    if (state.before.size >= MAX_CHANGED_ITEMS_PER_BATCH) {
+    if (state.before.size >= (context.maxChanged ?? MAX_CHANGED_ITEMS_PER_BATCH)) {
       state.quarantined.push({ op, reason: `over the per-batch cap of ${MAX_CHANGED_ITEMS_PER_BATCH} changed items` });
       return;
     }

@@ -33,6 +33,14 @@ export interface AuditEntry {
   readonly origin?: ChangeOrigin;
   /** Redaction placeholders in the batch's records the model read, by type (`secret:password`: 2); never the secret. */
   readonly redactions?: Readonly<Record<string, number>>;
+  /** How the batch was read when it did not fit one call: chunks, records cut to fit, records left unread. */
+  readonly reading?: BatchReading;
+}
+
+export interface BatchReading {
+  readonly chunks?: number;
+  readonly cut?: readonly { readonly recordId: string; readonly tokens: number; readonly keptTokens: number }[];
+  readonly unread?: { readonly recordIds: readonly string[]; readonly reason: string };
 }
 
 /** Why a change outside consolidation was made. */

@@ -14,12 +14,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryServiceError, MissingRecordsError } from '../domain/errors.js';
 import type { AgentKey } from '../domain/agent-key.js';
-import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName } from '../domain/memory.js';
-import { aliasItems, applyPatch, InvalidModelOutputError } from '../domain/patch.js';
+import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type PatchOp, type UpdaterName, type UpdaterStore } from '../domain/memory.js';
+import { aliasItems, applyPatch, InvalidModelOutputError, MAX_CHANGED_ITEMS_PER_BATCH, type ItemChange } from '../domain/patch.js';
 import type { BatchRange } from '../domain/sequencing.js';
 import { buildView } from '../domain/views.js';
 import { issuesFromZod } from '../domain/events.js';
-import { BatchBudget, type BudgetLimits } from './model-budget.js';
+import { BatchBudget, BudgetExceededError, DEFAULT_MAX_PROMPT_TOKENS, shareOf, type BudgetLimits } from './model-budget.js';
+import { planModelInput } from './plan-model-input.js';
+import { countTokens } from '../commons/tokens.js';
 import type { ModelPort, PromptRecord, UpdaterInput } from '../ports/model.js';
 import { CURRENT_PROMPTS } from '../domain/prompts/index.js';
 import { renderPrompt } from '../domain/prompts/render.js';
@@ -135,7 +137,10 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   // Raw records are read once per batch, and shared by the updaters.
   const records = await readBatchRecords(deps, agent, batch);
   const budget = new BatchBudget(deps.budget);
-  const settled = await Promise.allSettled(updaters.map((updater) => runUpdater(deps, agent, updater, batch, records, budget)));
+  // Calls are drawn from one budget; each updater plans its input on an equal share of it,
+  // so the plan does not depend on which updater happens to call first.
+  const share = shareOf(deps.budget, updaters.length);
+  const settled = await Promise.allSettled(updaters.map((updater) => runUpdater(deps, agent, updater, batch, records, budget, share)));
   const results: UpdaterResult[] = settled.map((result, i) =>
     result.status === 'fulfilled'
       ? result.value
@@ -224,6 +229,7 @@ async function runUpdater(
   batch: BatchRange,
   records: readonly RawRecord[],
   budget: BatchBudget,
+  share: BudgetLimits,
 ): Promise<UpdaterResult> {
   const store = await deps.memory.load(agent, updater);
   if (store.lastBatch >= batch.index) return { updater, outcome: 'skipped' };
@@ -238,43 +244,105 @@ async function runUpdater(
     return { updater, outcome: 'applied', changed: resumed.changes.length, quarantined: resumed.audit.quarantined.length, inputTokens: 0, outputTokens: 0 };
   }
   const now = (deps.now ?? (() => new Date()))().toISOString();
-  const visible = [...store.items]
-    .filter((item) => item.status !== 'archived')
-    .sort((a, b) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt))
-    .slice(0, MAX_EXISTING_IN_PROMPT);
-  const { aliasOf, idOf } = aliasItems(updater, visible);
-  const input: UpdaterInput = {
-    updater,
-    records: records.map(toPromptRecord),
-    existing: visible.map((item) => ({ alias: aliasOf.get(item.id)!, ...forModel(item) })),
-    tables: store.tables,
-  };
   const template = CURRENT_PROMPTS[updater];
-  const prompt = renderPrompt(template, input);
-  const signal = budget.startCall();
-  const response = await deps.model.invoke({
-    task: updater,
-    prompt,
-    input,
-    outputSchema: updaterOutputSchemas[updater],
-    maxOutputTokens: deps.maxOutputTokens ?? 4_096,
-    signal,
-  });
-  budget.charge(response.usage);
-  const parsed = updaterOutputSchemas[updater].safeParse(response.output);
-  if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error, 'output').map((issue) => `${issue.field}: ${issue.rule}`);
-    throw new InvalidModelOutputError(`${updater}: model output failed validation: ${issues.slice(0, 5).join('; ')}`);
-  }
   const evidence = new Map<string, Evidence>(
     records.map((r) => {
       const project = projectOf(r.metadata);
       return [r.id, { recordId: r.id, sequence: r.sequence, timestamp: r.timestamp, role: r.role, ...(project ? { project } : {}) }];
     }),
   );
-  const result = applyPatch(store, parsed.data.ops, { updater, batch: batch.index, now, scope: agent, records: evidence, aliases: idOf });
+  // The input is planned before any call: a batch larger than one prompt is read in chunks,
+  // each seeing what the chunks before it changed, and committed as one patch.
+  const promptFor = (current: UpdaterStore, chunk: readonly PromptRecord[]) => {
+    const visible = [...current.items]
+      .filter((item) => item.status !== 'archived')
+      .sort((a, b) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt))
+      .slice(0, MAX_EXISTING_IN_PROMPT);
+    const { aliasOf, idOf } = aliasItems(updater, visible);
+    const input: UpdaterInput = {
+      updater,
+      records: chunk,
+      existing: visible.map((item) => ({ alias: aliasOf.get(item.id)!, ...forModel(item) })),
+      tables: current.tables,
+    };
+    return { input, idOf, prompt: renderPrompt(template, input) };
+  };
+  const empty = promptFor(store, []).prompt;
+  const limits = share;
+  const plan = planModelInput(records.map(toPromptRecord), countTokens(empty.system) + countTokens(empty.user), {
+    maxPromptTokens: limits.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
+    maxCalls: limits.maxCalls,
+    maxInputTokens: limits.maxInputTokens,
+  });
+  let current: UpdaterStore = store;
+  const changes = new Map<string, ItemChange>();
+  const ops: PatchOp[] = [];
+  const quarantined: { op: PatchOp; reason: string }[] = [];
+  const unread: string[] = [];
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let modelId = '';
+  let tablesChanged = false;
+  for (const [chunkIndex, chunk] of (plan.chunks.length > 0 ? plan.chunks : [[]]).entries()) {
+    let signal: AbortSignal;
+    try {
+      signal = budget.startCall();
+    } catch (error) {
+      // The first call refused fails the updater (retried with a fresh budget); a later
+      // chunk refused leaves its records unread, noted in the audit entry.
+      if (chunkIndex === 0 || !(error instanceof BudgetExceededError)) throw error;
+      unread.push(...chunk.map((r) => r.id));
+      continue;
+    }
+    const { input, idOf, prompt } = promptFor(current, chunk);
+    const response = await deps.model.invoke({
+      task: updater,
+      prompt,
+      input,
+      outputSchema: updaterOutputSchemas[updater],
+      maxOutputTokens: deps.maxOutputTokens ?? 4_096,
+      signal,
+    });
+    budget.charge(response.usage);
+    usage.inputTokens += response.usage.inputTokens;
+    usage.outputTokens += response.usage.outputTokens;
+    modelId = response.modelId;
+    const parsed = updaterOutputSchemas[updater].safeParse(response.output);
+    if (!parsed.success) {
+      const issues = issuesFromZod(parsed.error, 'output').map((issue) => `${issue.field}: ${issue.rule}`);
+      throw new InvalidModelOutputError(`${updater}: model output failed validation: ${issues.slice(0, 5).join('; ')}`);
+    }
+    const result = applyPatch(current, parsed.data.ops, {
+      updater,
+      batch: batch.index,
+      now,
+      scope: agent,
+      records: evidence,
+      aliases: idOf,
+      maxChanged: MAX_CHANGED_ITEMS_PER_BATCH - changes.size,
+    });
+    for (const change of result.changes) {
+      // Across chunks an item keeps the state it had before the batch, and its latest after-state.
+      changes.set(change.after.id, { before: changes.has(change.after.id) ? changes.get(change.after.id)!.before : change.before, after: change.after });
+    }
+    ops.push(...parsed.data.ops);
+    quarantined.push(...result.quarantined);
+    tablesChanged ||= result.tablesChanged;
+    current = { ...current, items: [...result.items], tables: [...result.tables] };
+  }
+  const result = {
+    items: current.items,
+    tables: current.tables,
+    changes: [...changes.values()].filter((c) => c.before === null || JSON.stringify(c.before) !== JSON.stringify(c.after)),
+    tablesChanged,
+    quarantined,
+  };
   const redactions = placeholderCounts(records.map((r) => r.content));
   const version = store.version + 1;
+  const reading = {
+    ...(plan.chunks.length > 1 ? { chunks: plan.chunks.length } : {}),
+    ...(plan.cut.length > 0 ? { cut: plan.cut } : {}),
+    ...(unread.length > 0 ? { unread: { recordIds: unread, reason: `over the batch's model budget (${limits.maxCalls} calls, ${limits.maxInputTokens} input tokens for this updater)` } } : {}),
+  };
   await deps.memory.commit(agent, {
     updater,
     expectedVersion: store.version,
@@ -285,14 +353,15 @@ async function runUpdater(
       updater,
       batch,
       appliedAt: now,
-      modelId: response.modelId,
+      modelId,
       prompt: { id: template.id, version: template.version },
-      usage: response.usage,
-      ops: parsed.data.ops,
+      usage,
+      ops,
       changes: result.changes,
       quarantined: result.quarantined,
       ...(result.tablesChanged ? { tablesBefore: store.tables, tablesAfter: result.tables } : {}),
       ...(Object.keys(redactions).length > 0 ? { redactions } : {}),
+      ...(Object.keys(reading).length > 0 ? { reading } : {}),
     },
     view: buildView(updater, result.items, {
       version,
@@ -307,8 +376,8 @@ async function runUpdater(
     outcome: 'applied',
     changed: result.changes.length,
     quarantined: result.quarantined.length,
-    inputTokens: response.usage.inputTokens,
-    outputTokens: response.usage.outputTokens,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
   };
 }
 

@@ -26,7 +26,9 @@ import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
 import { z } from 'zod';
 import type { RawLog, RawRecord } from '../ports/pipeline.js';
 import type { StoredSummary, SummaryStore } from '../ports/summary-store.js';
-import { BatchBudget, type BudgetLimits } from './model-budget.js';
+import { BatchBudget, DEFAULT_MAX_PROMPT_TOKENS, type BudgetLimits } from './model-budget.js';
+import { MIN_RECORD_TOKENS_PER_CALL } from './plan-model-input.js';
+import { cutText, packChunks, waterLevel } from '../domain/chunking.js';
 
 export interface SummaryDependencies {
   readonly summaries: SummaryStore;
@@ -130,10 +132,29 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
   return (await deps.summaries.putSummary(agent, stored)) ? stored : undefined;
 }
 
-async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget) {
-  const prompt = renderSummaryPrompt(input);
+/**
+ * One summary from its sources. Sources larger than one prompt are read in
+ * chunks, each summarised to the level's bound, and the partial summaries
+ * summarised again (map, then reduce); a source longer than a whole prompt is
+ * cut. Every call counts against the run's budget.
+ */
+async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
+  const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
+  if (chunks.length > 1) {
+    const partials: SummaryInput['sources'][number][] = [];
+    let inputTokens = 0;
+    for (const [i, sources] of chunks.entries()) {
+      const part = await summarise(deps, { ...input, sources }, budget, depth + 1);
+      inputTokens += part.inputTokens;
+      if (part.text) partials.push({ id: `part-${i + 1}`, at: sources[0]!.at, text: part.text });
+    }
+    const combined = await summarise(deps, { ...input, sources: partials }, budget, depth + 1);
+    return { ...combined, inputTokens: inputTokens + combined.inputTokens };
+  }
+  const fitted = { ...input, sources: chunks[0] ?? input.sources };
+  const prompt = renderSummaryPrompt(fitted);
   const signal = budget?.startCall();
-  const response = await deps.model.invoke({ task: 'summary', prompt, input, outputSchema: summaryOutput, maxOutputTokens: input.maxTokens * 2, ...(signal ? { signal } : {}) });
+  const response = await deps.model.invoke({ task: 'summary', prompt, input: fitted, outputSchema: summaryOutput, maxOutputTokens: input.maxTokens * 2, ...(signal ? { signal } : {}) });
   budget?.charge(response.usage);
   const parsed = summaryOutput.safeParse(response.output);
   if (!parsed.success) throw new MemoryServiceError(`summary model output is not {text}: ${parsed.error.message.slice(0, 200)}`);
@@ -141,6 +162,28 @@ async function summarise(deps: LadderDependencies, input: SummaryInput, budget?:
   const text = truncateToTokens(parsed.data.text, input.maxTokens);
   return { text, tokens: countTokens(text), inputTokens: response.usage.inputTokens, modelId: response.modelId };
 }
+
+/** Map-reduce rounds before the sources of one call are cut to fit instead (each round divides them by 6 or more). */
+const MAX_SUMMARY_DEPTH = 3;
+
+/**
+ * The sources of `input` in chunks that each fit one prompt of `maxPromptTokens`;
+ * one chunk when they fit. With `single`, they are cut (the longest first) to fit one.
+ */
+function fitSources(input: SummaryInput, maxPromptTokens: number, single: boolean): SummaryInput['sources'][] {
+  const empty = renderSummaryPrompt({ ...input, sources: [] });
+  const perCall = Math.max(MIN_RECORD_TOKENS_PER_CALL, maxPromptTokens - countTokens(empty.system) - countTokens(empty.user));
+  const sizes = input.sources.map((source) => countTokens(source.text) + SOURCE_HEADER_TOKENS);
+  if (sizes.reduce((a, b) => a + b, 0) <= perCall) return [input.sources];
+  const level = Math.min(perCall, single ? waterLevel(sizes, perCall) : perCall);
+  const fitted = input.sources.map((source, i) => (sizes[i]! <= level ? source : { ...source, text: cutText(source.text, Math.max(1, level - SOURCE_HEADER_TOKENS), countTokens) }));
+  if (single) return [fitted];
+  const fittedSizes = fitted.map((source) => countTokens(source.text) + SOURCE_HEADER_TOKENS);
+  return packChunks(fittedSizes, perCall).map((indices) => indices.map((i) => fitted[i]!));
+}
+
+/** A source's line besides its text: its id, time and role. */
+const SOURCE_HEADER_TOKENS = 24;
 
 function levelBound(ladders: LadderConfig, level: number): number {
   return ladders.maxTokens[Math.min(level, ladders.maxTokens.length - 1)]!;

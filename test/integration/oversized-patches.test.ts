@@ -62,6 +62,33 @@ describe('a patch larger than one transaction', () => {
   });
 });
 
+describe('a batch whose input is larger than the model budget', () => {
+  it('is read in chunks and cut to fit, not failed, and the short messages in it are remembered', async () => {
+    const agentId = 'oversized-input';
+    // 50 pasted documents of nearly 32 KB each (about 400,000 tokens, over three times the
+    // batch's input budget), with two short statements among them.
+    const paste = (i: number) => `Here is log ${i}: ${Array.from({ length: 4_000 }, (_, j) => `step${(i + j) % 97} ok`).join('; ')}`.slice(0, 32_000);
+    const contents = Array.from({ length: 50 }, (_, i) => (i === 7 ? 'My favourite colour is teal.' : i === 41 ? 'I work at Northwind Traders.' : paste(i)));
+    for (let from = 0; from < 50; from += 10) {
+      const response = await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: contents.slice(from, from + 10).map((content, i) => message(`paste-${from + i}`, content)) });
+      expect(response.status).toBe(202);
+    }
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 50, 120_000);
+
+    const statements = await allFacts(agentId);
+    expect(statements).toEqual(expect.arrayContaining([expect.stringMatching(/favourite colour.*teal/i)]));
+    const audit = await api<{ entries: { updater: string; reading?: { chunks?: number; cut?: unknown[] } }[] }>(stack, 'GET', `/v1/agents/${agentId}/audit?batch=1`);
+    const facts = audit.body.entries.find((entry) => entry.updater === 'facts');
+    expect(facts?.reading?.chunks).toBeGreaterThan(1);
+    expect(facts?.reading?.cut?.length).toBe(48);
+
+    // The agent's next batch is not held up.
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('after-paste', 'My favourite drink is mint tea.')] });
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/flush`)).status).toBe(202);
+    await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 51, 60_000);
+  });
+});
+
 /** The local model, counting its calls per task. */
 class CountingModel implements ModelPort {
   readonly modelId = 'counting-local';

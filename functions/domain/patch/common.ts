@@ -35,6 +35,8 @@ export interface PatchContext {
   readonly records: ReadonlyMap<string, Evidence>;
   /** Alias (C1, F2, T3) to item id, as given to the model. */
   readonly aliases: ReadonlyMap<string, string>;
+  /** Items this patch may still change (a batch read in chunks shares one cap); default MAX_CHANGED_ITEMS_PER_BATCH. */
+  readonly maxChanged?: number;
 }
 
 export interface ItemChange {

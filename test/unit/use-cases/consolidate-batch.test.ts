@@ -9,7 +9,7 @@ import { StoreVersionConflictError } from '../../../functions/ports/memory-store
 import { BatchOrderError, consolidateBatch, UpdatersFailedError } from '../../../functions/use-cases/consolidate-batch.js';
 import { BudgetExceededError } from '../../../functions/use-cases/model-budget.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
-import type { ModelScript } from '../../../functions/ports/fakes/model.js';
+import { ScriptedModel, type ModelScript } from '../../../functions/ports/fakes/model.js';
 import { agent, fakeWorld, message } from '../../support/fake-ports.js';
 
 const noChange = { ops: [] };
@@ -111,6 +111,53 @@ describe('consolidateBatch: updaters are isolated', () => {
     expect(failure.failures).toHaveLength(1);
     expect(failure.failures[0]!.error).toBeInstanceOf(BudgetExceededError);
     expect(world.memory.commits).toHaveLength(2);
+  });
+
+  it('reads a batch larger than one prompt in chunks, each seeing the chunks before it, and commits one patch', async () => {
+    const long = (topic: string) => `${topic}. ${Array.from({ length: 1_200 }, (_, i) => `detail${i % 13}`).join(' ')}`;
+    const world = fakeWorld({
+      batchSize: 3,
+      model: {
+        ...quiet,
+        tasks: (request) => {
+          const input = (request as UpdaterRequest).input;
+          const record = input.records[0]!;
+          // The first chunk adds a task; the later ones close it, by the alias the store gave it.
+          return input.existing.length === 0 ? addTask('Ship the harbour report', record.id) : { ops: [{ op: 'update', target: input.existing[0]!.alias, changes: { title: `Ship the harbour report (${record.id})` }, evidence: [record.id] }] };
+        },
+      },
+    });
+    await ingestEvents(world.ingest, agent, [message(long('Report'), { id: 'r1' }), message(long('Draft'), { id: 'r2' }), message(long('Final'), { id: 'r3' })]);
+    const deps = { ...world.consolidation, updaters: ['tasks'] as const, budget: { ...world.consolidation.budget, maxPromptTokens: 2_500 } };
+
+    await consolidateBatch(deps, world.queue.receiveAll()[0]!);
+
+    const requests = world.model.requestsFor('tasks').map((r) => (r as UpdaterRequest).input);
+    expect(requests.map((input) => input.records.map((r) => r.id))).toEqual([['r1'], ['r2'], ['r3']]);
+    expect(requests[1]!.existing).toEqual([expect.objectContaining({ alias: 'T1', title: 'Ship the harbour report' })]);
+    expect(world.memory.commits).toHaveLength(1);
+    const audit = await world.memory.readAudit(agent, 1, 'tasks');
+    expect(audit).toMatchObject({ reading: { chunks: 3 }, usage: { inputTokens: 300, outputTokens: 60 } });
+    // One change for the item: its state before the batch (none) and after the last chunk.
+    expect(audit!.changes).toEqual([expect.objectContaining({ before: null, after: expect.objectContaining({ title: 'Ship the harbour report (r3)' }) })]);
+    expect(audit!.ops).toHaveLength(3);
+  });
+
+  it('leaves the chunks the budget cannot pay for unread, noted in the audit, instead of failing', async () => {
+    const long = `Notes. ${Array.from({ length: 1_200 }, (_, i) => `detail${i % 13}`).join(' ')}`;
+    const world = fakeWorld({ batchSize: 3 });
+    await ingestEvents(world.ingest, agent, [message(long, { id: 'r1' }), message(long, { id: 'r2' }), message(long, { id: 'r3' })]);
+    // The model reports far more input than the plan counted (another tokenizer): the first
+    // call spends the budget, so the two chunks after it are not sent.
+    const model = new ScriptedModel(quiet, { usage: { inputTokens: 50_000, outputTokens: 20 } });
+    const deps = { ...world.consolidation, model, updaters: ['tasks'] as const, budget: { ...world.consolidation.budget, maxInputTokens: 40_000, maxPromptTokens: 2_500 } };
+
+    const [outcome] = await consolidateBatch(deps, world.queue.receiveAll()[0]!);
+
+    expect(outcome!.results).toEqual([expect.objectContaining({ updater: 'tasks', outcome: 'applied' })]);
+    expect(model.requestsFor('tasks')).toHaveLength(1);
+    expect(await world.memory.readAudit(agent, 1, 'tasks')).toMatchObject({ reading: { chunks: 3, unread: { recordIds: ['r2', 'r3'], reason: expect.stringContaining('model budget') } } });
+    expect(await world.ledger.readStatus(agent)).toMatchObject({ lastConsolidatedBatch: 1 });
   });
 
   it('fails the updater whose commit loses a race, writing nothing of its patch', async () => {

@@ -244,6 +244,31 @@ describe('base summaries and the sweep', () => {
     expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
   });
 
+  it('reads a day larger than one prompt in chunks, then summarises the partial summaries', async () => {
+    const calls: string[][] = [];
+    const model = { ...quiet, summary: (request: unknown) => {
+      const { sources, ladder } = (request as SummaryRequest).input;
+      if (ladder === 'time') calls.push(sources.map((source) => source.id));
+      return { text: sources.map((source) => source.text.split(' ')[0]).join(' / ') };
+    } };
+    const world = fakeWorld({ batchSize: 50, model });
+    const long = (topic: string) => `${topic} ${Array.from({ length: 1_500 }, (_, i) => `point${i % 11}`).join(' ')}`;
+    await ingestEvents(world.ingest, agent, [
+      message(long('Venue.'), { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
+      message(long('Invitations.'), { id: 'r2', timestamp: '2026-11-02T09:10:00Z' }),
+      message(long('Caterer.'), { id: 'r3', timestamp: '2026-11-02T09:20:00Z' }),
+      message('Bought flowers.', { id: 'r4', timestamp: '2026-11-03T09:00:00Z' }),
+    ]);
+
+    await placeRecords({ ...world.summaryDeps, budget: { maxCalls: 20, maxInputTokens: 200_000, maxOutputTokens: 20_000, maxWallMs: 60_000, maxPromptTokens: 2_500 } }, agent, await world.rawLog.getRange(agent, 1, 4));
+
+    // Each long record alone fills a prompt: three partial summaries, then one of them.
+    const dayCalls = calls.filter((ids) => !ids.includes('r4'));
+    expect(dayCalls).toEqual([['r1'], ['r2'], ['r3'], ['part-1', 'part-2', 'part-3']]);
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ sources: ['r1', 'r2', 'r3'], text: 'Venue. / Invitations. / Caterer.' });
+  });
+
   it('does not sweep an agent whose records are not all consolidated, and leaves the request for the consolidator', async () => {
     const world = fakeWorld({ batchSize: 50, model: quiet });
     await ingestEvents(world.ingest, agent, [message('Booked the venue.', { id: 'r1' })]);
