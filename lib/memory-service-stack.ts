@@ -399,13 +399,22 @@ export class MemoryServiceStack extends Stack {
       new SqsEventSource(consolidation.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
 
+    // Page tokens given to clients carry an HMAC under this generated key (commons/page-tokens.ts), so
+    // an altered or forged token is a 400. Only the functions that hand out tokens may read it.
+    const pageTokenKey = new Secret(this, 'PageTokenKey', {
+      description: 'Signs the page tokens of the memory service API (not a credential to any data)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    const pagingEnvironment = { ...environment, PAGE_TOKEN_KEY_SECRET_ID: pageTokenKey.secretArn };
+
     const memoryReader = new ServiceFunction(this, 'MemoryReader', {
       entry: 'functions/handlers/memory-reader.ts',
-      environment,
+      environment: pagingEnvironment,
       memorySize: 512,
       description: 'GET contacts, facts, tasks (paginated) and audit entries',
     }).function;
     memory.table.grant(memoryReader, 'dynamodb:GetItem', 'dynamodb:Query');
+    pageTokenKey.grantRead(memoryReader);
 
     // The read path: one GetItem of the snapshot; context responses also write their injection-log entry.
     const reader = new ServiceFunction(this, 'Reader', {
@@ -441,7 +450,7 @@ export class MemoryServiceStack extends Stack {
     // The export reads everything of an agent and writes nothing.
     const exporter = new ServiceFunction(this, 'Export', {
       entry: 'functions/handlers/export.ts',
-      environment,
+      environment: pagingEnvironment,
       memorySize: 1024,
       timeout: Duration.seconds(29),
       description: 'GET export: raw records, items with history, summaries and audit as NDJSON parts',
@@ -451,6 +460,7 @@ export class MemoryServiceStack extends Stack {
     summaries.table.grant(exporter, 'dynamodb:Query');
     exporter.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
     exporter.addToRolePolicy(knowMissingObjects());
+    pageTokenKey.grantRead(exporter);
 
     // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
     // With `jwt`, the HTTP API's JWT authorizer verifies tokens instead, and neither is deployed.

@@ -17,6 +17,7 @@ import { loadFunctions, type LocalFunction } from './lambda-functions.js';
 import { provisionFromTemplate, type ResourceMap } from './provision.js';
 import { synthesizeTemplate, type CfnTemplate } from './template.js';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbApiKeyStore } from '../functions/adapters/dynamodb/api-key-store.js';
 import { parseKeySeeds, type KeySeed } from '../functions/domain/auth.js';
@@ -97,6 +98,7 @@ export function emulatorClients(endpoint: string) {
     s3: new S3Client({ ...common, forcePathStyle: true }),
     sqs: new SQSClient({ ...common, useQueueUrlAsEndpoint: false }),
     streams: new DynamoDBStreamsClient(common),
+    secrets: new SecretsManagerClient(common),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Creates the stack's data resources (S3 buckets, DynamoDB tables, SQS queues)
+ * Creates the stack's data resources (S3 buckets, DynamoDB tables, SQS queues,
+ * generated Secrets Manager secrets)
  * on an emulator from the synthesised CloudFormation template, and resolves the
  * template's references (`Ref`, `Fn::GetAtt`, `Fn::Join`) to local names, so
  * functions receive the same environment they would in AWS.
@@ -13,6 +14,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutBucketEncryptionCommand, PutBucketVersioningCommand, PutPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateSecretCommand, DescribeSecretCommand, ResourceExistsException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { randomBytes } from 'node:crypto';
 import type { CfnResource, CfnTemplate } from './template.js';
 
 export interface LocalResource {
@@ -30,6 +33,7 @@ export interface ProvisionClients {
   readonly dynamodb: DynamoDBClient;
   readonly s3: S3Client;
   readonly sqs: SQSClient;
+  readonly secrets: SecretsManagerClient;
 }
 
 const REGION = 'us-east-1';
@@ -62,6 +66,9 @@ export async function provisionFromTemplate(
   ];
   for (const [logicalId, resource] of ordered) {
     resources.set(logicalId, await createQueue(clients.sqs, logicalId, resource, prefix, resources));
+  }
+  for (const [logicalId, resource] of entries.filter(([, r]) => r.Type === 'AWS::SecretsManager::Secret')) {
+    resources.set(logicalId, await createSecret(clients.secrets, logicalId, resource, prefix));
   }
   return resources;
 }
@@ -164,6 +171,23 @@ async function createQueue(
   const url = created.QueueUrl!;
   const described = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
   return { logicalId, type: resource.Type, ref: url, arn: described.Attributes?.QueueArn ?? `arn:aws:sqs:${REGION}:${ACCOUNT}:${name}` };
+}
+
+/**
+ * A secret the stack generates (GenerateSecretString) gets a random value once;
+ * a restart keeps it, as a deployed secret keeps its value across deploys.
+ */
+async function createSecret(secrets: SecretsManagerClient, logicalId: string, resource: CfnResource, prefix: string): Promise<LocalResource> {
+  const name = `${prefix}-${logicalId}`;
+  if (!resource.Properties?.GenerateSecretString) throw new Error(`secret ${logicalId}: only generated secrets are provisioned locally`);
+  try {
+    const created = await secrets.send(new CreateSecretCommand({ Name: name, SecretString: randomBytes(48).toString('base64url') }));
+    return { logicalId, type: resource.Type, ref: created.ARN!, arn: created.ARN! };
+  } catch (error) {
+    if (!(error instanceof ResourceExistsException)) throw error;
+    const described = await secrets.send(new DescribeSecretCommand({ SecretId: name }));
+    return { logicalId, type: resource.Type, ref: described.ARN!, arn: described.ARN! };
+  }
 }
 
 /** Resolves the intrinsic functions the stack's properties use. */

@@ -73,6 +73,10 @@ const configSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   /** A Secrets Manager secret (name or ARN) holding the key: read once per cold start, never kept in the environment. */
   OPENAI_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
+  /** Secrets Manager secret whose string keys the page tokens' HMAC (the stack generates one). */
+  PAGE_TOKEN_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
+  /** The page tokens' key itself, instead of a secret (at least 32 characters). */
+  PAGE_TOKEN_KEY: z.string().min(32).max(1024).optional(),
   /** Which embedding adapter indexes units and queries: local (default, no network), Amazon Bedrock, or an OpenAI-compatible server. */
   EMBEDDING_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
   EMBEDDING_MODEL_ID: z.string().min(1).optional(),
@@ -143,6 +147,8 @@ export interface ServiceConfig {
     | { readonly provider: 'openai'; readonly modelId: string; readonly baseUrl: string; readonly apiKey?: string; readonly apiKeySecretId?: string };
   readonly embeddings: EmbeddingConfig;
   readonly flushCoalesceSeconds: number;
+  /** How page tokens are signed: a secret to read, a literal key, or (neither set) a key of this process only. */
+  readonly pageTokenKey: { readonly secretId: string } | { readonly key: string } | undefined;
   readonly summaryBudget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number; readonly maxPromptTokens: number };
   readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number; readonly maxPromptTokens: number };
@@ -206,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     model,
     embeddings: embeddingConfig(c),
     flushCoalesceSeconds: c.FLUSH_COALESCE_SECONDS,
+    pageTokenKey: c.PAGE_TOKEN_KEY_SECRET_ID ? { secretId: c.PAGE_TOKEN_KEY_SECRET_ID } : c.PAGE_TOKEN_KEY ? { key: c.PAGE_TOKEN_KEY } : undefined,
     // Token and time limits scale with the call limit; the wall time stays inside a 5-minute function.
     summaryBudget: { maxCalls: c.SUMMARY_MAX_CALLS_PER_RUN, maxInputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 8_000, maxOutputTokens: c.SUMMARY_MAX_CALLS_PER_RUN * 1_000, maxWallMs: 240_000, maxPromptTokens: c.MODEL_MAX_PROMPT_TOKENS },
     holes: { graceMs: c.HOLE_GRACE_SECONDS * 1000, maxWaitMs: c.HOLE_MAX_WAIT_SECONDS * 1000 },

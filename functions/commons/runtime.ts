@@ -21,6 +21,8 @@ import { LocalModel } from '../adapters/models/local/local-model.js';
 import type { ModelPort } from '../ports/model.js';
 import { OpenAiCompatibleModel } from '../adapters/models/openai-compatible-model.js';
 import { secretValue } from '../adapters/secrets/secret-value.js';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { pageTokenSeal, processPageTokenKey, type PageTokenSeal } from './page-tokens.js';
 import { createEmbeddings } from '../adapters/embeddings/index.js';
 import type { EmbeddingPort } from '../ports/embeddings.js';
 import { LocalEmbeddings } from '../adapters/embeddings/local.js';
@@ -53,6 +55,8 @@ export interface ServiceRuntime {
   readonly embeddings: EmbeddingPort;
   /** The retrieval index, maintained offline by the consolidator, the ladder and the sweep. */
   readonly index: IndexDependencies;
+  /** Seals the page tokens clients are given (commons/page-tokens.ts). */
+  readonly pageTokens: PageTokenSeal;
 }
 
 /** The model adapter the configuration names. */
@@ -113,7 +117,15 @@ export function createServiceRuntime(config: ServiceConfig, clients: AwsClients 
     injections: new DynamoDbInjectionLog(clients.dynamo, config.memoryTableName),
     embeddings,
     index,
+    pageTokens: createPageTokens(config, config.region),
   };
+}
+
+/** The configured page-token key: a Secrets Manager secret (read when first needed), a literal, or this process's own. */
+function createPageTokens(config: ServiceConfig, region: string): PageTokenSeal {
+  const key = config.pageTokenKey;
+  if (!key) return pageTokenSeal(processPageTokenKey());
+  return pageTokenSeal('secretId' in key ? secretValue(key.secretId, new SecretsManagerClient({ region })) : key.key);
 }
 
 /** Every redaction is counted, by placeholder type; the text itself is never logged. */

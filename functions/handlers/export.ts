@@ -10,4 +10,5 @@ export const handler = createExportHandler({
   rawLog: runtime.redactedRawLog,
   memory: runtime.memory,
   summaries: runtime.summaries.summaries,
+  pageTokens: runtime.pageTokens,
 });

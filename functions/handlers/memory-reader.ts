@@ -9,4 +9,5 @@ export const handler = createMemoryHandler({
   injections: runtime.injections,
   summaries: runtime.summaries.summaries,
   ladders: runtime.summaries.ladders,
+  pageTokens: runtime.pageTokens,
 });

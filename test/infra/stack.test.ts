@@ -342,8 +342,21 @@ describe('least privilege', () => {
     expect(environments.every((variables) => !('OPENAI_API_KEY' in variables))).toBe(true);
   });
 
-  it('lets the memory reader only get and query the memory and summaries tables', () => {
-    expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  it('lets the memory reader only get and query the memory and summaries tables, and read the page-token key', () => {
+    expect(actionsOfRole('MemoryReader')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  });
+
+  it('signs page tokens with a generated key that only the functions handing out tokens may read', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret');
+    const [keyId] = Object.keys(secrets).filter((id) => id.startsWith('PageTokenKey'));
+    expect(secrets[keyId!]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
+    const withKey = functions.filter(([, fn]) => JSON.stringify(fn.Properties.Environment?.Variables?.PAGE_TOKEN_KEY_SECRET_ID ?? null).includes(keyId!)).map(([id]) => id.replace(/Function[0-9A-F]+$/, ''));
+    expect(withKey.sort()).toEqual(['Export', 'MemoryReader']);
+    const readers = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes(keyId!))
+      .flatMap((policy) => (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref.replace(/FunctionServiceRole[0-9A-F]+$/, '')));
+    expect(readers.sort()).toEqual(['Export', 'MemoryReader']);
   });
 
   it('lets the read function get the snapshot, read index segments and record injections, and nothing else', () => {
@@ -374,7 +387,7 @@ describe('least privilege', () => {
   });
 
   it('lets the export function only read: the agents, memory and summaries tables, and raw records', () => {
-    expect(actionsOfRole('Export')).toEqual(['dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 's3:GetObject', 's3:ListBucket', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(actionsOfRole('Export')).toEqual(['dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 's3:GetObject', 's3:ListBucket', 'secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     const reads = (policyOf('Export') as { Action: string | string[] }[]).filter((statement) => JSON.stringify(statement.Action).includes('s3:GetObject'));
     expect(reads).toHaveLength(1);
     expect(JSON.stringify(reads[0])).toContain('/raw/*');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
+import { waitFor } from '../support/wait.js';
 
 let stack: LocalStack;
 let read: ReturnType<typeof stackReaders>;
@@ -103,6 +104,29 @@ describe('input hygiene', () => {
     const foreign = Buffer.from(JSON.stringify({ pk: 'T#other#A#victim', sk: 'ITEM#facts#x' })).toString('base64url');
     expect((await api(stack, 'GET', `/v1/agents/inert/facts?nextToken=${foreign}`)).status).toBe(400);
     expect((await api(stack, 'GET', '/v1/agents/inert/facts?nextToken=%7Bnot-base64')).status).toBe(400);
+  });
+
+  it('answers 400 for a real page token that was altered, or used on another list or agent', async () => {
+    const agentId = 'signed-pages';
+    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('p1', 'My favourite colour is green. My favourite tea is sencha. My favourite city is Porto.')] });
+    await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
+    await waitFor(async () => (await api<{ lastConsolidatedSequence: number }>(stack, 'GET', `/v1/agents/${agentId}/status`)).body.lastConsolidatedSequence === 1, 60_000);
+    const first = await api<{ items: { id: string }[]; nextToken: string }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=1`);
+    const token = first.body.nextToken;
+    expect(token).toMatch(/\./);
+    const [inner, tag] = token.split('.') as [string, string];
+    // The same partition's key, moved past the next item: well formed, but not what the service handed out.
+    const key = JSON.parse(Buffer.from(inner, 'base64url').toString()) as { sk: string };
+    const moved = Buffer.from(JSON.stringify({ ...key, sk: `${key.sk}~` })).toString('base64url');
+
+    for (const path of [`/v1/agents/${agentId}/facts?limit=1&nextToken=${moved}.${tag}`, `/v1/agents/${agentId}/facts?limit=1&nextToken=${inner}`, `/v1/agents/${agentId}/tasks?limit=1&nextToken=${token}`, `/v1/agents/inert/facts?limit=1&nextToken=${token}`]) {
+      const response = await api(stack, 'GET', path);
+      expect(response.status, path).toBe(400);
+      expect(response.body).toMatchObject({ issues: [{ field: 'nextToken' }] });
+    }
+    const second = await api<{ items: { id: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=1&nextToken=${token}`);
+    expect(second.status).toBe(200);
+    expect(second.body.items[0]!.id).not.toBe(first.body.items[0]!.id);
   });
 
   it('accepts role system only from a key with the admin scope', async () => {

@@ -7,16 +7,17 @@
  * `{"type":"end","counts":{...}}` line.
  */
 import { httpRouter } from '../../commons/http.js';
+import type { PageTokenSeal } from '../../commons/page-tokens.js';
 import { decodeExportCursor, encodeExportCursor, exportAgent, type ExportCursor, type ExportDependencies } from '../../use-cases/export-agent.js';
 
 export const MAX_EXPORT_PART_BYTES = 4_500_000;
 
-export function createExportHandler(deps: ExportDependencies & { readonly maxPartBytes?: number }) {
+export function createExportHandler(deps: ExportDependencies & { readonly pageTokens: PageTokenSeal; readonly maxPartBytes?: number }) {
   const maxBytes = deps.maxPartBytes ?? MAX_EXPORT_PART_BYTES;
   return httpRouter('Export', {
     exportAgent: async ({ event, agent }) => {
       const token = event.queryStringParameters?.nextToken;
-      const cursor = token ? decodeExportCursor(token) : undefined;
+      const cursor = token ? decodeExportCursor(await deps.pageTokens.open(agent, 'export', token)) : undefined;
       const lines: string[] = [];
       let bytes = 0;
       let resumeAfterLast: ExportCursor | undefined;
@@ -25,7 +26,7 @@ export function createExportHandler(deps: ExportDependencies & { readonly maxPar
         const size = Buffer.byteLength(text) + 1;
         // Always at least one line per part, so a very large line cannot stall the export.
         if (lines.length > 0 && bytes + size > maxBytes) {
-          lines.push(JSON.stringify({ type: 'continue', nextToken: encodeExportCursor(resumeAfterLast!) }));
+          lines.push(JSON.stringify({ type: 'continue', nextToken: await deps.pageTokens.seal(agent, 'export', encodeExportCursor(resumeAfterLast!)) }));
           break;
         }
         lines.push(text);

@@ -23,12 +23,14 @@ import type { MemoryStore } from '../../ports/memory-store.js';
 import type { SummaryStore } from '../../ports/summary-store.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 import { LEVEL_NAMES, topLevel, type LadderConfig } from '../../domain/ladders.js';
+import type { PageTokenSeal } from '../../commons/page-tokens.js';
 
 export interface MemoryRouteDependencies {
   readonly memory: MemoryStore & Pick<MemoryRevisions, 'listAudit'>;
   readonly injections: InjectionLog;
   readonly summaries: SummaryStore;
   readonly ladders: LadderConfig;
+  readonly pageTokens: PageTokenSeal;
 }
 
 export function createMemoryHandler(deps: MemoryRouteDependencies) {
@@ -37,8 +39,11 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
     const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
     const status = query.status;
     if (status !== undefined && !ITEM_STATUSES.includes(status as ItemStatus)) throw new ValidationError([{ field: 'status', rule: `must be one of ${ITEM_STATUSES.join(', ')}` }]);
-    const page = await deps.memory.listItems(agent, updater, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}), ...(status ? { status: status as ItemStatus } : {}) });
-    return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) });
+    // A token continues one list: this store, with this status filter.
+    const list = `items:${updater}:${status ?? ''}`;
+    const nextToken = query.nextToken ? await deps.pageTokens.open(agent, list, query.nextToken) : undefined;
+    const page = await deps.memory.listItems(agent, updater, { limit, ...(nextToken ? { nextToken } : {}), ...(status ? { status: status as ItemStatus } : {}) });
+    return jsonResponse(200, { items: page.items, ...(page.nextToken ? { nextToken: await deps.pageTokens.seal(agent, list, page.nextToken) } : {}) });
   };
   return httpRouter('MemoryReader', {
     listContacts: listStore('contacts'),
@@ -57,10 +62,12 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
       const top = topLevel(deps.ladders, ladder);
       const level = query.level === undefined ? undefined : integerParameter(query.level, 'level', 0, top);
       const limit = integerParameter(query.limit, 'limit', 1, 100, 50);
-      const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(query.nextToken ? { nextToken: query.nextToken } : {}) });
+      const list = `summaries:${ladder}:${level ?? ''}`;
+      const nextToken = query.nextToken ? await deps.pageTokens.open(agent, list, query.nextToken) : undefined;
+      const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(nextToken ? { nextToken } : {}) });
       return jsonResponse(200, {
         items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, ...(s.through !== undefined ? { through: s.through } : {}), children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
-        ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+        ...(page.nextToken ? { nextToken: await deps.pageTokens.seal(agent, list, page.nextToken) } : {}),
       });
     },
     readItemHistory: async ({ event, agent }) => jsonResponse(200, await itemHistory(deps.memory, agent, event.pathParameters?.itemId ?? '')),

@@ -9,6 +9,7 @@ import { createExportHandler } from '../../../functions/handlers/http/export-rou
 import { httpApiEvent, lambdaContext } from '../../../local/lambda-events.js';
 import { agent, fakeWorld, message } from '../../support/fake-ports.js';
 import { ValidationError } from '../../../functions/domain/errors.js';
+import { pageTokenSeal, processPageTokenKey } from '../../../functions/commons/page-tokens.js';
 import type { UpdaterRequest } from '../../../functions/ports/model.js';
 
 async function world() {
@@ -49,7 +50,7 @@ describe('exportAgent', () => {
   it('comes in parts through the route: each ends with a token that resumes after its last line, and together they are the whole export', async () => {
     const deps = await world();
     const whole = (await collect(deps)).map((l) => JSON.stringify({ ...l, ...(l.type === 'agent' ? { exportedAt: 'x' } : {}) }));
-    const handler = createExportHandler({ ...deps, maxPartBytes: 600 });
+    const handler = createExportHandler({ ...deps, pageTokens: pageTokenSeal(processPageTokenKey()), maxPartBytes: 600 });
     const parts: string[][] = [];
     let token: string | undefined;
     do {
@@ -70,5 +71,25 @@ describe('exportAgent', () => {
   it('refuses a tampered token', () => {
     expect(() => decodeExportCursor('not-a-token')).toThrow(ValidationError);
     expect(() => decodeExportCursor(Buffer.from(JSON.stringify({ section: 9, at: 0, counts: {} })).toString('base64url'))).toThrow(ValidationError);
+  });
+
+  it('refuses, through the route, a token that was altered or that continues another agent’s export', async () => {
+    const deps = await world();
+    const pageTokens = pageTokenSeal(processPageTokenKey());
+    const handler = createExportHandler({ ...deps, pageTokens, maxPartBytes: 600 });
+    const ask = async (agentId: string, nextToken?: string) =>
+      (await handler(httpApiEvent({ method: 'GET', path: `/v1/agents/${agentId}/export`, pathParameters: { agentId }, ...(nextToken ? { query: { nextToken } } : {}) }), lambdaContext('Export'))) as { statusCode: number; body: string };
+    const first = await ask(agent.agentId);
+    const token = (JSON.parse(first.body.trim().split('\n').at(-1)!) as { nextToken: string }).nextToken;
+    const [inner, tag] = token.split('.') as [string, string];
+    // The cursor re-encoded to skip ahead, keeping the tag: refused before anything is read.
+    const skipped = Buffer.from(JSON.stringify({ ...(JSON.parse(Buffer.from(inner, 'base64url').toString()) as object), at: 5 })).toString('base64url');
+
+    for (const [agentId, bad] of [[agent.agentId, `${skipped}.${tag}`], [agent.agentId, inner], [agent.agentId, `${inner}.${tag.slice(1)}`], ['other-agent', token]] as const) {
+      const response = await ask(agentId, bad);
+      expect(response.statusCode).toBe(400);
+      expect(JSON.parse(response.body)).toMatchObject({ error: 'ValidationError', issues: [{ field: 'nextToken', rule: expect.stringContaining('unchanged') }] });
+    }
+    expect((await ask(agent.agentId, token)).statusCode).toBe(200);
   });
 });
