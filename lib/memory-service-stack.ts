@@ -66,12 +66,12 @@ export interface MemoryServiceStackProps extends StackProps {
   };
   /**
    * Redaction before anything is derived. Secrets are always replaced by
-   * typed placeholders; emails and phone numbers are kept, masked
-   * (`[pii:email]`) or dropped; `rawLog: true` redacts at ingest too, so the
-   * raw log holds no secret either.
-   * @default { email: 'keep', phone: 'keep', rawLog: false }
+   * typed placeholders; emails, phone numbers and postal addresses are kept,
+   * masked (`[pii:email]`) or dropped; `rawLog: true` redacts at ingest too,
+   * so the raw log holds no secret either.
+   * @default { email: 'keep', phone: 'keep', address: 'keep', rawLog: false }
    */
-  readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
+  readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly address?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
   /**
    * Raw-log retention (S3 lifecycle on `raw/`). The injection log expires
    * on its own (90-day TTL); archived memory items are kept (no purge yet; see docs/design/security.md).
@@ -212,6 +212,7 @@ export class MemoryServiceStack extends Stack {
       MODEL_PROVIDER: modelProvider,
       REDACT_PII_EMAIL: props.redaction?.email ?? 'keep',
       REDACT_PII_PHONE: props.redaction?.phone ?? 'keep',
+      REDACT_PII_ADDRESS: props.redaction?.address ?? 'keep',
       REDACT_RAW_LOG: String(props.redaction?.rawLog ?? false),
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),

@@ -41,6 +41,7 @@ const configSchema = z.object({
   /** PII in derived text: keep as written, mask with a typed placeholder, or drop. Secrets are always redacted. */
   REDACT_PII_EMAIL: z.enum(['keep', 'mask', 'drop']).default('keep'),
   REDACT_PII_PHONE: z.enum(['keep', 'mask', 'drop']).default('keep'),
+  REDACT_PII_ADDRESS: z.enum(['keep', 'mask', 'drop']).default('keep'),
   /** Redact at ingest as well, so the raw log holds no secret either (default: the raw log keeps the evidence). */
   REDACT_RAW_LOG: flag.default(false),
   /** Erasure jobs (DELETE /v1/agents/{agentId}); only the erase function uses it. */
@@ -136,7 +137,7 @@ export interface ServiceConfig {
   readonly keysTableName?: string;
   readonly erasureQueueUrl?: string;
   /** What is redacted from text before anything is derived from it. */
-  readonly redaction: { readonly email: 'keep' | 'mask' | 'drop'; readonly phone: 'keep' | 'mask' | 'drop'; readonly rawLog: boolean };
+  readonly redaction: { readonly email: 'keep' | 'mask' | 'drop'; readonly phone: 'keep' | 'mask' | 'drop'; readonly address: 'keep' | 'mask' | 'drop'; readonly rawLog: boolean };
   readonly timeZone: string;
   readonly interactionIdleMs: number;
   readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
@@ -204,7 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     summariesTableName: c.SUMMARIES_TABLE_NAME,
     ...(c.KEYS_TABLE_NAME ? { keysTableName: c.KEYS_TABLE_NAME } : {}),
     ...(c.ERASURE_QUEUE_URL ? { erasureQueueUrl: c.ERASURE_QUEUE_URL } : {}),
-    redaction: { email: c.REDACT_PII_EMAIL, phone: c.REDACT_PII_PHONE, rawLog: c.REDACT_RAW_LOG },
+    redaction: { email: c.REDACT_PII_EMAIL, phone: c.REDACT_PII_PHONE, address: c.REDACT_PII_ADDRESS, rawLog: c.REDACT_RAW_LOG },
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },

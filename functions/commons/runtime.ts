@@ -76,7 +76,7 @@ export function createModel(config: ServiceConfig): ModelPort {
 
 export function createServiceRuntime(config: ServiceConfig, clients: AwsClients = createAwsClients(config), model: ModelPort = createModel(config)): ServiceRuntime {
   const storedRawLog = new S3RawLog(clients.s3, config.rawBucketName);
-  const redactor = new Redactor({ policy: { email: config.redaction.email, phone: config.redaction.phone }, onRedacted: countRedactions });
+  const redactor = new Redactor({ policy: { email: config.redaction.email, phone: config.redaction.phone, address: config.redaction.address }, onRedacted: countRedactions });
   const redactedRawLog = new RedactingRawLog(storedRawLog, redactor);
   const rawLog: RawLog = config.redaction.rawLog ? new RedactingRawLog(storedRawLog, redactor, { redactOnWrite: true }) : storedRawLog;
   const ledger = new DynamoDbAgentLedger(clients.dynamo, config.agentsTableName);

@@ -12,9 +12,13 @@ export type PiiMode = 'keep' | 'mask' | 'drop';
 export interface RedactionPolicy {
   readonly email: PiiMode;
   readonly phone: PiiMode;
+  /** Postal addresses: street lines, P.O. boxes and postcodes. @default 'keep' */
+  readonly address?: PiiMode;
 }
 
-export const DEFAULT_REDACTION_POLICY: RedactionPolicy = { email: 'keep', phone: 'keep' };
+export const DEFAULT_REDACTION_POLICY: RedactionPolicy = { email: 'keep', phone: 'keep', address: 'keep' };
+
+const modeOf = (policy: RedactionPolicy, kind: keyof RedactionPolicy): PiiMode => policy[kind] ?? 'keep';
 
 /** One stretch of text to replace: `[start, end)` and the placeholder's type. */
 export interface Finding {
@@ -100,7 +104,34 @@ const SECRET_RULES: readonly Rule[] = [
   },
 ];
 
-const PII_RULES: Readonly<Record<keyof RedactionPolicy, Rule>> = {
+/** Street types written after the street's name ("Baker Street", "Elm Rd"). */
+const STREET_AFTER = 'Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Court|Ct|Way|Place|Pl|Square|Sq|Terrace|Close|Crescent|Parkway|Pkwy|Highway|Hwy|Row|Mews|Gardens|Grove';
+/** Street types written before it ("Rue de Rivoli", "Calle Mayor"). */
+const STREET_BEFORE = 'Rue|Avenue|Boulevard|Chemin|Allée|Impasse|Quai|Calle|Avenida|Paseo|Via|Viale|Piazza|Rua|Praça|Plaza|Carrer|Travessa';
+/** The same, as written after a number in French, Spanish or Portuguese ("12 rue de Rivoli"). */
+const STREET_BEFORE_LOWER = 'rue|avenue|boulevard|chemin|allée|impasse|quai|calle|avenida|paseo|rua|praça|plaza|carrer|travessa';
+/** A word of a street's name: capitalised, or one of the particles names are joined with. */
+const NAME_WORD = String.raw`(?:\p{Lu}[\p{L}'-]{0,30}|d[aeiou]s?|del|la|le|les|l'\p{Lu}[\p{L}-]{0,30}|d'\p{Lu}[\p{L}-]{0,30})`;
+
+/** Postal addresses. Every repetition is bounded and ends at a character its class cannot contain. */
+const ADDRESS_PATTERNS: readonly RegExp[] = [
+  // 221B Baker Street, 12 North Elm Rd: a number, one to four capitalised words, a street type.
+  new RegExp(String.raw`\b\d{1,5}[A-Za-z]?,? (?:\p{Lu}[\p{L}'-]{0,30} ){1,4}(?:${STREET_AFTER})\b\.?`, 'gu'),
+  // 12 rue de Rivoli, 3, Calle Mayor: a number, a street type, one to four words of its name.
+  new RegExp(String.raw`\b\d{1,5}[a-z]?,? (?:${STREET_BEFORE}|${STREET_BEFORE_LOWER})(?: ${NAME_WORD}){1,4}`, 'gu'),
+  // Rue de Rivoli 12, Calle Mayor 3: a street type, one to four words of its name, a number.
+  new RegExp(String.raw`\b(?:${STREET_BEFORE})(?: ${NAME_WORD}){1,4},? \d{1,5}[a-z]?\b`, 'gu'),
+  // Hauptstraße 5, Keizersgracht 123, Dorfgasse 7a: one compound word ending in a street type, a number.
+  /\b\p{Lu}[\p{L}-]{1,30}(?:straße|strasse|str\.|gasse|weg|allee|platz|gracht|straat|laan|plein|kade|vej|gatan|vägen|veien|gata)\.? \d{1,5}[a-z]?\b/gu,
+  // P.O. Box 4410, PO Box 12.
+  /\bP\.? ?O\.? Box \d{1,7}\b/g,
+  // UK postcodes (SW1A 1AA, NW1 6XE).
+  /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/g,
+  // A city, a US state and a ZIP code (Springfield, IL 62701; Austin, TX 78701-1234).
+  /\p{Lu}[\p{L}.'-]{1,30}, (?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]) \d{5}(?:-\d{4})?\b/gu,
+];
+
+const PII_RULES: Readonly<Record<'email' | 'phone', Rule>> = {
   email: { type: 'pii:email', pattern: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g },
   phone: {
     type: 'pii:phone',
@@ -139,8 +170,11 @@ function findAll(text: string, rule: Rule): Finding[] {
 /** The service's own findings in `text` under `policy` (secrets always; PII unless kept). */
 export function findSensitive(text: string, policy: RedactionPolicy = DEFAULT_REDACTION_POLICY): Finding[] {
   const findings = SECRET_RULES.flatMap((rule) => findAll(text, rule));
-  for (const kind of Object.keys(PII_RULES) as (keyof RedactionPolicy)[]) {
-    if (policy[kind] !== 'keep') findings.push(...findAll(text, PII_RULES[kind]));
+  for (const kind of Object.keys(PII_RULES) as (keyof typeof PII_RULES)[]) {
+    if (modeOf(policy, kind) !== 'keep') findings.push(...findAll(text, PII_RULES[kind]));
+  }
+  if (modeOf(policy, 'address') !== 'keep') {
+    for (const pattern of ADDRESS_PATTERNS) findings.push(...findAll(text, { type: 'pii:address', pattern }));
   }
   return findings;
 }
@@ -163,7 +197,7 @@ export function redactText(text: string, policy: RedactionPolicy = DEFAULT_REDAC
       continue;
     }
     output += text.slice(cursor, finding.start);
-    const drop = finding.type.startsWith('pii:') && policy[finding.type.slice(4) as keyof RedactionPolicy] === 'drop';
+    const drop = finding.type.startsWith('pii:') && modeOf(policy, finding.type.slice(4) as keyof RedactionPolicy) === 'drop';
     output += drop ? '' : `[${finding.type}]`;
     counts[finding.type] = (counts[finding.type] ?? 0) + 1;
     cursor = finding.end;

@@ -24,6 +24,7 @@ const SECRETS = {
   privateKeyBody: 'MIIEpAIBAAKCAQEA7zZsecretbodyline',
   email: 'dana.whitfield@example.com',
   phone: '+1 415-555-0199',
+  address: '18 Rosemary Lane',
 };
 
 const conversation = [
@@ -35,10 +36,11 @@ const conversation = [
   message('r6', `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.privateKeyBody}\n-----END RSA PRIVATE KEY-----`),
   // Hidden in invisible characters: normalisation joins it before screening.
   message('r7', `I prefer tea over coffee. my pass\u200Bword is ${SECRETS.password}`),
+  message('r8', `Dana lives at ${SECRETS.address}, Bristol.`),
 ];
 
 beforeAll(async () => {
-  stack = await startTestStack({ stackProps: { redaction: { email: 'mask', phone: 'mask' } } });
+  stack = await startTestStack({ stackProps: { redaction: { email: 'mask', phone: 'mask', address: 'mask' } } });
   // The consolidator and summary writer share this process's runtime: record what its model adapter receives.
   const model = serviceRuntime().model;
   const invoke = model.invoke.bind(model);
