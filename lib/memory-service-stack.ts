@@ -73,15 +73,18 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly redaction?: { readonly email?: 'keep' | 'mask' | 'drop'; readonly phone?: 'keep' | 'mask' | 'drop'; readonly address?: 'keep' | 'mask' | 'drop'; readonly rawLog?: boolean };
   /**
-   * Raw-log retention (S3 lifecycle on `raw/`). The injection log expires
-   * on its own (90-day TTL); archived memory items are kept (no purge yet; see docs/design/security.md).
-   * @default { rawRecordsDays: never, noncurrentVersionsDays: 30 }
+   * Retention: the raw log's S3 lifecycle on `raw/`, and how long archived
+   * memory items are kept before the sweep deletes them. The injection log
+   * expires on its own (90-day TTL). See docs/design/security.md.
+   * @default { rawRecordsDays: never, noncurrentVersionsDays: 30, archivedItemsDays: 365 }
    */
   readonly retention?: {
     /** Days after which raw records expire. @default never */
     readonly rawRecordsDays?: number;
     /** Days after which non-current raw-record versions expire. @default 30 */
     readonly noncurrentVersionsDays?: number;
+    /** Days an archived item (forgotten, superseded, cancelled) is kept before it is deleted; 0 keeps them. @default 365 */
+    readonly archivedItemsDays?: number;
   };
   /**
    * The model adapter consolidation uses.
@@ -214,6 +217,7 @@ export class MemoryServiceStack extends Stack {
       REDACT_PII_PHONE: props.redaction?.phone ?? 'keep',
       REDACT_PII_ADDRESS: props.redaction?.address ?? 'keep',
       REDACT_RAW_LOG: String(props.redaction?.rawLog ?? false),
+      ARCHIVED_RETENTION_DAYS: String(props.retention?.archivedItemsDays ?? 365),
       ...(props.modelId ? { MODEL_ID: props.modelId } : {}),
       ...(props.openAiBaseUrl ? { OPENAI_BASE_URL: props.openAiBaseUrl } : {}),
       ...(props.openAiApiKeySecretName ? { OPENAI_API_KEY_SECRET_ID: props.openAiApiKeySecretName } : {}),

@@ -100,6 +100,8 @@ const configSchema = z.object({
   FORGET_PROTECTED_AFTER_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   /** Only items at or below this confidence are forgotten (verified items never are). */
   FORGET_MAX_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.75),
+  /** Days an archived item is kept before the sweep deletes it; 0 keeps archived items for good. */
+  ARCHIVED_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   AWS_ENDPOINT_URL: z.url().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
@@ -154,7 +156,7 @@ export interface ServiceConfig {
   readonly holes: { readonly graceMs: number; readonly maxWaitMs: number };
   readonly budget: { readonly maxCalls: number; readonly maxInputTokens: number; readonly maxOutputTokens: number; readonly maxWallMs: number; readonly maxPromptTokens: number };
   /** The sweep's forgetting pass (see domain/lifecycle.ts). */
-  readonly forgetting: { readonly afterDays: number; readonly protectedAfterDays: number; readonly maxConfidence: number };
+  readonly forgetting: { readonly afterDays: number; readonly protectedAfterDays: number; readonly maxConfidence: number; readonly purgeArchivedAfterDays?: number };
   readonly region: string;
   readonly endpointOverridden: boolean;
   readonly s3ForcePathStyle: boolean;
@@ -224,7 +226,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxWallMs: c.MODEL_MAX_WALL_MS_PER_BATCH,
       maxPromptTokens: c.MODEL_MAX_PROMPT_TOKENS,
     },
-    forgetting: { afterDays: c.FORGET_AFTER_DAYS, protectedAfterDays: c.FORGET_PROTECTED_AFTER_DAYS, maxConfidence: c.FORGET_MAX_CONFIDENCE },
+    forgetting: {
+      afterDays: c.FORGET_AFTER_DAYS,
+      protectedAfterDays: c.FORGET_PROTECTED_AFTER_DAYS,
+      maxConfidence: c.FORGET_MAX_CONFIDENCE,
+      ...(c.ARCHIVED_RETENTION_DAYS > 0 ? { purgeArchivedAfterDays: c.ARCHIVED_RETENTION_DAYS } : {}),
+    },
     region: c.AWS_REGION,
     endpointOverridden,
     s3ForcePathStyle: c.S3_FORCE_PATH_STYLE ?? endpointOverridden,

@@ -150,9 +150,11 @@ export interface ForgettingPolicy {
   readonly protectedAfterDays: number;
   /** Only items at or below this confidence are forgotten; verified items never are. */
   readonly maxConfidence: number;
+  /** Days an item stays archived (forgotten, superseded, cancelled) before it is deleted from the store. */
+  readonly purgeArchivedAfterDays?: number;
 }
 
-export const DEFAULT_FORGETTING_POLICY: ForgettingPolicy = { afterDays: 60, protectedAfterDays: 365, maxConfidence: 0.75 };
+export const DEFAULT_FORGETTING_POLICY: ForgettingPolicy = { afterDays: 60, protectedAfterDays: 365, maxConfidence: 0.75, purgeArchivedAfterDays: 365 };
 
 const GUARDING = /\b(rules?|polic(y|ies)|constraints?|security|safety|never|must|forbidden|prohibited|allerg\w*|password|secret|compliance|legal)\b/i;
 
@@ -181,6 +183,18 @@ export function shouldForget(item: MemoryItem, now: string, policy: ForgettingPo
   if (item.confidence > policy.maxConfidence && item.verification !== 'refuted') return false;
   const days = guardsSafetyOrCommitment(item) ? policy.protectedAfterDays : policy.afterDays;
   return Date.parse(now) - Date.parse(lastUsedAt(item)) >= days * 86_400_000;
+}
+
+/** When an archived item was archived: its last move to `archived`, else its last change. */
+export function archivedAt(item: MemoryItem): string {
+  const moved = [...item.history].reverse().find((change) => change.field === 'status' && change.to === 'archived');
+  return moved?.at ?? item.updatedAt;
+}
+
+/** An item archived for longer than the retention period is deleted (its audit entries stay until erasure). */
+export function shouldPurge(item: MemoryItem, now: string, policy: ForgettingPolicy = DEFAULT_FORGETTING_POLICY): boolean {
+  if (item.status !== 'archived' || policy.purgeArchivedAfterDays === undefined) return false;
+  return Date.parse(now) - Date.parse(archivedAt(item)) >= policy.purgeArchivedAfterDays * 86_400_000;
 }
 
 /** The archived form of a forgotten item. */

@@ -57,7 +57,8 @@ export type ChangeOrigin =
   | { readonly kind: 'revert'; readonly reverts: number; readonly conflicts: readonly { readonly itemId: string; readonly reason: string }[] }
   | { readonly kind: 'usage'; readonly injections: number; readonly through: string }
   | { readonly kind: 'outcome'; readonly records: readonly string[]; readonly through: number }
-  | { readonly kind: 'forget'; readonly policy: Readonly<Record<string, number>> };
+  | { readonly kind: 'forget'; readonly policy: Readonly<Record<string, number>> }
+  | { readonly kind: 'purge'; readonly items: readonly string[]; readonly afterDays: number };
 
 export interface UpdaterCommit {
   readonly updater: UpdaterName;
@@ -116,6 +117,8 @@ export interface StoreChange {
   /** Unique per batch and updater (`[A-Za-z0-9_-]`); a second change with the same id is refused. */
   readonly changeId: string;
   readonly changes: readonly ItemChange[];
+  /** Item ids deleted from the store in the same transaction (archived items past retention). */
+  readonly deletes?: readonly string[];
   readonly tables?: readonly FactTable[];
   readonly audit: AuditEntry;
   readonly view: UpdaterView;

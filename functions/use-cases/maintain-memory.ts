@@ -5,10 +5,11 @@
  * reinforcement for the configured period, and low confidence, are archived
  * (items guarding safety or commitments wait longer). Both are audited,
  * version-checked changes; archived items leave the snapshot, stay readable
- * with `?status=archived`, and come back on `helpful` feedback or a revert.
+ * with `?status=archived`, and come back on `helpful` feedback or a revert,
+ * until the retention period deletes them.
  */
 import type { AgentKey } from '../domain/agent-key.js';
-import { actionOutcome, applyOutcome, countHits, forget, shouldForget, type ForgettingPolicy } from '../domain/lifecycle.js';
+import { actionOutcome, applyOutcome, countHits, forget, shouldForget, shouldPurge, type ForgettingPolicy } from '../domain/lifecycle.js';
 import type { AgentLedger, RawLog, RawRecord } from '../ports/pipeline.js';
 import { UPDATERS, type MemoryItem, type UpdaterName } from '../domain/memory.js';
 import type { ItemChange } from '../domain/patch.js';
@@ -31,6 +32,8 @@ export interface MaintenanceResult {
   readonly hit: number;
   /** Items archived by forgetting. */
   readonly forgotten: number;
+  /** Archived items deleted after the retention period. */
+  readonly purged: number;
   /** Items an action's outcome changed. */
   readonly outcomes: number;
 }
@@ -51,14 +54,16 @@ export async function maintainMemory(deps: MemoryMaintenanceDependencies, agent:
   let counted = 0;
   let hit = 0;
   let forgotten = 0;
+  let purged = 0;
   const outcomes = deps.outcomes ? await learnFromOutcomes(deps, deps.outcomes, agent, now) : 0;
   for (const [index, updater] of UPDATERS.entries()) {
     const usage = await countUsage(deps, agent, updater, now, injections.filter((i) => cursors[index] === undefined || i.at > cursors[index]!));
     counted = Math.max(counted, usage.injections);
     hit += usage.hit;
     forgotten += await forgetUnused(deps, agent, updater, now);
+    purged += await purgeArchived(deps, agent, updater, now);
   }
-  return { injections: counted, hit, forgotten, outcomes };
+  return { injections: counted, hit, forgotten, outcomes, purged };
 }
 
 /**
@@ -161,6 +166,23 @@ async function forgetUnused(deps: MemoryMaintenanceDependencies, agent: AgentKey
       origin: { kind: 'forget', policy: { ...deps.forgetting } },
       result: candidates.length,
     };
+  });
+  return result;
+}
+
+/**
+ * Retention: items archived for longer than `purgeArchivedAfterDays` are
+ * deleted from the store. The audit entry lists their ids only, no content;
+ * the entries of the batches that made them keep their copies until the agent
+ * is erased (docs/design/security.md).
+ */
+async function purgeArchived(deps: MemoryMaintenanceDependencies, agent: AgentKey, updater: UpdaterName, now: string): Promise<number> {
+  const afterDays = deps.forgetting.purgeArchivedAfterDays;
+  if (afterDays === undefined) return 0;
+  const { result } = await changeStore(deps.memory, agent, updater, now, (store) => {
+    const expired = store.items.filter((item) => shouldPurge(item, now, deps.forgetting)).slice(0, MAX_CHANGES_PER_PASS).map((item) => item.id);
+    if (expired.length === 0) return { result: 0 };
+    return { changes: [], deletes: expired, changeId: `purge-${compact(now)}`, origin: { kind: 'purge', items: expired, afterDays }, result: expired.length };
   });
   return result;
 }

@@ -16,6 +16,8 @@ export type LifecycleStore = Pick<MemoryStore, 'load' | 'readView'> & MemoryRevi
 /** What a change computes from the loaded store; `undefined` when there is nothing to do. */
 export interface PlannedChange<R> {
   readonly changes: readonly ItemChange[];
+  /** Items deleted from the store (their ids only reach the audit entry, through the origin). */
+  readonly deletes?: readonly string[];
   readonly tables?: readonly FactTable[];
   readonly origin: ChangeOrigin;
   readonly changeId: string;
@@ -47,11 +49,12 @@ export async function changeStore<R>(
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const store = await memory.load(agent, updater);
     const planned = plan(store);
-    if (!planned.changes || (planned.changes.length === 0 && !planned.tables && !planned.cursor)) return { committed: false, result: planned.result };
+    if (!planned.changes || (planned.changes.length === 0 && !planned.deletes?.length && !planned.tables && !planned.cursor)) return { committed: false, result: planned.result };
     // A store no batch has written yet has no head to check against, and nothing to change.
     if (store.version === 0 && planned.changes.length === 0) return { committed: false, result: planned.result };
     const byId = new Map(store.items.map((item) => [item.id, item]));
     for (const change of planned.changes) byId.set(change.after.id, change.after);
+    for (const id of planned.deletes ?? []) byId.delete(id);
     const tables = planned.tables ?? store.tables;
     const previous = await memory.readView(agent, updater);
     const version = store.version + 1;
@@ -63,6 +66,7 @@ export async function changeStore<R>(
         batch,
         changeId: planned.changeId,
         changes: planned.changes,
+        ...(planned.deletes?.length ? { deletes: planned.deletes } : {}),
         ...(planned.tables ? { tables: planned.tables } : {}),
         ...(planned.cursor ? { cursor: planned.cursor } : {}),
         audit: {

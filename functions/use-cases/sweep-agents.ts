@@ -92,7 +92,7 @@ async function sweepNow(deps: SweepDependencies, agent: AgentKey): Promise<numbe
   if (written.length > 0 && deps.index) await indexSummaries(deps.index, agent, written);
   // Use counting and forgetting ride on the sweep (offline, never on the read path).
   const memory = deps.lifecycle ? await maintainMemory(deps.lifecycle, agent) : undefined;
-  if ((written.length > 0 || (memory?.forgotten ?? 0) + (memory?.outcomes ?? 0) > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
+  if ((written.length > 0 || (memory?.forgotten ?? 0) + (memory?.outcomes ?? 0) + (memory?.purged ?? 0) > 0) && deps.snapshot) await assembleSnapshot(deps.snapshot, agent);
   return written.length;
 }
 

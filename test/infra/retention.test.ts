@@ -25,3 +25,18 @@ describe('raw log retention', () => {
     expect(rule).toMatchObject({ Prefix: 'raw/', ExpirationInDays: 365, NoncurrentVersionExpiration: { NoncurrentDays: 7 } });
   });
 });
+
+describe('archived item retention', () => {
+  const retentionDays = (props: MemoryServiceStackProps = {}) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const template = Template.fromStack(new MemoryServiceStack(app, 'UnderTest', props));
+    const sweep = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('SweepFunction'))!;
+    return (sweep[1].Properties.Environment.Variables as Record<string, string>).ARCHIVED_RETENTION_DAYS;
+  };
+
+  it('deletes archived items after 365 days by default, and after the configured days otherwise', () => {
+    expect(retentionDays()).toBe('365');
+    expect(retentionDays({ retention: { archivedItemsDays: 30 } })).toBe('30');
+    expect(retentionDays({ retention: { archivedItemsDays: 0 } })).toBe('0');
+  });
+});

@@ -109,6 +109,30 @@ describe('forgetting', () => {
     const restored = await api(stack, 'POST', `/v1/agents/${agentId}/feedback`, { itemId: city.id, outcome: 'helpful' });
     expect(restored.body).toMatchObject({ effect: 'restored', item: { status: 'active' } });
   });
+
+  it('deletes items archived for longer than the retention period, and audits their ids only', async () => {
+    const agentId = 'retention';
+    await consolidate(agentId, ['I live in Porto.', 'I work at Initech.', 'ok']);
+    const city = byValue(await facts(agentId), /porto/i);
+    const forgetAt = Date.now() + (runtime.config.forgetting.afterDays + 1) * 86_400_000;
+    await sweepAt(agentId, new Date(forgetAt));
+    const archived = (await facts(agentId, 'archived')).map((i) => i.id);
+    expect(archived).toContain(city.id);
+
+    const days = runtime.config.forgetting.purgeArchivedAfterDays!;
+    await sweepAt(agentId, new Date(forgetAt + (days - 1) * 86_400_000));
+    expect((await facts(agentId, 'archived')).map((i) => i.id)).toEqual(archived);
+
+    const purgedAt = new Date(forgetAt + (days + 1) * 86_400_000);
+    const result = await sweepAt(agentId, purgedAt);
+    expect(result.swept).toBe(true);
+    expect(await facts(agentId, 'archived')).toEqual([]);
+    expect((await facts(agentId)).map((i) => i.id)).not.toContain(city.id);
+    const purge = (await runtime.memory.listAudit({ tenantId: 'default', agentId }, { updater: 'facts' })).find((record) => record.entry.origin?.kind === 'purge')!;
+    expect(purge.entry.origin).toEqual({ kind: 'purge', items: archived, afterDays: days });
+    expect(purge.entry.changes).toEqual([]);
+    expect(JSON.stringify(purge.entry)).not.toMatch(/porto/i);
+  });
 });
 
 describe('outcomes of actions', () => {

@@ -12,6 +12,7 @@ import {
   guardsSafetyOrCommitment,
   planRevert,
   shouldForget,
+  shouldPurge,
   updaterOfItem,
 } from '../../functions/domain/lifecycle.js';
 
@@ -129,6 +130,17 @@ describe('forgetting', () => {
       expect(shouldForget(item, at(policy.protectedAfterDays), policy)).toBe(true);
     }
     expect(shouldForget(task({ state: 'done' }), at(policy.afterDays), policy)).toBe(true);
+  });
+
+  it('deletes an item only once it has been archived for the retention period, counted from when it was archived', () => {
+    const forgotten = forget(fact(), { now: at(90), batch: 7 });
+    const days = policy.purgeArchivedAfterDays!;
+    expect(shouldPurge(fact(), at(90 + days + 1), policy)).toBe(false);
+    expect(shouldPurge(forgotten, at(90 + days - 1), policy)).toBe(false);
+    expect(shouldPurge(forgotten, at(90 + days), policy)).toBe(true);
+    // Archived by a later change (superseded, cancelled) without a status entry: its last change counts.
+    expect(shouldPurge(fact({ status: 'archived', updatedAt: at(20) }), at(20 + days), policy)).toBe(true);
+    expect(shouldPurge(forgotten, at(90 + days), { ...policy, purgeArchivedAfterDays: undefined })).toBe(false);
   });
 
   it('archives with a note and a history entry, and never touches what is archived already', () => {

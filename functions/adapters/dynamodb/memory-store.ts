@@ -323,8 +323,9 @@ export class DynamoDbMemoryStore implements MemoryStore, MemoryRevisions {
 
   async commitChange(agent: AgentKey, change: StoreChange): Promise<void> {
     if (!/^[A-Za-z0-9_-]{1,80}$/.test(change.changeId)) throw new MemoryServiceError(`change id ${change.changeId} must be 1-80 of [A-Za-z0-9_-]`);
-    if (change.changes.length > MAX_ITEMS_PER_COMMIT - 1) {
-      throw new PatchTooLargeError(`${change.updater} change touches ${change.changes.length} items; one commit holds at most ${MAX_ITEMS_PER_COMMIT - 1}`);
+    const deletes = change.deletes ?? [];
+    if (change.changes.length + deletes.length > MAX_ITEMS_PER_COMMIT - 1) {
+      throw new PatchTooLargeError(`${change.updater} change touches ${change.changes.length + deletes.length} items; one commit holds at most ${MAX_ITEMS_PER_COMMIT - 1}`);
     }
     const pk = agentPartitionKey(agent);
     const now = change.audit.appliedAt;
@@ -340,7 +341,8 @@ export class DynamoDbMemoryStore implements MemoryStore, MemoryRevisions {
         Item: { pk, sk: `${itemPrefix(change.updater)}${c.after.id}`, data: JSON.stringify(c.after), status: c.after.status, updatedAt: c.after.updatedAt },
       },
     }));
-    const auditIndex = 1 + items.length;
+    const removed = deletes.map((id) => ({ Delete: { TableName: this.tableName, Key: { pk, sk: `${itemPrefix(change.updater)}${id}` } } }));
+    const auditIndex = 1 + items.length + removed.length;
     try {
       await this.client.send(
         new TransactWriteCommand({
@@ -350,6 +352,7 @@ export class DynamoDbMemoryStore implements MemoryStore, MemoryRevisions {
               Update: { TableName: this.tableName, Key: { pk, sk: headKey(change.updater) }, UpdateExpression: update, ConditionExpression: 'version = :expected', ExpressionAttributeValues: values },
             },
             ...items,
+            ...removed,
             {
               Put: {
                 TableName: this.tableName,
