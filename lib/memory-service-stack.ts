@@ -1,14 +1,6 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SWEEP_INDEX } from '../functions/domain/table-layout.js';
-import { DEFAULT_BEDROCK_EMBEDDING_MODEL_ID, DEFAULT_BEDROCK_MODEL_ID } from '../functions/commons/config.js';
 import type { Construct } from 'constructs';
 import { AgentPartitionedTable } from './constructs/agent-partitioned-table.js';
 import { ConsolidationQueue } from './constructs/consolidation-queue.js';
@@ -16,12 +8,14 @@ import { IdleCheckQueue } from './constructs/idle-check-queue.js';
 import { MemoryApi } from './constructs/memory-api.js';
 import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
-import { ServiceFunction } from './constructs/service-function.js';
-import { ApiKeysTable } from './constructs/api-keys-table.js';
-import { HttpJwtAuthorizer, HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import type { IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { InspectorSite } from './constructs/inspector-site.js';
+import { ServicePermissions, type ServiceData } from './stages/service-data.js';
+import { addIngestStage, IDLE_CHECK_TIMEOUT } from './stages/ingest.js';
+import { addConsolidationStage } from './stages/consolidation.js';
+import { addLadderStage } from './stages/ladders.js';
+import { addReadStage } from './stages/read.js';
+import { addAuthorization, addErasure } from './stages/access.js';
 
 export interface MemoryServiceStackProps extends StackProps {
   /**
@@ -167,11 +161,10 @@ export interface MemoryServiceStackProps extends StackProps {
   readonly sweepEvery?: Duration;
 }
 
-const IDLE_CHECK_TIMEOUT = Duration.seconds(30);
-
 /**
- * The memory service: ingest API, raw log, agent ledger and the consolidation
- * queue with its consumer.
+ * The memory service, stage by stage: ingest (lib/stages/ingest.ts),
+ * consolidation, the summary ladders, reading, and access (authorization and
+ * erasure), over the data resources below; then the API and operations.
  */
 export class MemoryServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: MemoryServiceStackProps = {}) {
@@ -198,7 +191,6 @@ export class MemoryServiceStack extends Stack {
     });
     const idleChecks = new IdleCheckQueue(this, 'IdleChecks', { visibilityTimeout: Duration.seconds(IDLE_CHECK_TIMEOUT.toSeconds() * 6) });
 
-    // Every function gets the same settings block, validated by one schema at cold start.
     const environment = {
       TENANT_ID: props.tenantId ?? 'default',
       AGENTS_TABLE_NAME: agents.table.tableName,
@@ -235,283 +227,22 @@ export class MemoryServiceStack extends Stack {
       POWERTOOLS_METRICS_NAMESPACE: 'AgentMemory',
     };
 
-    const ingest = new ServiceFunction(this, 'Ingest', {
-      entry: 'functions/handlers/ingest.ts',
-      environment,
-      description: 'POST /v1/agents/{agentId}/events: raw log, counters, batch jobs (no model call)',
-    }).function;
-    // Least privilege: write raw records, read and write counters and claims, send jobs. Nothing else.
-    ingest.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }),
-    );
-    agents.table.grant(
-      ingest,
-      'dynamodb:GetItem',
-      'dynamodb:BatchGetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:ConditionCheckItem',
-    );
-    ingest.addToRolePolicy(
-      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn, idleChecks.queue.queueArn] }),
-    );
-
-    // Flushing closes the open batch: counters and batch markers, and the job it enqueues.
-    const flushActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'];
-    const flush = new ServiceFunction(this, 'Flush', {
-      entry: 'functions/handlers/flush.ts',
-      environment,
-      memorySize: 512,
-      description: 'POST /v1/agents/{agentId}/flush: consolidate the open partial batch now',
-    }).function;
-    agents.table.grant(flush, ...flushActions);
-    flush.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn] }));
-
-    const idleFlush = new ServiceFunction(this, 'IdleFlush', {
-      entry: 'functions/handlers/idle-flush.ts',
-      environment,
-      memorySize: 512,
-      timeout: IDLE_CHECK_TIMEOUT,
-      description: 'Flushes open batches of agents that went quiet',
-    }).function;
-    agents.table.grant(idleFlush, ...flushActions);
-    idleFlush.addToRolePolicy(
-      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn, idleChecks.queue.queueArn] }),
-    );
-    idleFlush.addEventSource(new SqsEventSource(idleChecks.queue, { batchSize: 10, reportBatchItemFailures: true }));
-
-    const status = new ServiceFunction(this, 'Status', {
-      entry: 'functions/handlers/status.ts',
-      environment,
-      memorySize: 512,
-      description: 'GET /v1/agents/{agentId}/status',
-    }).function;
-    agents.table.grant(status, 'dynamodb:GetItem');
-
-    const consolidator = new ServiceFunction(this, 'Consolidator', {
-      entry: 'functions/handlers/consolidator.ts',
-      // A run waits at most a third of its timeout for a hole to come due; longer, the job is redelivered.
-      environment: { ...environment, HOLE_MAX_WAIT_SECONDS: String(Math.min(60, Math.floor(consolidatorTimeout.toSeconds() / 3))) },
-      timeout: consolidatorTimeout,
-      description: 'Consumes consolidation jobs from the FIFO queue',
-    }).function;
-    agents.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
-    memory.table.grant(
-      consolidator,
-      'dynamodb:GetItem',
-      'dynamodb:BatchGetItem',
-      'dynamodb:Query',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:ConditionCheckItem',
-    );
-    consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
-    // Malformed jobs are parked on the dead-letter queue at once, with their cause.
-    consolidator.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.deadLetterQueue.queueArn] }));
-    // Least privilege: only the configured model (and, for a cross-region inference profile such as
-    // `us.anthropic...`, that profile and the foundation model it routes to in any region).
-    const bedrockModelId = props.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
-    const profile = /^(us|eu|apac|us-gov|global)\./.exec(bedrockModelId);
-    const foundationModelId = profile ? bedrockModelId.slice(profile[0].length) : bedrockModelId;
+    const data: ServiceData = { rawLog, agents, memory, summaries, consolidation, idleChecks, environment };
     const openAiKey = props.openAiApiKeySecretName ? Secret.fromSecretNameV2(this, 'OpenAiApiKeySecret', props.openAiApiKeySecretName) : undefined;
-    const allowModel = (fn: NodejsFunction) => {
-      if (modelProvider === 'openai') openAiKey?.grantRead(fn);
-      if (modelProvider !== 'bedrock') return;
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['bedrock:InvokeModel'],
-          resources: [
-            `arn:${this.partition}:bedrock:*::foundation-model/${foundationModelId}`,
-            ...(profile ? [`arn:${this.partition}:bedrock:*:${this.account}:inference-profile/${bedrockModelId}`] : []),
-          ],
-        }),
-      );
-    };
-    // Only the functions that embed (units at consolidation and on the ladders, queries on reads) may call the embedding model, and only that model.
-    const allowEmbeddings = (fn: NodejsFunction) => {
-      if (embeddingProvider === 'openai') openAiKey?.grantRead(fn);
-      if (embeddingProvider !== 'bedrock') return;
-      const embeddingModelId = props.embeddingModelId ?? DEFAULT_BEDROCK_EMBEDDING_MODEL_ID;
-      fn.addToRolePolicy(
-        new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [`arn:${this.partition}:bedrock:${this.region}::foundation-model/${embeddingModelId}`] }),
-      );
-    };
-    const readRawRecords = new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] });
-    // The retrieval index: segments under index/ (written, merged and replaced offline; read by the read path).
-    const maintainIndex = () => new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [rawLog.bucket.arnForObjects('index/*')] });
-    // Without s3:ListBucket, S3 answers a missing key with 403 instead of 404; the raw log (holes) and the index
-    // (segments merged away) read a missing object as absent, so every function that reads objects may list.
-    const knowMissingObjects = () => new PolicyStatement({ actions: ['s3:ListBucket'], resources: [rawLog.bucket.bucketArn] });
-    consolidator.addToRolePolicy(knowMissingObjects());
-    consolidator.addToRolePolicy(maintainIndex());
-    allowModel(consolidator);
-    allowEmbeddings(consolidator);
-    // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
-    summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-
-    const ladderDeadLetters = new Queue(this, 'LadderDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-    const ladder = new ServiceFunction(this, 'Ladder', {
-      entry: 'functions/handlers/ladder.ts',
-      environment,
-      timeout: Duration.minutes(2),
-      description: 'Summaries stream consumer: registers each summary with its parent and writes complete parents',
-    }).function;
-    summaries.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query');
-    // Snapshot reassembly: views and snapshot in the memory table, progress in the agents table.
-    memory.table.grant(ladder, 'dynamodb:GetItem', 'dynamodb:PutItem');
-    agents.table.grant(ladder, 'dynamodb:GetItem');
-    allowModel(ladder);
-    allowEmbeddings(ladder);
-    ladder.addToRolePolicy(maintainIndex());
-    ladder.addToRolePolicy(knowMissingObjects());
-    ladder.addEventSource(
-      new DynamoEventSource(summaries.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        // Only new summaries announce anything; slot and cursor writes are filtered out.
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.beginsWith('SUM#') } } } })],
-        bisectBatchOnError: true,
-        // The ladder reports failed records; Lambda retries from the first of them.
-        reportBatchItemFailures: true,
-        retryAttempts: 5,
-        maxRecordAge: Duration.hours(12),
-        onFailure: new SqsDlq(ladderDeadLetters),
-      }),
-    );
-
-    const sweep = new ServiceFunction(this, 'Sweep', {
-      entry: 'functions/handlers/sweep.ts',
-      environment,
-      timeout: Duration.minutes(5),
-      description: 'Closes ended days and idle interactions of quiet agents (schedule, and POST /sweep)',
-    }).function;
-    summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-    // Views and snapshot; and the memory pass (use counts from the injection log, forgetting):
-    // a query of items, injections and cursors, then version-checked transactions.
-    memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
-    agents.table.grant(sweep, 'dynamodb:GetItem');
-    sweep.addToRolePolicy(readRawRecords);
-    sweep.addToRolePolicy(maintainIndex());
-    sweep.addToRolePolicy(knowMissingObjects());
-    allowModel(sweep);
-    allowEmbeddings(sweep);
-    new Rule(this, 'SweepSchedule', {
-      description: 'Summary sweep for agents that went quiet',
-      schedule: Schedule.rate(props.sweepEvery ?? Duration.minutes(15)),
-      targets: [new LambdaFunction(sweep)],
+    const permissions = new ServicePermissions(this, data, {
+      modelProvider,
+      embeddingProvider,
+      ...(props.modelId ? { modelId: props.modelId } : {}),
+      ...(props.embeddingModelId ? { embeddingModelId: props.embeddingModelId } : {}),
+      ...(openAiKey ? { openAiKey } : {}),
     });
-    consolidator.addEventSource(
-      new SqsEventSource(consolidation.queue, { batchSize: 10, reportBatchItemFailures: true }),
-    );
 
-    // Page tokens given to clients carry an HMAC under this generated key (commons/page-tokens.ts), so
-    // an altered or forged token is a 400. Only the functions that hand out tokens may read it.
-    const pageTokenKey = new Secret(this, 'PageTokenKey', {
-      description: 'Signs the page tokens of the memory service API (not a credential to any data)',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    });
-    const pagingEnvironment = { ...environment, PAGE_TOKEN_KEY_SECRET_ID: pageTokenKey.secretArn };
-
-    const memoryReader = new ServiceFunction(this, 'MemoryReader', {
-      entry: 'functions/handlers/memory-reader.ts',
-      environment: pagingEnvironment,
-      memorySize: 512,
-      description: 'GET contacts, facts, tasks (paginated) and audit entries',
-    }).function;
-    memory.table.grant(memoryReader, 'dynamodb:GetItem', 'dynamodb:Query');
-    pageTokenKey.grantRead(memoryReader);
-
-    // The read path: one GetItem of the snapshot; context responses also write their injection-log entry.
-    const reader = new ServiceFunction(this, 'Reader', {
-      entry: 'functions/handlers/reader.ts',
-      environment,
-      memorySize: 1024,
-      description: 'GET snapshot (one lookup) and budgeted context',
-    }).function;
-    memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
-    allowEmbeddings(reader);
-    reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
-    reader.addToRolePolicy(knowMissingObjects());
-    summaries.table.grant(memoryReader, 'dynamodb:Query');
-
-    // The note lifecycle's write side: feedback on items and batch reverts. Each is an audited,
-    // version-checked transaction on the memory table (items, head, audit, view), then the
-    // snapshot is reassembled (views and snapshot here, summaries and progress read elsewhere).
-    const feedback = new ServiceFunction(this, 'Feedback', {
-      entry: 'functions/handlers/feedback.ts',
-      environment,
-      memorySize: 512,
-      description: 'POST feedback (helpful, wrong, outdated) and POST audit/{batch}/revert',
-    }).function;
-    memory.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
-    summaries.table.grant(feedback, 'dynamodb:GetItem', 'dynamodb:Query');
-    agents.table.grant(feedback, 'dynamodb:GetItem');
-    // Reassembling the snapshot refreshes the index's items segment (read, embed, write).
-    feedback.addToRolePolicy(maintainIndex());
-    feedback.addToRolePolicy(knowMissingObjects());
-    allowEmbeddings(feedback);
-
-
-    // The export reads everything of an agent and writes nothing.
-    const exporter = new ServiceFunction(this, 'Export', {
-      entry: 'functions/handlers/export.ts',
-      environment: pagingEnvironment,
-      memorySize: 1024,
-      timeout: Duration.seconds(29),
-      description: 'GET export: raw records, items with history, summaries and audit as NDJSON parts',
-    }).function;
-    agents.table.grant(exporter, 'dynamodb:GetItem', 'dynamodb:Query');
-    memory.table.grant(exporter, 'dynamodb:GetItem', 'dynamodb:Query');
-    summaries.table.grant(exporter, 'dynamodb:Query');
-    exporter.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
-    exporter.addToRolePolicy(knowMissingObjects());
-    pageTokenKey.grantRead(exporter);
-
-    // Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
-    // With `jwt`, the HTTP API's JWT authorizer verifies tokens instead, and neither is deployed.
-    let authorizer: IHttpRouteAuthorizer;
-    let authorizerFunction: NodejsFunction | undefined;
-    let keys: ApiKeysTable | undefined;
-    if (props.jwt) {
-      authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwt.issuer, { jwtAudience: [...props.jwt.audience], identitySource: ['$request.header.Authorization'] });
-    } else {
-      keys = new ApiKeysTable(this, 'ApiKeys');
-      authorizerFunction = new ServiceFunction(this, 'Authorizer', {
-        entry: 'functions/handlers/authorizer.ts',
-        environment: { ...environment, KEYS_TABLE_NAME: keys.table.tableName },
-        memorySize: 512,
-        timeout: Duration.seconds(10),
-        description: 'API key authorizer: SHA-256 digest lookup; tenant, scopes and agents in the context',
-      }).function;
-      keys.table.grant(authorizerFunction, 'dynamodb:GetItem');
-      authorizer = new HttpLambdaAuthorizer('ApiKeyAuthorizer', authorizerFunction, {
-        responseTypes: [HttpLambdaResponseType.SIMPLE],
-        identitySource: ['$request.header.Authorization'],
-        resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
-      });
-    }
-
-    // Erasure: a queue of its own, consumed by the function that accepts the request.
-    const erasureDeadLetters = new Queue(this, 'ErasureDeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-    const erasureQueue = new Queue(this, 'ErasureQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      visibilityTimeout: Duration.minutes(30),
-      deadLetterQueue: { queue: erasureDeadLetters, maxReceiveCount: 10 },
-    });
-    const erase = new ServiceFunction(this, 'Erase', {
-      entry: 'functions/handlers/erase.ts',
-      environment: { ...environment, ERASURE_QUEUE_URL: erasureQueue.queueUrl },
-      timeout: Duration.minutes(5),
-      description: 'DELETE /v1/agents/{agentId}: queues and performs the erasure of an agent',
-    }).function;
-    erase.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [erasureQueue.queueArn] }));
-    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketVersions', 's3:ListBucket'], resources: [rawLog.bucket.bucketArn] }));
-    erase.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'], resources: [rawLog.bucket.arnForObjects('raw/*'), rawLog.bucket.arnForObjects('index/*')] }));
-    for (const table of [agents.table, memory.table, summaries.table]) table.grant(erase, 'dynamodb:Query', 'dynamodb:BatchWriteItem');
-    agents.table.grant(erase, 'dynamodb:PutItem');
-    erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
+    const { ingest, flush, idleFlush, status } = addIngestStage(this, data);
+    const consolidator = addConsolidationStage(this, data, permissions, consolidatorTimeout);
+    const { ladder, ladderDeadLetters, sweep } = addLadderStage(this, data, permissions, props.sweepEvery ?? Duration.minutes(15));
+    const { memoryReader, reader, feedback, exporter } = addReadStage(this, data, permissions);
+    const { authorizer, authorizerFunction, keys } = addAuthorization(this, data, props);
+    const { erase, erasureDeadLetters } = addErasure(this, data);
 
     const api = new MemoryApi(this, 'Api', {
       functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase, Feedback: feedback, Export: exporter },

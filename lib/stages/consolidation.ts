@@ -1,0 +1,35 @@
+/**
+ * Consolidation (offline): the FIFO queue's consumer runs the contacts, facts
+ * and tasks updaters of each batch, places its records on the summary
+ * ladders' base, indexes them and reassembles the snapshot.
+ */
+import type { Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { ServiceFunction } from '../constructs/service-function.js';
+import type { ServiceData, ServicePermissions } from './service-data.js';
+
+export function addConsolidationStage(stack: Stack, data: ServiceData, permissions: ServicePermissions, timeout: Duration): NodejsFunction {
+  const { rawLog, agents, memory, summaries, consolidation, environment } = data;
+  const consolidator = new ServiceFunction(stack, 'Consolidator', {
+    entry: 'functions/handlers/consolidator.ts',
+    // A run waits at most a third of its timeout for a hole to come due; longer, the job is redelivered.
+    environment: { ...environment, HOLE_MAX_WAIT_SECONDS: String(Math.min(60, Math.floor(timeout.toSeconds() / 3))) },
+    timeout,
+    description: 'Consumes consolidation jobs from the FIFO queue',
+  }).function;
+  agents.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
+  memory.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
+  consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+  // Malformed jobs are parked on the dead-letter queue at once, with their cause.
+  consolidator.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.deadLetterQueue.queueArn] }));
+  consolidator.addToRolePolicy(permissions.knowMissingObjects());
+  consolidator.addToRolePolicy(permissions.maintainIndex());
+  permissions.allowModel(consolidator);
+  permissions.allowEmbeddings(consolidator);
+  // Base summaries (cursor and summary writes), and the snapshot it reassembles after each batch.
+  summaries.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+  consolidator.addEventSource(new SqsEventSource(consolidation.queue, { batchSize: 10, reportBatchItemFailures: true }));
+  return consolidator;
+}
