@@ -127,7 +127,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const emulator: Emulator = await startEmulator({ endpoint: options.endpoint, log });
   try {
     useEmulatorEnvironment(emulator.endpoint);
-    const template = synthesizeTemplate(options.stackProps);
+    const template = await synthesizeTemplate(options.stackProps);
     const clients = emulatorClients(emulator.endpoint);
     const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
     const keys = new DynamoDbApiKeyStore(DynamoDBDocumentClient.from(clients.dynamodb), keysTableOf(resources));

@@ -2,12 +2,18 @@
  * Synthesises the CDK stack in-process and returns its CloudFormation
  * template. The local stack provisions from this template, so local and cloud
  * resources come from the same definitions and cannot drift.
+ *
+ * Templates are cached under node_modules/.cache, keyed by the stack props and
+ * the content of every source file the stack is built from (lib/, functions/,
+ * the lockfile): the first synthesis in a process costs about 3 s (loading the
+ * CDK), and every test file starts a stack. A cache hit never loads the CDK.
  */
-import { App } from 'aws-cdk-lib';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryServiceStack, type MemoryServiceStackProps } from '../lib/memory-service-stack.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MemoryServiceStackProps } from '../lib/memory-service-stack.js';
 
 export type CfnTemplate = { Resources: Record<string, CfnResource> };
 export interface CfnResource {
@@ -18,7 +24,32 @@ export interface CfnResource {
 
 export const LOCAL_STACK_NAME = 'AgentMemoryLocal';
 
-export function synthesizeTemplate(props: MemoryServiceStackProps = {}): CfnTemplate {
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = join(ROOT, 'node_modules', '.cache', 'agent-memory-templates');
+
+export async function synthesizeTemplate(props: MemoryServiceStackProps = {}): Promise<CfnTemplate> {
+  const key = templateKey(props);
+  const cached = join(CACHE, `${key}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8')) as CfnTemplate;
+  } catch {
+    // Not cached yet (or unreadable): synthesise.
+  }
+  const template = await synthesize(props);
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    // Written whole, then renamed: a concurrent reader never sees half a template.
+    const partial = `${cached}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(template));
+    renameSync(partial, cached);
+  } catch {
+    // A read-only checkout still works, uncached.
+  }
+  return template;
+}
+
+async function synthesize(props: MemoryServiceStackProps): Promise<CfnTemplate> {
+  const [{ App }, { MemoryServiceStack }] = await Promise.all([import('aws-cdk-lib'), import('../lib/memory-service-stack.js')]);
   const outdir = mkdtempSync(join(tmpdir(), 'agent-memory-synth-'));
   try {
     // Bundling is skipped: the local runtime imports the TypeScript handlers directly.
@@ -28,4 +59,25 @@ export function synthesizeTemplate(props: MemoryServiceStackProps = {}): CfnTemp
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+/** The props, and the content of every file the template can depend on. */
+function templateKey(props: MemoryServiceStackProps): string {
+  const hash = createHash('sha256').update(JSON.stringify(props));
+  for (const file of [...sourceFiles(join(ROOT, 'lib')), ...sourceFiles(join(ROOT, 'functions')), join(ROOT, 'package-lock.json')]) {
+    hash.update(file.slice(ROOT.length)).update('\u0000');
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update('missing');
+    }
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }

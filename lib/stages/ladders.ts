@@ -61,7 +61,7 @@ export function addLadderStage(stack: Stack, data: ServiceData, permissions: Ser
   summaries.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query');
   // Views and snapshot; and the memory pass (use counts from the injection log, forgetting, retention):
   // a query of items, injections and cursors, then version-checked transactions.
-  memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
+  memory.table.grant(sweep, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem');
   agents.table.grant(sweep, 'dynamodb:GetItem');
   sweep.addToRolePolicy(permissions.readRawRecords());
   sweep.addToRolePolicy(permissions.maintainIndex());

@@ -36,6 +36,17 @@ function policyOf(functionIdPrefix: string): unknown[] {
   return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as unknown[]);
 }
 
+describe('stateful resources', () => {
+  it('keep their logical ids, so an update never replaces a table, bucket, queue or key (and loses what it holds)', () => {
+    const stateful = ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue', 'AWS::SecretsManager::Secret'].flatMap((type) => Object.keys(template.findResources(type)));
+    expect(stateful.sort()).toEqual([
+      'AgentsTable41446A70', 'ApiKeysTable10D26ED3', 'ConsolidationDeadLetterQueueFB3DBE63', 'ConsolidationQueueE8FB3542',
+      'ErasureDeadLetterQueueFFEF4100', 'ErasureQueue3725DE58', 'IdleChecksDeadLetterQueue721B3BCB', 'IdleChecksQueue0D6A2A5B',
+      'LadderDeadLetterQueue260F7E80', 'MemoryTable2F605A68', 'PageTokenKey1B0334FC', 'RawLogBucket7EFD113D', 'SummariesTableF7306E00',
+    ]);
+  });
+});
+
 describe('functions', () => {
   it('run on Node.js 22 on arm64 with active tracing', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
@@ -391,6 +402,13 @@ describe('least privilege', () => {
     const reads = (policyOf('Export') as { Action: string | string[] }[]).filter((statement) => JSON.stringify(statement.Action).includes('s3:GetObject'));
     expect(reads).toHaveLength(1);
     expect(JSON.stringify(reads[0])).toContain('/raw/*');
+  });
+
+  it('lets only the erasure and the sweep delete memory items: the sweep for retention, one item at a time in a transaction', () => {
+    const deleting = (policyOf('Sweep') as { Action: string | string[]; Resource: unknown }[]).filter((statement) => [statement.Action].flat().includes('dynamodb:DeleteItem'));
+    expect(deleting).toHaveLength(1);
+    expect(JSON.stringify(deleting[0]!.Resource)).toContain(logicalIdOf('AWS::DynamoDB::Table', 'MemoryTable'));
+    for (const prefix of ['Consolidator', 'Ladder', 'Reader', 'MemoryReader', 'Feedback', 'Export', 'Ingest']) expect(actionsOfRole(prefix), prefix).not.toContain('dynamodb:DeleteItem');
   });
 
   it('lets the status function only read', () => {

@@ -125,6 +125,14 @@ describe('facts: what is stated, not what is wondered', () => {
     expect(facts(line)).toEqual([]);
   });
 
+  it.each([['We relocated to Utrecht last spring.'], ['My home base these days is Utrecht.'], ['Our home town is now Utrecht.']])('reads a home said another way, for the author alone: %s', (line) => {
+    expect(facts(line)).toEqual([expect.objectContaining({ subject: 'user', attribute: 'home city', value: 'Utrecht' })]);
+  });
+
+  it('keeps a time qualifier out of the attribute', () => {
+    expect(facts('My morning routine these days is a long swim.')).toEqual([expect.objectContaining({ attribute: 'morning routine', value: 'a long swim' })]);
+  });
+
   it('resolves a pronoun to the last person named in the batch', () => {
     expect(fact('home city', 'My cousin Pablo called.', 'He lives in Seville now.')).toEqual([expect.objectContaining({ subject: 'Pablo', value: 'Seville' })]);
   });

@@ -30,7 +30,8 @@ interface Candidate {
 
 const VALUE = `([^.,;!?]+?)`;
 const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
-const NAME = `((?!I['’])\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
+/** A person's name; not a first-person or impersonal word that starts a sentence ("We moved to Ghent"). */
+const NAME = `((?!I['’])(?!(?:We|You|It|Our|My|The|This|That|There|Here|Everyone|Nobody)\\b)\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 /** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
 const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
 const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
@@ -53,6 +54,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b(?:i|we) (?:now )?(?:live|am living|'m living|are living|'re living) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i'm|i am|we're|we are) (?:now |still )?(?:based|located) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bhome(?: for (?:me|us))? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  // "My home base these days is Bilbao", "our home town is now Cork": a home, named another way.
+  { pattern: new RegExp(`\\b(?:my|our) (?:home ?base|base|home ?town|home city|city)(?: these days| nowadays| now| at the moment| currently)? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:moved|relocated) to ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bliving in ${VALUE} now\\b`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i'm|i am) (?:still )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
@@ -114,7 +117,8 @@ const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me fo
 function profile(subject: string, attribute: string, value: string) {
   const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
   if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
-  const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old) /, ''));
+  // "my home base these days is Bilbao": the qualifier says when, it is not part of the attribute.
+  const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old|usual) /, '').replace(/ (?:these days|nowadays|now|at the moment|currently|lately|right now|for now)$/, ''));
   if (new RegExp(`^(?:${RELATIONS})$`).test(cleanAttribute)) {
     // "my dentist is Dr. Weiss on Elm St." names Dr. Weiss.
     const person = PERSON_VALUE.exec(value.trim().replace(/^(?:called|named) /i, ''));
@@ -130,7 +134,7 @@ function place(subject: string, value: string, needPlace = false) {
   // "Anne-Marie moved to Ferrotek": after a third person, only a name compromise knows as a place is a home.
   if (needPlace && (!deep || !nlp(text).places().found)) return undefined;
   // A place is its capitalised words: "Lisbon in May" is Lisbon.
-  const name = /^\p{Lu}[\p{L}'’\u2024-]*(?: (?:\p{Lu}[\p{L}'’\u2024-]*|de|del|la|le|upon|on the)){0,3}/u.exec(text);
+  const name = /^\p{Lu}[\p{L}'’\u2024-]*(?: (?:\p{Lu}[\p{L}'’\u2024-]*|(?:de|del|la|le|upon|on the)(?![\p{L}]))){0,3}/u.exec(text);
   return profile(subject, 'home city', name ? name[0] : value);
 }
 
