@@ -70,6 +70,38 @@ export async function ingestEvents(
   events: readonly IncomingEvent[],
 ): Promise<IngestResult> {
   const now = deps.now ?? (() => new Date());
+  const committed = await commitSequences(deps, agent, events, now);
+  const { claims, conflicting } = committed;
+  const accepted = events.filter((event) => claims.has(event.id) && !conflicting.has(event.id));
+  await writeRawRecords(deps, agent, events, accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!)));
+  const batches = await enqueueClosedBatches(deps, agent, accepted, committed, now);
+  await scheduleIdleChecks(deps, agent, accepted, claims);
+  // A concurrent writer's conflict found midway: what was committed is durable now; refuse the rest.
+  if (committed.conflicts.length > 0) throw new EventIdConflictError(committed.conflicts);
+  return {
+    accepted: events.length - committed.duplicates,
+    duplicates: committed.duplicates,
+    sequence: events.map((event) => claims.get(event.id)!.sequence),
+    batchesQueued: batches,
+  };
+}
+
+interface CommittedSequences {
+  /** Every event's claim: found (a retry) or committed by this request. */
+  readonly claims: ReadonlyMap<string, EventClaim>;
+  /** Ids this request committed (not found from an earlier attempt). */
+  readonly committedIds: ReadonlySet<string>;
+  readonly duplicates: number;
+  readonly conflicts: readonly FieldIssue[];
+  readonly conflicting: ReadonlySet<string>;
+}
+
+/**
+ * Step 1: sequence numbers and claims, in conditional transactions of at most
+ * one commit's events. A retried id finds its claim; an id claimed with other
+ * content is a conflict, refused before anything is committed.
+ */
+async function commitSequences(deps: IngestDependencies, agent: AgentKey, events: readonly IncomingEvent[], now: () => Date): Promise<CommittedSequences> {
   const hashes = new Map(events.map((event) => [event.id, contentHash(event)]));
   const claims = new Map<string, EventClaim>();
   const committedIds = new Set<string>();
@@ -103,7 +135,7 @@ export async function ingestEvents(
       // Checked before anything of this request is committed, so a refused request writes nothing.
       if (conflicts.length > 0 && committedIds.size === 0) throw new EventIdConflictError(conflicts);
       // A concurrent writer claimed an id with other content after part of this request was
-      // committed: stop here, make what was committed durable below, then refuse.
+      // committed: stop here, make what was committed durable, then refuse (ingestEvents).
       if (conflicts.length > 0) break;
       pending = pending.filter((event) => !loaded.claims.has(event.id));
       expected = loaded.status;
@@ -144,9 +176,11 @@ export async function ingestEvents(
     }
     pending = pending.slice(slice.length);
   }
+  return { claims, committedIds, duplicates, conflicts, conflicting };
+}
 
-  const accepted = events.filter((event) => claims.has(event.id) && !conflicting.has(event.id));
-  const records = accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!));
+/** Step 2: the raw records, under keys fixed by their sequence numbers (a retry writes the same bytes). */
+async function writeRawRecords(deps: IngestDependencies, agent: AgentKey, events: readonly IncomingEvent[], records: readonly RawRecord[]): Promise<void> {
   const lost: FieldIssue[] = [];
   await mapWithConcurrency(records, deps.rawWriteConcurrency, async (record) => {
     try {
@@ -158,16 +192,20 @@ export async function ingestEvents(
     }
   });
   if (lost.length > 0) throw new EventIdConflictError(lost);
+}
 
-  // The events that closed a batch enqueue it: on first delivery, and on a retry
-  // when the earlier attempt failed before marking it queued. (SQS FIFO would
-  // also drop a repeat within its 5-minute deduplication window; the marker
-  // covers retries after that window too.)
+/**
+ * Step 3: the events that closed a batch enqueue it: on first delivery, and on
+ * a retry when the earlier attempt failed before marking it queued. (SQS FIFO
+ * would also drop a repeat within its 5-minute deduplication window; the
+ * marker covers retries after that window too.)
+ */
+async function enqueueClosedBatches(deps: IngestDependencies, agent: AgentKey, accepted: readonly IncomingEvent[], committed: CommittedSequences, now: () => Date): Promise<BatchRange[]> {
   const batches: BatchRange[] = [];
   for (const event of accepted) {
-    const batch = claims.get(event.id)!.closesBatch;
+    const batch = committed.claims.get(event.id)!.closesBatch;
     if (!batch) continue;
-    if (!committedIds.has(event.id)) {
+    if (!committed.committedIds.has(event.id)) {
       const marker = await callDependency(`read batch ${batch.index}`, () => deps.ledger.readBatch(agent, batch.index));
       if (marker?.queuedAt) continue;
     }
@@ -181,27 +219,20 @@ export async function ingestEvents(
       deps.ledger.markBatchQueued(agent, batch, now().toISOString()),
     );
   }
+  return batches;
+}
 
-  // An event that opened a batch schedules its idle flush (again on retry: the check is idempotent).
+/** Step 4: an event that opened a batch schedules its idle flush (again on retry: the check is idempotent). */
+async function scheduleIdleChecks(deps: IngestDependencies, agent: AgentKey, accepted: readonly IncomingEvent[], claims: ReadonlyMap<string, EventClaim>): Promise<void> {
   const idleChecks = deps.idleChecks;
-  if (idleChecks) {
-    for (const event of accepted) {
-      const claim = claims.get(event.id)!;
-      if (!claim.opensBatch) continue;
-      await callDependency(`schedule idle check from ${claim.sequence}`, () =>
-        idleChecks.schedule({ tenantId: agent.tenantId, agentId: agent.agentId, openFrom: claim.sequence }, Math.min(MAX_SQS_DELAY_SECONDS, deps.idleFlushSeconds ?? MAX_SQS_DELAY_SECONDS)),
-      );
-    }
+  if (!idleChecks) return;
+  for (const event of accepted) {
+    const claim = claims.get(event.id)!;
+    if (!claim.opensBatch) continue;
+    await callDependency(`schedule idle check from ${claim.sequence}`, () =>
+      idleChecks.schedule({ tenantId: agent.tenantId, agentId: agent.agentId, openFrom: claim.sequence }, Math.min(MAX_SQS_DELAY_SECONDS, deps.idleFlushSeconds ?? MAX_SQS_DELAY_SECONDS)),
+    );
   }
-
-  if (conflicts.length > 0) throw new EventIdConflictError(conflicts);
-
-  return {
-    accepted: events.length - duplicates,
-    duplicates,
-    sequence: events.map((event) => claims.get(event.id)!.sequence),
-    batchesQueued: batches,
-  };
 }
 
 function toRawRecord(agent: AgentKey, event: IncomingEvent, claim: EventClaim): RawRecord {
