@@ -26,7 +26,7 @@ Commands:
   summaries --agent <id> [--ladder time|count] [--level N] [--json]
   tail --agent <id>              follow consolidation as it happens (--until-caught-up, --timeout <s>)
   export --agent <id> [--out <file>]   everything remembered, as one JSON document
-  erase --agent <id> --yes       erase everything stored for the agent
+  erase --agent <id> --yes       erase everything stored for the agent, and wait until it is gone (--timeout <s>, default 120)
   keys [...]                     manage API keys (runs npm run keys)
 
 Options: --url <base URL> (env MEMORY_API_URL, default ${DEFAULT_URL}), --key <API key> (env MEMORY_API_KEY)`;
@@ -147,15 +147,34 @@ function itemLine(item: Record<string, unknown>): string {
 
 async function erase(client: MemoryClient, agentId: string, values: Values, io: Io): Promise<void> {
   if (!values.yes) throw new UsageError(`erase deletes everything stored for ${agentId}; add --yes to confirm`);
+  let accepted: unknown;
   try {
-    const result = await client.erase(agentId);
-    io.out(`erased ${agentId}${result && typeof result === 'object' ? ` ${JSON.stringify(result)}` : ''}`);
+    accepted = await client.erase(agentId);
   } catch (error) {
     // API Gateway's own 404 has no `error` class: the route itself is missing, not the agent.
     if (error instanceof MemoryApiError && (error.status === 405 || (error.status === 404 && error.error.startsWith('HTTP')))) {
       throw new ImportError(`this server has no erase route (DELETE /v1/agents/{agentId}); it needs a newer version of the service`);
     }
     throw error;
+  }
+  // The server answers 202 and erases through a queued job: wait until the agent is gone
+  // (its status is a 404), so "erased" means erased.
+  io.out(`erasure of ${agentId} accepted${accepted && typeof accepted === 'object' ? ` ${JSON.stringify(accepted)}` : ''}; waiting for it to finish`);
+  const pollMs = integer(values['poll-ms'], 'poll-ms') ?? 1_000;
+  const timeoutS = integer(values.timeout, 'timeout') ?? 120;
+  const deadline = Date.now() + timeoutS * 1_000;
+  for (;;) {
+    try {
+      await client.status(agentId);
+    } catch (error) {
+      if (error instanceof MemoryApiError && error.status === 404) {
+        io.out(`erased ${agentId}`);
+        return;
+      }
+      throw error;
+    }
+    if (Date.now() > deadline) throw new ImportError(`erasure of ${agentId} accepted but not finished after ${timeoutS} s; check again with: agent-memory status --agent ${agentId}`);
+    await sleep(pollMs);
   }
 }
 

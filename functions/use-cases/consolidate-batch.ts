@@ -268,11 +268,10 @@ async function runUpdater(
     return { input, idOf, prompt: renderPrompt(template, input) };
   };
   const empty = promptFor(store, []).prompt;
-  const limits = share;
   const plan = planModelInput(records.map(toPromptRecord), countTokens(empty.system) + countTokens(empty.user), {
-    maxPromptTokens: limits.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
-    maxCalls: limits.maxCalls,
-    maxInputTokens: limits.maxInputTokens,
+    maxPromptTokens: share.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
+    maxCalls: share.maxCalls,
+    maxInputTokens: share.maxInputTokens,
   });
   let current: UpdaterStore = store;
   const changes = new Map<string, ItemChange>();
@@ -341,7 +340,7 @@ async function runUpdater(
   const reading = {
     ...(plan.chunks.length > 1 ? { chunks: plan.chunks.length } : {}),
     ...(plan.cut.length > 0 ? { cut: plan.cut } : {}),
-    ...(unread.length > 0 ? { unread: { recordIds: unread, reason: `over the batch's model budget (${limits.maxCalls} calls, ${limits.maxInputTokens} input tokens for this updater)` } } : {}),
+    ...(unread.length > 0 ? { unread: { recordIds: unread, reason: `over the batch's model budget (${share.maxCalls} calls, ${share.maxInputTokens} input tokens for this updater)` } } : {}),
   };
   await deps.memory.commit(agent, {
     updater,

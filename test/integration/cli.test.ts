@@ -123,13 +123,10 @@ describe('the agent-memory CLI', () => {
     expect(unconfirmed.code).toBe(2);
   });
 
-  it('erases an agent, or says in one line that the server has no erase route yet', async () => {
-    const run = await cli('erase', '--agent', agentId, '--yes', '--url', stack.url);
-    if (run.code === 0) {
-      expect((await cli('status', '--agent', agentId, '--url', stack.url)).code).toBe(1);
-    } else {
-      expect(run.code).toBe(1);
-      expect(run.stderr.trim()).toBe('agent-memory: this server has no erase route (DELETE /v1/agents/{agentId}); it needs a newer version of the service');
-    }
+  it('erases an agent and waits until it is gone', async () => {
+    const run = await cli('erase', '--agent', agentId, '--yes', '--poll-ms', '200', '--url', stack.url);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(`erased ${agentId}`);
+    expect((await cli('status', '--agent', agentId, '--url', stack.url)).code).toBe(1);
   });
 });
