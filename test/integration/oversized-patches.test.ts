@@ -11,6 +11,7 @@ import { LocalModel } from '../../functions/adapters/models/local/local-model.js
 import type { ModelPort, ModelRequest, ModelResponse } from '../../functions/ports/model.js';
 import { consolidateBatch, UpdatersFailedError } from '../../functions/use-cases/consolidate-batch.js';
 import { DEFAULT_BUDGET } from '../../functions/use-cases/model-budget.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 import { injectFaults } from '../support/fault-injection.js';
 import { stackReaders } from '../support/stack-readers.js';
 import type { LocalStack } from '../../local/local-stack.js';
@@ -69,18 +70,35 @@ describe('a batch whose input is larger than the model budget', () => {
     // batch's input budget), with two short statements among them.
     const paste = (i: number) => `Here is log ${i}: ${Array.from({ length: 4_000 }, (_, j) => `step${(i + j) % 97} ok`).join('; ')}`.slice(0, 32_000);
     const contents = Array.from({ length: 50 }, (_, i) => (i === 7 ? 'My favourite colour is teal.' : i === 41 ? 'I work at Northwind Traders.' : paste(i)));
+    const started = Date.now();
     for (let from = 0; from < 50; from += 10) {
       const response = await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: contents.slice(from, from + 10).map((content, i) => message(`paste-${from + i}`, content)) });
       expect(response.status).toBe(202);
     }
     await waitFor(async () => (await status(agentId)).lastConsolidatedSequence === 50, 120_000);
+    const drainedMs = Date.now() - started;
 
     const statements = await allFacts(agentId);
     expect(statements).toEqual(expect.arrayContaining([expect.stringMatching(/favourite colour.*teal/i)]));
-    const audit = await api<{ entries: { updater: string; reading?: { chunks?: number; cut?: unknown[] } }[] }>(stack, 'GET', `/v1/agents/${agentId}/audit?batch=1`);
+    const audit = await api<{ entries: { updater: string; usage: { inputTokens: number }; reading?: { chunks?: number; cut?: unknown[]; unread?: unknown } }[] }>(stack, 'GET', `/v1/agents/${agentId}/audit?batch=1`);
     const facts = audit.body.entries.find((entry) => entry.updater === 'facts');
     expect(facts?.reading?.chunks).toBeGreaterThan(1);
     expect(facts?.reading?.cut?.length).toBe(48);
+    // What was read against what the batch holds and what the budget allows (same run).
+    const batchTokens = contents.reduce((sum, content) => sum + countTokens(content), 0);
+    const modelInputTokens = audit.body.entries.reduce((sum, entry) => sum + entry.usage.inputTokens, 0);
+    expect(modelInputTokens).toBeLessThanOrEqual(DEFAULT_BUDGET.maxInputTokens * 1.05);
+    process.stderr.write(`${JSON.stringify({
+      bench: 'oversized-batch',
+      records: contents.length,
+      batchTokens,
+      budgetInputTokens: DEFAULT_BUDGET.maxInputTokens,
+      modelInputTokens,
+      calls: audit.body.entries.reduce((sum, entry) => sum + (entry.reading?.chunks ?? 1), 0),
+      cutPerUpdater: audit.body.entries.map((entry) => entry.reading?.cut?.length ?? 0),
+      unread: audit.body.entries.filter((entry) => entry.reading?.unread).length,
+      drainedMs,
+    })}\n`);
 
     // The agent's next batch is not held up.
     await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [message('after-paste', 'My favourite drink is mint tea.')] });
