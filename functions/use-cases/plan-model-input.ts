@@ -51,8 +51,7 @@ export function planModelInput(records: readonly PromptRecord[], overheadTokens:
     target = Math.floor((target * calls) / best.chunks.length) - 1;
     best = fit(records, sizes, Math.min(perCall, waterLevel(sizes, Math.max(records.length, target))), perCall);
   }
-  const { chunks, cut } = best;
-  return { chunks, cut };
+  return best;
 }
 
 /** Records cut to `level` tokens each (when longer), then packed into chunks of `perCall`. */
