@@ -174,6 +174,35 @@ describe('facts: what is stated, not what is wondered', () => {
   });
 });
 
+describe('chat shorthand', () => {
+  it.each([
+    ['Need to return the rental car by Friday.', 'Return the rental car'],
+    ['gotta book the vet for next week', 'Book the vet'],
+    ['Reminder: water the neighbour’s plants tomorrow', 'Water the neighbour’s plants'],
+  ])('opens a task without a subject: %s', (line, title) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title, owner: 'user' }) })]);
+  });
+
+  it.each([['Have to admit the ending surprised me.'], ['I have to say, that was a great dinner.'], ['They need to repave the road.']])('opens no task for a figure of speech or someone else’s need: %s', (line) => {
+    expect(taskOps([line])).toEqual([]);
+  });
+
+  it('takes the name the author goes by as their name, and neither name as a contact', () => {
+    expect(fact('name', 'I go by Theo, not Theodore.')).toEqual([expect.objectContaining({ subject: 'user', value: 'Theo' })]);
+    expect(contacts('I go by Theo, not Theodore.')).toEqual([]);
+    expect(facts('Call me after lunch.')).toEqual([]);
+  });
+
+  it('reads being a fan, or not, as a preference', () => {
+    expect(facts('I’m not a big fan of olives.'.replace('’', "'"))).toEqual([expect.objectContaining({ preference: 'olives', polarity: 'dislikes' })]);
+    expect(facts('I am a huge fan of bluegrass.')).toEqual([expect.objectContaining({ preference: 'bluegrass', polarity: 'likes' })]);
+  });
+
+  it('keeps an in-law relation whole', () => {
+    expect(contact('Rosa', 'My mother-in-law Rosa arrives on Sunday.')).toMatchObject({ relationships: [{ type: 'mother-in-law', to: 'user' }] });
+  });
+});
+
 describe('tasks: closed by meaning, not by wording', () => {
   it.each([
     ['send the contract to Priya', 'I sent Priya the contract this morning.'],

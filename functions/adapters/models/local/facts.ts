@@ -37,6 +37,7 @@ const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc
 const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
 /** People one has (a dentist, a wife): their value is a name, cut where the name ends. */
 const RELATIONS = 'dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet|physio|hairdresser|landlord';
+// Family and friends are contacts, with the relationship on the contact ("Mia. The user's daughter."); a fact too would say it twice.
 const TITLED = `((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 const PERSON_VALUE = new RegExp(`^${TITLED}`, 'u');
 /** The first person of the record's author; replaced by the author's key. */
@@ -51,6 +52,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`(?:^|[,:;] )${TITLED} is my (?:new )?(${RELATIONS}|boss|manager|favou?rite [a-z]+)\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
   { pattern: new RegExp(`\\b${NAME} is my favou?rite ([a-z]+)\\b`, 'gu'), build: (m) => profile(ME, `favourite ${m[2]}`, m[1]!) },
   { pattern: new RegExp(`\\bmy name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'name', m[1]!) },
+  // "I go by Sam", "call me Bea", "everyone calls me Jo": the name the author is known by.
+  { pattern: /\b(?:[Ii] go by|^[Cc]all me|(?:[Pp]eople|[Ee]veryone|[Ff]riends|[Mm]ost people) calls? me|[Mm]y name['’]s) (\p{Lu}[\p{L}'’-]+)/gu, build: (m) => profile(ME, 'name', m[1]!) },
   { pattern: new RegExp(`\\b(?:i|we) (?:now )?(?:live|am living|'m living|are living|'re living) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i'm|i am|we're|we are) (?:now |still )?(?:based|located) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bhome(?: for (?:me|us))? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
@@ -87,6 +90,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
     pattern: new RegExp(`\\bi (?:really |absolutely )?(?:like|love|prefer|enjoy|adore) ${VALUE}${END}`, 'giu'),
     build: (m) => preference(ME, m[1]!, 'likes'),
   },
+  { pattern: new RegExp(`\\bi(?:'m| am) not (?:really |much of |a |really a )?(?:big |huge )?fan of ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'dislikes') },
+  { pattern: new RegExp(`\\bi(?:'m| am) (?:a |such a )?(?:big |huge |massive )?fan of ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'likes') },
   {
     pattern: new RegExp(`\\bi (?:really )?(?:hate|dislike|can't stand|cannot stand|don't like|do not like) ${VALUE}${END}`, 'giu'),
     build: (m) => preference(ME, m[1]!, 'dislikes'),

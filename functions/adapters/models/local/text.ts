@@ -149,11 +149,13 @@ const NOT_NAMES = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-const RELATIONS = 'sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|teammate';
+const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|teammate';
 export const RELATION_PATTERN = new RegExp(`\\b[Mm]y (?:(?:new|old|best|former) )?(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?),? (?:is|was) my (?:(?:new|old|best|former) )?(${RELATIONS})\\b`, 'gu');
 
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
+/** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
+const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
 const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
 export function cleanName(raw: string): string | undefined {
@@ -196,6 +198,10 @@ export function personNames(sentence: string, organisations: readonly string[] =
   for (const match of sentence.matchAll(RELATION_REVERSE_PATTERN)) {
     const name = cleanName(match[1]!);
     if (name) found.add(name);
+  }
+  // "I go by Sam, not Samantha": the author's own names are not contacts.
+  for (const match of sentence.matchAll(SELF_NAMED)) {
+    for (const own of [match[1], match[2]]) if (own) found.delete(cleanName(own) ?? own);
   }
   const orgs = organisations.map((org) => org.toLowerCase());
   // Drop a bare first name when the full name is also present.
