@@ -66,8 +66,8 @@ describe('a patch larger than one transaction', () => {
 describe('a batch whose input is larger than the model budget', () => {
   it('is read in chunks and cut to fit, not failed, and the short messages in it are remembered', async () => {
     const agentId = 'oversized-input';
-    // 50 pasted documents of nearly 32 KB each (about 400,000 tokens, over three times the
-    // batch's input budget), with two short statements among them.
+    // 48 pasted logs of 32,000 characters (563,841 tokens with the two short statements among
+    // them: 4.7 times the batch's input budget).
     const paste = (i: number) => `Here is log ${i}: ${Array.from({ length: 4_000 }, (_, j) => `step${(i + j) % 97} ok`).join('; ')}`.slice(0, 32_000);
     const contents = Array.from({ length: 50 }, (_, i) => (i === 7 ? 'My favourite colour is teal.' : i === 41 ? 'I work at Northwind Traders.' : paste(i)));
     const started = Date.now();
