@@ -68,3 +68,39 @@ export function cutText(text: string, maxTokens: number, countTokens: CountToken
   const end = low > 0 && /[\uD800-\uDBFF]/.test(text[low - 1]!) ? low - 1 : low;
   return `${text.slice(0, end)}${marker(text.length - end)}`;
 }
+
+/** How `cutAndPack` reads and rewrites the text of one item (a record's content, a source's text). */
+export interface TextOf<T> {
+  get(item: T): string;
+  set(item: T, text: string): T;
+}
+
+export interface CutAndPacked<T> {
+  readonly chunks: T[][];
+  /** Items cut, by index: their size before and after. */
+  readonly cut: readonly { readonly index: number; readonly tokens: number; readonly keptTokens: number }[];
+}
+
+/**
+ * Items whose size (`sizes`, text plus whatever else the prompt spends on the
+ * item) is over `level` get their text cut so the whole fits `level`; then the
+ * items are packed, in order, into chunks of at most `perCall`.
+ */
+export function cutAndPack<T>(items: readonly T[], sizes: readonly number[], level: number, perCall: number, text: TextOf<T>, countTokens: CountTokens): CutAndPacked<T> {
+  const cut: { index: number; tokens: number; keptTokens: number }[] = [];
+  const fittedSizes: number[] = [];
+  const fitted = items.map((item, index) => {
+    const size = sizes[index]!;
+    if (size <= level) {
+      fittedSizes.push(size);
+      return item;
+    }
+    const header = size - countTokens(text.get(item));
+    const kept = cutText(text.get(item), Math.max(1, level - header), countTokens);
+    const keptTokens = header + countTokens(kept);
+    cut.push({ index, tokens: size, keptTokens });
+    fittedSizes.push(keptTokens);
+    return text.set(item, kept);
+  });
+  return { chunks: packChunks(fittedSizes, perCall).map((indices) => indices.map((i) => fitted[i]!)), cut };
+}

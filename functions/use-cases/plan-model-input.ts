@@ -5,7 +5,7 @@
  * budget allows, the longest records are cut (each to the same length), so
  * every record is read at least in part and short ones are never touched.
  */
-import { cutText, packChunks, waterLevel } from '../domain/chunking.js';
+import { cutAndPack, waterLevel, type TextOf } from '../domain/chunking.js';
 import { renderRecords } from '../domain/prompts/render.js';
 import type { PromptRecord } from '../ports/model.js';
 import { countTokens } from '../commons/tokens.js';
@@ -54,21 +54,10 @@ export function planModelInput(records: readonly PromptRecord[], overheadTokens:
   return best;
 }
 
+const CONTENT: TextOf<PromptRecord> = { get: (record) => record.content, set: (record, content) => ({ ...record, content }) };
+
 /** Records cut to `level` tokens each (when longer), then packed into chunks of `perCall`. */
 function fit(records: readonly PromptRecord[], sizes: readonly number[], level: number, perCall: number): InputPlan {
-  const cut: RecordCut[] = [];
-  const fittedSizes: number[] = [];
-  const fitted = records.map((record, i) => {
-    if (sizes[i]! <= level) {
-      fittedSizes.push(sizes[i]!);
-      return record;
-    }
-    const header = sizes[i]! - countTokens(record.content);
-    const content = cutText(record.content, Math.max(1, level - header), countTokens);
-    const kept = countTokens(renderRecords([{ ...record, content }]));
-    cut.push({ recordId: record.id, tokens: sizes[i]!, keptTokens: kept });
-    fittedSizes.push(kept);
-    return { ...record, content };
-  });
-  return { chunks: packChunks(fittedSizes, perCall).map((indices) => indices.map((i) => fitted[i]!)), cut };
+  const { chunks, cut } = cutAndPack(records, sizes, level, perCall, CONTENT, countTokens);
+  return { chunks, cut: cut.map(({ index, tokens, keptTokens }) => ({ recordId: records[index]!.id, tokens, keptTokens })) };
 }

@@ -28,7 +28,7 @@ import type { RawLog, RawRecord } from '../ports/pipeline.js';
 import type { StoredSummary, SummaryStore } from '../ports/summary-store.js';
 import { BatchBudget, DEFAULT_MAX_PROMPT_TOKENS, type BudgetLimits } from './model-budget.js';
 import { MIN_RECORD_TOKENS_PER_CALL } from './plan-model-input.js';
-import { cutText, packChunks, waterLevel } from '../domain/chunking.js';
+import { cutAndPack, waterLevel, type TextOf } from '../domain/chunking.js';
 
 export interface SummaryDependencies {
   readonly summaries: SummaryStore;
@@ -176,11 +176,11 @@ function fitSources(input: SummaryInput, maxPromptTokens: number, single: boolea
   const sizes = input.sources.map((source) => countTokens(source.text) + SOURCE_HEADER_TOKENS);
   if (sizes.reduce((a, b) => a + b, 0) <= perCall) return [input.sources];
   const level = Math.min(perCall, single ? waterLevel(sizes, perCall) : perCall);
-  const fitted = input.sources.map((source, i) => (sizes[i]! <= level ? source : { ...source, text: cutText(source.text, Math.max(1, level - SOURCE_HEADER_TOKENS), countTokens) }));
-  if (single) return [fitted];
-  const fittedSizes = fitted.map((source) => countTokens(source.text) + SOURCE_HEADER_TOKENS);
-  return packChunks(fittedSizes, perCall).map((indices) => indices.map((i) => fitted[i]!));
+  const { chunks } = cutAndPack(input.sources, sizes, level, single ? Infinity : perCall, SOURCE_TEXT, countTokens);
+  return chunks;
 }
+
+const SOURCE_TEXT: TextOf<SummaryInput['sources'][number]> = { get: (source) => source.text, set: (source, text) => ({ ...source, text }) };
 
 /** A source's line besides its text: its id, time and role. */
 const SOURCE_HEADER_TOKENS = 24;

@@ -11,7 +11,7 @@ import { ServiceFunction } from '../constructs/service-function.js';
 import type { ServiceData, ServicePermissions } from './service-data.js';
 
 export function addConsolidationStage(stack: Stack, data: ServiceData, permissions: ServicePermissions, timeout: Duration): NodejsFunction {
-  const { rawLog, agents, memory, summaries, consolidation, environment } = data;
+  const { agents, memory, summaries, consolidation, environment } = data;
   const consolidator = new ServiceFunction(stack, 'Consolidator', {
     entry: 'functions/handlers/consolidator.ts',
     // A run waits at most a third of its timeout for a hole to come due; longer, the job is redelivered.
@@ -21,7 +21,7 @@ export function addConsolidationStage(stack: Stack, data: ServiceData, permissio
   }).function;
   agents.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
   memory.table.grant(consolidator, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
-  consolidator.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+  consolidator.addToRolePolicy(permissions.readRawRecords());
   // Malformed jobs are parked on the dead-letter queue at once, with their cause.
   consolidator.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.deadLetterQueue.queueArn] }));
   consolidator.addToRolePolicy(permissions.knowMissingObjects());
