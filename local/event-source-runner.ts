@@ -6,9 +6,14 @@
  * batch does. Either way they reappear after the queue's visibility timeout,
  * and the queue's redrive policy moves them to the dead-letter queue after its
  * maximum receives, exactly as in AWS.
+ *
+ * Polls are paced (`poll-pacing.ts`): at the base interval while there is
+ * work, backing off while the queues are empty, and woken by local activity
+ * and by a failed delivery's visibility timeout running out.
  */
 import {
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   type Message,
   type SQSClient,
@@ -16,6 +21,7 @@ import {
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
+import { createPacer, signalActivity, type Pacer } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -79,8 +85,22 @@ export function startEventSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: EventSourceStats = { invocations: 0, recordsDelivered: 0, recordsSucceeded: 0, recordsFailed: 0 };
-  const idle = new Map(mappings.map((mapping) => [mapping.logicalId, false]));
+  /** Consecutive empty polls, and polls completed, per mapping. */
+  const quiet = new Map(mappings.map((mapping) => [mapping.logicalId, { streak: 0, polls: 0 }]));
+  const pacers = new Map<string, Pacer>(mappings.map((mapping) => [mapping.logicalId, createPacer(pollIntervalMs)]));
+  const timers = new Set<NodeJS.Timeout>();
   let running = true;
+
+  /** Failed messages reappear after the queue's visibility timeout (read now: a run may change it): poll then. */
+  const wakeAfterVisibilityTimeout = async (mapping: EventSourceMappingSpec) => {
+    const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: mapping.queueUrl, AttributeNames: ['VisibilityTimeout'] }));
+    const seconds = Number(attributes.Attributes?.VisibilityTimeout ?? 30);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      signalActivity();
+    }, seconds * 1000 + 50);
+    timers.add(timer);
+  };
 
   const pollOnce = async (mapping: EventSourceMappingSpec): Promise<boolean> => {
     // Short polls: moto's long poll would hold its (serialised) request slot while it waits.
@@ -96,7 +116,7 @@ export function startEventSourceRunner(
     const messages = received.Messages ?? [];
     if (messages.length === 0) return false;
     // Busy from the moment messages are in hand: the delivery may take longer than any quiet round.
-    idle.set(mapping.logicalId, false);
+    quiet.get(mapping.logicalId)!.streak = 0;
     stats.invocations += 1;
     stats.recordsDelivered += messages.length;
     const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };
@@ -117,6 +137,7 @@ export function startEventSourceRunner(
     const succeeded = messages.filter((message) => !failed.has(message.MessageId!));
     stats.recordsSucceeded += succeeded.length;
     stats.recordsFailed += messages.length - succeeded.length;
+    if (succeeded.length < messages.length) await wakeAfterVisibilityTimeout(mapping);
     if (succeeded.length > 0) {
       await sqs.send(
         new DeleteMessageBatchCommand({
@@ -129,6 +150,8 @@ export function startEventSourceRunner(
   };
 
   const loops = mappings.map(async (mapping) => {
+    const pacer = pacers.get(mapping.logicalId)!;
+    const counts = quiet.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -136,8 +159,10 @@ export function startEventSourceRunner(
       } catch (error) {
         if (running) log(`event source ${mapping.logicalId}: ${String(error)}`);
       }
-      idle.set(mapping.logicalId, !delivered);
-      if (!delivered && running) await sleep(pollIntervalMs);
+      counts.streak = delivered ? 0 : counts.streak + 1;
+      counts.polls += 1;
+      if (delivered) pacer.busy();
+      else if (running) await pacer.idle();
     }
   });
 
@@ -145,16 +170,19 @@ export function startEventSourceRunner(
     stats,
     async waitForIdle(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      // Two consecutive empty polls on every queue, so nothing was mid-flight between them.
-      let quietRounds = 0;
-      while (quietRounds < 2) {
+      const start = new Map([...quiet].map(([id, counts]) => [id, counts.polls]));
+      // Two consecutive empty polls on every queue, at least one begun after this call: nothing is in hand, and nothing was waiting.
+      const settled = () => [...quiet].every(([id, counts]) => counts.streak >= 2 && counts.polls - start.get(id)! >= 2);
+      while (!settled()) {
         if (Date.now() > deadline) throw new Error(`event sources not idle after ${timeoutMs} ms`);
-        await sleep(pollIntervalMs * 2);
-        quietRounds = [...idle.values()].every(Boolean) ? quietRounds + 1 : 0;
+        for (const pacer of pacers.values()) pacer.wake();
+        await sleep(pollIntervalMs);
       }
     },
     async stop() {
       running = false;
+      for (const timer of timers) clearTimeout(timer);
+      for (const pacer of pacers.values()) pacer.stop();
       await Promise.all(loops);
     },
   };

@@ -15,6 +15,7 @@ import type { CfnTemplate } from './template.js';
 import { createServiceRuntime, provideServiceRuntime, createModel } from '../functions/commons/runtime.js';
 import { createAwsClients } from '../functions/commons/clients.js';
 import type { LocalFaults } from './fault-injection.js';
+import { signalActivity } from './poll-pacing.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -116,5 +117,7 @@ async function invokeWithTimeout(
     return await Promise.race([handler(event, context), timeout]);
   } finally {
     clearTimeout(timer);
+    // Whatever the invocation wrote (a job, a summary) is there for the pollers now.
+    signalActivity();
   }
 }

@@ -11,7 +11,6 @@ import { startApiServer, routesFromTemplate } from './api-server.js';
 import { startEmulator, type Emulator } from './emulator.js';
 import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner as QueueRunner } from './event-source-runner.js';
 import type { StreamSourceStats } from './stream-source-runner.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { loadFunctions, type LocalFunction } from './lambda-functions.js';
 import { provisionFromTemplate, type ResourceMap } from './provision.js';
@@ -26,19 +25,10 @@ import { createApiKey } from '../functions/use-cases/api-keys.js';
 import { startStreamSourceRunner, streamMappingsFromTemplate } from './stream-source-runner.js';
 import { schedulesFromTemplate, startScheduleRunner } from './schedule-runner.js';
 import type { LocalFaults } from './fault-injection.js';
+import { signalWrites } from './poll-pacing.js';
 
 export interface EventSourceRunner extends QueueRunner {
   readonly streamStats: StreamSourceStats;
-}
-
-/** Resolves once `condition` has held on `rounds` consecutive checks. */
-async function waitUntil(condition: () => boolean, deadline: number, rounds: number): Promise<void> {
-  let held = 0;
-  while (held < rounds) {
-    if (Date.now() > deadline) throw new Error('event sources not idle in time');
-    await sleep(100);
-    held = condition() ? held + 1 : 0;
-  }
 }
 
 export interface LocalStackOptions {
@@ -129,6 +119,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     useEmulatorEnvironment(emulator.endpoint);
     const template = await synthesizeTemplate(options.stackProps);
     const clients = emulatorClients(emulator.endpoint);
+    // A write made through these (by a test, a script, the runners themselves) wakes the pollers.
+    signalWrites(clients.sqs);
+    signalWrites(clients.dynamodb);
     const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
     const keys = new DynamoDbApiKeyStore(DynamoDBDocumentClient.from(clients.dynamodb), keysTableOf(resources));
     await seedApiKeys(keys, options.apiKeys);
@@ -156,7 +149,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         const deadline = Date.now() + timeoutMs;
         for (let round = 0; round < 2; round += 1) {
           await queues.waitForIdle(Math.max(1, deadline - Date.now()));
-          await waitUntil(() => streams.isIdle(), deadline, 2);
+          await streams.waitForIdle(Math.max(1, deadline - Date.now()));
         }
       },
       async stop() {

@@ -5,12 +5,14 @@
  * same handler Lambda runs, and on a handler error bisects the batch, retries
  * up to `MaximumRetryAttempts`, and sends what still fails (or is older than
  * `MaximumRecordAgeInSeconds`) to the on-failure queue, as Lambda does.
+ * Polls are paced as the queue runner's are (`poll-pacing.ts`).
  */
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
+import { createPacer, type Pacer } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -97,7 +99,9 @@ export function startStreamSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: StreamSourceStats = { invocations: 0, recordsDelivered: 0, recordsFiltered: 0, recordsFailed: 0 };
-  const idle = new Map(mappings.map((m) => [m.logicalId, false]));
+  /** Consecutive empty polls, and polls completed, per mapping. */
+  const quiet = new Map(mappings.map((m) => [m.logicalId, { streak: 0, polls: 0 }]));
+  const pacers = new Map<string, Pacer>(mappings.map((m) => [m.logicalId, createPacer(pollIntervalMs)]));
   let running = true;
 
   const sendToFailureDestination = async (mapping: StreamMappingSpec, records: readonly DynamoDBRecord[], reason: string) => {
@@ -155,6 +159,8 @@ export function startStreamSourceRunner(
       const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shard.ShardId, ShardIteratorType: mapping.startingPosition }));
       iterators.set(shard.ShardId!, iterator.ShardIterator);
     }
+    const pacer = pacers.get(mapping.logicalId)!;
+    const counts = quiet.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -166,7 +172,7 @@ export function startStreamSourceRunner(
           if (records.length === 0) continue;
           delivered = true;
           // Busy while the records are handled, not only after: a delivery may outlast the idle checks.
-          idle.set(mapping.logicalId, false);
+          counts.streak = 0;
           const cutoff = Date.now() / 1000 - mapping.maxRecordAgeSeconds;
           const fresh = records.filter((r) => (r.dynamodb?.ApproximateCreationDateTime ?? Number.POSITIVE_INFINITY) >= cutoff);
           if (fresh.length < records.length) await sendToFailureDestination(mapping, records.filter((r) => !fresh.includes(r)), 'RecordAgeExceeded');
@@ -177,16 +183,29 @@ export function startStreamSourceRunner(
       } catch (error) {
         if (running) log(`stream source ${mapping.logicalId}: ${String(error)}`);
       }
-      idle.set(mapping.logicalId, !delivered);
-      if (!delivered && running) await sleep(pollIntervalMs);
+      counts.streak = delivered ? 0 : counts.streak + 1;
+      counts.polls += 1;
+      if (delivered) pacer.busy();
+      else if (running) await pacer.idle();
     }
   });
 
   return {
     stats,
-    isIdle: () => [...idle.values()].every(Boolean),
+    /** Resolves once every stream has had two consecutive empty polls, at least one begun after this call. */
+    async waitForIdle(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      const start = new Map([...quiet].map(([id, counts]) => [id, counts.polls]));
+      const settled = () => [...quiet].every(([id, counts]) => counts.streak >= 2 && counts.polls - start.get(id)! >= 2);
+      while (!settled()) {
+        if (Date.now() > deadline) throw new Error(`stream sources not idle after ${timeoutMs} ms`);
+        for (const pacer of pacers.values()) pacer.wake();
+        await sleep(pollIntervalMs);
+      }
+    },
     async stop() {
       running = false;
+      for (const pacer of pacers.values()) pacer.stop();
       await Promise.all(loops);
     },
   };
