@@ -408,6 +408,15 @@ describe.each(implementations)('%s', (_name, ports) => {
       expect(await summaries.latestWithText(agent, 'time', 0)).toBeUndefined();
     });
 
+    it('finds it past more empty markers than one page reads', async () => {
+      const { summaries } = ports();
+      const agent = freshAgent();
+      await summaries.putSummary(agent, summary(0, 1, 'Behind a long silence.'));
+      for (let index = 2; index <= 40; index += 1) await summaries.putSummary(agent, summary(0, index, ''));
+
+      expect((await summaries.latestWithText(agent, 'count', 0))?.id).toBe('count:0:1');
+    });
+
     it('lists a ladder’s summaries in pages, level by level', async () => {
       const { summaries } = ports();
       const agent = freshAgent();

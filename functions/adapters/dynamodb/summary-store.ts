@@ -22,6 +22,8 @@ import { SWEEP_INDEX, sweepBackoffMs, sweepShard } from '../../domain/table-layo
 const pad = (index: number) => String(index).padStart(10, '0');
 const summaryKey = (ladder: Ladder, level: number, index: number) => `SUM#${ladder}#${level}#${pad(index)}`;
 const slotKey = (ladder: Ladder, level: number, index: number) => `SLOT#${ladder}#${level}#${pad(index)}`;
+/** Page sizes of `latestWithText`: small first, then the usual 64. */
+const LATEST_PAGE_LIMITS = [2, 16];
 
 
 export class DynamoDbSummaryStore implements SummaryStore {
@@ -158,7 +160,9 @@ export class DynamoDbSummaryStore implements SummaryStore {
   }
 
   async latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined> {
-    // Newest first; Limit applies before the filter, so page past runs of empty markers.
+    // Newest first; Limit applies before the filter, so page past runs of empty markers. Runs of empty
+    // periods are one item each, so the newest summary with text is nearly always among the first two:
+    // the first pages are small (a Query reads, and is billed for, every item up to its Limit).
     let start: Record<string, unknown> | undefined;
     for (let page = 0; page < 50; page += 1) {
       const output = await this.client.send(
@@ -169,7 +173,7 @@ export class DynamoDbSummaryStore implements SummaryStore {
           ExpressionAttributeNames: { '#empty': 'empty' },
           ExpressionAttributeValues: { ':pk': agentPartitionKey(agent), ':prefix': `SUM#${ladder}#${level}#`, ':false': false },
           ScanIndexForward: false,
-          Limit: 64,
+          Limit: LATEST_PAGE_LIMITS[page] ?? 64,
           ExclusiveStartKey: start,
         }),
       );
