@@ -3,12 +3,13 @@
  * OpenAI-compatible (/v1/embeddings) embedding adapters against local
  * servers that speak their wire formats: request shape, order and unit
  * length of the vectors, retries on throttling, giving up, malformed answers
- * and timeouts.
+ * and timeouts. The local model's adapter: order and batching.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server, type IncomingHttpHeaders } from 'node:http2';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BedrockEmbeddings } from '../../functions/adapters/embeddings/bedrock.js';
+import { LocalEmbeddings } from '../../functions/adapters/embeddings/local.js';
 import { OpenAiCompatibleEmbeddings } from '../../functions/adapters/embeddings/openai-compatible.js';
 import { EmbeddingError, EmbeddingResponseError } from '../../functions/ports/embeddings.js';
 
@@ -209,6 +210,24 @@ describe('Bedrock embeddings (Titan Text Embeddings V2 over InvokeModel)', () =>
 
     await expect(embeddings.embed(['fine', '  '])).rejects.toThrow(/empty text \(text 1\)/);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('local embeddings (Universal Sentence Encoder lite)', () => {
+  it('returns each text its own vector, in the order of the texts, however the texts are batched', async () => {
+    const embeddings = new LocalEmbeddings();
+    const long = 'We decided to postpone the Lisbon offsite until the spring, and Dana will review the pricing page. '.repeat(6);
+    // Lengths interleaved, so batching by length reorders them; more than one batch.
+    const texts = Array.from({ length: 11 }, (_, i) => (i % 3 === 0 ? `${long} (${i})` : `short note ${i}`));
+
+    const together = await embeddings.embed(texts);
+    const alone = await Promise.all(texts.map(async (text) => (await embeddings.embed([text]))[0]!));
+
+    expect(together).toHaveLength(texts.length);
+    together.forEach((vector, i) => {
+      const cosine = vector.reduce((sum, x, k) => sum + x * alone[i]![k]!, 0);
+      expect(cosine).toBeGreaterThan(0.999);
+    });
   });
 });
 

