@@ -6,6 +6,11 @@ checks. Real DynamoDB never allows that, and our exact-batching guarantees are
 built on it, so the emulator must not either. The server stays multi-threaded
 (connections are accepted concurrently); only the backend work is serialised.
 
+It also trims what moto does on every request without need: werkzeug's
+access log line (a formatted date and a write to stderr), moto's listing of
+its own package directory, and the matching of the request's host against
+every service's URL patterns (both now computed once per host).
+
 It also makes moto's TransactWriteItems roll back by item instead of by
 table: moto 5.2 deep-copies every table a transaction touches, once per
 transaction item, so each transaction costs time proportional to the table's
@@ -21,8 +26,9 @@ import os
 import sys
 import threading
 
+from moto import backends
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 _lock = threading.Lock()
 
@@ -88,7 +94,30 @@ def _patch_transaction_rollback() -> None:
     DynamoDBBackend.transact_write_items = transact_write_items
 
 
+def _patch_dispatch_lookups() -> None:
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules
+
+    original = DomainDispatcherApplication.get_backend_for_host
+    found: dict = {}
+
+    def get_backend_for_host(self, host):
+        if host not in found:
+            found[host] = original(self, host)
+        return found[host]
+
+    DomainDispatcherApplication.get_backend_for_host = get_backend_for_host
+
+
+class _QuietRequestHandler(WSGIRequestHandler):
+    """No access log line per request; errors are still logged."""
+
+    def log_request(self, code="-", size="-"):
+        pass
+
+
 _patch_transaction_rollback()
+_patch_dispatch_lookups()
 _app = DomainDispatcherApplication(create_backend_app)
 
 
@@ -114,7 +143,7 @@ def main() -> None:
     threading.Thread(target=_exit_with_parent, daemon=True).start()
     host = sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    server = make_server(host, port, locked_app, threaded=True)
+    server = make_server(host, port, locked_app, threaded=True, request_handler=_QuietRequestHandler)
     print(json.dumps({"port": server.port}), flush=True)
     server.serve_forever()
 
