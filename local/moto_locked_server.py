@@ -6,6 +6,11 @@ checks. Real DynamoDB never allows that, and our exact-batching guarantees are
 built on it, so the emulator must not either. The server stays multi-threaded
 (connections are accepted concurrently); only the backend work is serialised.
 
+It makes a table Query read only the queried partition. moto 5.2 collects
+and sorts every item of the table on each Query (`Table.all_items`), then
+keeps those of the partition, so a Query's cost grows with the whole table
+(every agent's summaries), where DynamoDB's grows with what it reads.
+
 It also trims what moto does on every request without need: werkzeug's
 access log line (a formatted date and a write to stderr), moto's listing of
 its own package directory, and the matching of the request's host against
@@ -109,6 +114,25 @@ def _patch_dispatch_lookups() -> None:
     DomainDispatcherApplication.get_backend_for_host = get_backend_for_host
 
 
+def _patch_partition_query() -> None:
+    from moto.dynamodb.models.table import Table
+
+    original = Table.query
+
+    def query(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward, projection_expressions, index_name=None, *args, **kwargs):
+        if index_name is not None or hash_key is None or not self.range_key_attr:
+            return original(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward, projection_expressions, index_name, *args, **kwargs)
+        # `items` is a defaultdict: `get` does not create the partition. The query sorts what it keeps by range key.
+        partition = list(self.items.get(hash_key, {}).values())
+        self.all_items = lambda: partition
+        try:
+            return original(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward, projection_expressions, index_name, *args, **kwargs)
+        finally:
+            del self.all_items
+
+    Table.query = query
+
+
 class _QuietRequestHandler(WSGIRequestHandler):
     """No access log line per request; errors are still logged."""
 
@@ -118,6 +142,7 @@ class _QuietRequestHandler(WSGIRequestHandler):
 
 _patch_transaction_rollback()
 _patch_dispatch_lookups()
+_patch_partition_query()
 _app = DomainDispatcherApplication(create_backend_app)
 
 
