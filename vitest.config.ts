@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,6 @@ export default defineConfig({
     // two-core machine: much of an integration file's time is spent waiting on the emulator.
     fileParallelism: true,
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    sequence: { sequencer: LongestFirst },
   },
 });
