@@ -88,9 +88,11 @@ async function moveCursor(
     // One batched read for the run, only for periods that would call the model.
     const withRecords = closed.filter((period) => period.range);
     const existing = withRecords.length === 0 ? new Set<string>() : new Set((await deps.summaries.getSummaries(agent, withRecords.map((p) => ({ ladder: p.ladder, level: 0, index: p.index })))).map((s) => s.id));
-    for (const period of closed) {
-      if (existing.has(summaryId(period.ladder, 0, period.index))) continue;
-      const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0, budget);
+    const toWrite = closed.filter((period) => !existing.has(summaryId(period.ladder, 0, period.index)));
+    // The day and the interaction that close together cover the same records: each record is read once.
+    const records = await readCovered(deps.rawLog, agent, toWrite.flatMap((period) => (period.range ? [period.range] : [])));
+    for (const period of toWrite) {
+      const summary = await writeBase(deps, agent, period, cursor.originWeek ?? 0, budget, records);
       if (summary) written.push(summary);
     }
     if (closed.length === 0 && current && JSON.stringify(cursor) === JSON.stringify(current.cursor)) return written;
@@ -99,7 +101,27 @@ async function moveCursor(
   throw new CursorConflictError(`summary cursor of ${agent.agentId} kept moving`);
 }
 
-async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: ClosedPeriod, origin: number, budget: BatchBudget | undefined): Promise<StoredSummary | undefined> {
+/** The records of every range, each overlapping or adjacent run of ranges read once, in sequence order. */
+async function readCovered(rawLog: SummaryDependencies['rawLog'], agent: AgentKey, ranges: readonly NonNullable<ClosedPeriod['range']>[]): Promise<RawRecord[]> {
+  const merged: { fromSequence: number; toSequence: number }[] = [];
+  for (const range of [...ranges].sort((a, b) => a.fromSequence - b.fromSequence)) {
+    const last = merged.at(-1);
+    if (last && range.fromSequence <= last.toSequence + 1) last.toSequence = Math.max(last.toSequence, range.toSequence);
+    else merged.push({ ...range });
+  }
+  const records: RawRecord[] = [];
+  for (const run of merged) records.push(...(await rawLog.getRange(agent, run.fromSequence, run.toSequence)));
+  return records;
+}
+
+async function writeBase(
+  deps: SummaryDependencies,
+  agent: AgentKey,
+  period: ClosedPeriod,
+  origin: number,
+  budget: BatchBudget | undefined,
+  covered: readonly RawRecord[],
+): Promise<StoredSummary | undefined> {
   const range = coveredRange(deps.ladders, period.ladder, 0, period.index);
   const base = { id: summaryId(period.ladder, 0, period.index), ladder: period.ladder, level: 0, index: period.index, origin, ...range, children: [] as string[] };
   const now = (deps.now ?? (() => new Date()))().toISOString();
@@ -119,8 +141,8 @@ async function writeBase(deps: SummaryDependencies, agent: AgentKey, period: Clo
     };
     return (await deps.summaries.putSummary(agent, marker)) ? marker : undefined;
   }
-  // The raw records of a base period are read here, once.
-  const records = await deps.rawLog.getRange(agent, period.range.fromSequence, period.range.toSequence);
+  const { fromSequence, toSequence } = period.range;
+  const records = covered.filter((record) => record.sequence >= fromSequence && record.sequence <= toSequence);
   const summary = await summarise(deps, {
     ladder: period.ladder,
     level: 0,

@@ -1,6 +1,7 @@
 /**
- * Raw records are read once per batch for the stores and once per base
- * summary, and never by a higher level: S3 reads counted per level.
+ * Raw records are read once per batch for the stores and once for the base
+ * summaries they close (a day and its interactions share the read), and
+ * never by a higher level: S3 reads counted per level.
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('purity of the ladders', () => {
-  it('reads each raw record once per base summary and never above the base', async () => {
+  it('reads each raw record once for the stores, once for the base summaries, and never above the base', async () => {
     // One week, Monday to Sunday (2025-03-03 is a Monday), 5 messages a day in one interaction each.
     const events = Array.from({ length: 35 }, (_, i) => ({
       id: `p${i + 1}`,
@@ -73,11 +74,11 @@ describe('purity of the ladders', () => {
       { ledger: read.ledger, rawLog: summaries.rawLog, memory: new DynamoDbMemoryStore(documents, stack.resourceRef('AWS::DynamoDB::Table', 'MemoryTable')), model: new LocalModel(), budget: DEFAULT_BUDGET, summaries },
       { ...agent, index: 1, fromSequence: batch!.fromSequence, toSequence: batch!.toSequence },
     );
-    // Stores: 35 records once. Base summaries: days 1-6 and interactions 1-6 closed (30 + 30 records).
-    expect(s3Reads).toBe(35 + 30 + 30);
+    // Stores: 35 records once. Base summaries: days 1-6 and interactions 1-6 closed, over the same 30 records.
+    expect(s3Reads).toBe(35 + 30);
     const swept = await sweepAgent(summaries, agent);
-    // Sweep: day 7 and interaction 7 (5 + 5 records).
-    expect(s3Reads).toBe(35 + 60 + 10);
+    // Sweep: day 7 and interaction 7, over the same 5 records.
+    expect(s3Reads).toBe(35 + 30 + 5);
     expect(swept.map((s) => s.id).sort()).toEqual(['count:0:7', `time:0:${Math.floor(Date.parse('2025-03-09T00:00:00Z') / 86_400_000)}`]);
 
     const readsAtBase = s3Reads;

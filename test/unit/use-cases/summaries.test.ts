@@ -244,6 +244,31 @@ describe('base summaries and the sweep', () => {
     expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
   });
 
+  it('reads each record once when a day and its interactions close together', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    await ingestEvents(world.ingest, agent, [
+      message('Booked the venue.', { id: 'r1', timestamp: '2026-11-02T09:00:00Z', interactionId: 'morning' }),
+      message('Sent the invitations.', { id: 'r2', timestamp: '2026-11-02T09:10:00Z', interactionId: 'morning' }),
+      message('Called the caterer.', { id: 'r3', timestamp: '2026-11-02T15:00:00Z', interactionId: 'afternoon' }),
+      message('Bought flowers.', { id: 'r4', timestamp: '2026-11-03T09:00:00Z', interactionId: 'next day' }),
+    ]);
+    const inner = world.summaryDeps.rawLog;
+    const read: number[] = [];
+    const rawLog = Object.assign(Object.create(inner) as typeof inner, {
+      getRange: async (key: typeof agent, from: number, to: number) => {
+        const records = await inner.getRange(key, from, to);
+        read.push(...records.map((record) => record.sequence));
+        return records;
+      },
+    });
+
+    await placeRecords({ ...world.summaryDeps, rawLog }, agent, await world.rawLog.getRange(agent, 1, 4));
+
+    const written = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }, { ladder: 'count', level: 0, index: 1 }, { ladder: 'count', level: 0, index: 2 }]);
+    expect(written.map((summary) => summary.sources)).toEqual([['r1', 'r2', 'r3'], ['r1', 'r2'], ['r3']]);
+    expect(read.sort()).toEqual([1, 2, 3]);
+  });
+
   it('reads a day larger than one prompt in chunks, then summarises the partial summaries', async () => {
     const calls: string[][] = [];
     const model = { ...quiet, summary: (request: unknown) => {
