@@ -137,7 +137,6 @@ export function startEventSourceRunner(
     const succeeded = messages.filter((message) => !failed.has(message.MessageId!));
     stats.recordsSucceeded += succeeded.length;
     stats.recordsFailed += messages.length - succeeded.length;
-    if (succeeded.length < messages.length) await wakeAfterVisibilityTimeout(mapping);
     if (succeeded.length > 0) {
       await sqs.send(
         new DeleteMessageBatchCommand({
@@ -146,6 +145,8 @@ export function startEventSourceRunner(
         }),
       );
     }
+    // After the deletes: a failed lookup only leaves the redelivery to the idle ceiling's poll.
+    if (succeeded.length < messages.length) await wakeAfterVisibilityTimeout(mapping).catch(() => undefined);
     return true;
   };
 
