@@ -1,10 +1,12 @@
 /**
  * Starts one emulator for the whole run (moto from the project's virtualenv,
  * or the endpoint in AWS_ENDPOINT_URL, e.g. LocalStack) and hands its URL to
- * every test file.
+ * every test file; meanwhile fills the local template cache for the default
+ * stack props.
  */
 import type { TestProject } from 'vitest/node';
 import { startEmulator } from '../../local/emulator.js';
+import { synthesizeTemplate } from '../../local/template.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,10 +15,15 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const emulator = await startEmulator({
-    endpoint: process.env.AWS_ENDPOINT_URL,
-    log: (line) => process.stderr.write(`[emulator] ${line}\n`),
-  });
+  const [emulator] = await Promise.all([
+    startEmulator({
+      endpoint: process.env.AWS_ENDPOINT_URL,
+      log: (line) => process.stderr.write(`[emulator] ${line}\n`),
+    }),
+    // Most test stacks use the default props: their template is synthesised once here, while the emulator
+    // starts (on a fresh clone, while its virtualenv installs), instead of by the first files of each worker.
+    synthesizeTemplate(),
+  ]);
   project.provide('awsEndpoint', emulator.endpoint);
   return async () => {
     await emulator.stop();
