@@ -21,7 +21,7 @@ import {
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
-import { createPacer, signalActivity, type Pacer } from './poll-pacing.js';
+import { createPacer, signalActivity, waitForQuiet, type PollCounts } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -85,9 +85,7 @@ export function startEventSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: EventSourceStats = { invocations: 0, recordsDelivered: 0, recordsSucceeded: 0, recordsFailed: 0 };
-  /** Consecutive empty polls, and polls completed, per mapping. */
-  const quiet = new Map(mappings.map((mapping) => [mapping.logicalId, { streak: 0, polls: 0 }]));
-  const pacers = new Map<string, Pacer>(mappings.map((mapping) => [mapping.logicalId, createPacer(pollIntervalMs)]));
+  const sources = new Map(mappings.map((mapping) => [mapping.logicalId, { counts: { streak: 0, polls: 0 } as PollCounts, pacer: createPacer(pollIntervalMs) }]));
   const timers = new Set<NodeJS.Timeout>();
   let running = true;
 
@@ -116,7 +114,7 @@ export function startEventSourceRunner(
     const messages = received.Messages ?? [];
     if (messages.length === 0) return false;
     // Busy from the moment messages are in hand: the delivery may take longer than any quiet round.
-    quiet.get(mapping.logicalId)!.streak = 0;
+    sources.get(mapping.logicalId)!.counts.streak = 0;
     stats.invocations += 1;
     stats.recordsDelivered += messages.length;
     const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };
@@ -151,8 +149,7 @@ export function startEventSourceRunner(
   };
 
   const loops = mappings.map(async (mapping) => {
-    const pacer = pacers.get(mapping.logicalId)!;
-    const counts = quiet.get(mapping.logicalId)!;
+    const { pacer, counts } = sources.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -170,20 +167,12 @@ export function startEventSourceRunner(
   return {
     stats,
     async waitForIdle(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      const start = new Map([...quiet].map(([id, counts]) => [id, counts.polls]));
-      // Two consecutive empty polls on every queue, at least one begun after this call: nothing is in hand, and nothing was waiting.
-      const settled = () => [...quiet].every(([id, counts]) => counts.streak >= 2 && counts.polls - start.get(id)! >= 2);
-      while (!settled()) {
-        if (Date.now() > deadline) throw new Error(`event sources not idle after ${timeoutMs} ms`);
-        for (const pacer of pacers.values()) pacer.wake();
-        await sleep(pollIntervalMs);
-      }
+      await waitForQuiet(sources, pollIntervalMs, timeoutMs, 'event sources');
     },
     async stop() {
       running = false;
       for (const timer of timers) clearTimeout(timer);
-      for (const pacer of pacers.values()) pacer.stop();
+      for (const { pacer } of sources.values()) pacer.stop();
       await Promise.all(loops);
     },
   };

@@ -112,3 +112,25 @@ export function signalWrites(client: { middlewareStack: { add: (middleware: neve
   };
   client.middlewareStack.add(middleware as never, { step: 'initialize', name: 'signalLocalActivity' });
 }
+
+/** Consecutive empty polls, and polls completed, of one source. */
+export interface PollCounts {
+  streak: number;
+  polls: number;
+}
+
+/**
+ * Resolves once every source has had two consecutive empty polls, at least
+ * one begun after this call: nothing is in hand, and nothing was waiting.
+ * Wakes the sources meanwhile, so they poll at their base interval.
+ */
+export async function waitForQuiet(sources: ReadonlyMap<string, { counts: PollCounts; pacer: Pacer }>, pollIntervalMs: number, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const start = new Map([...sources].map(([id, source]) => [id, source.counts.polls]));
+  const settled = () => [...sources].every(([id, { counts }]) => counts.streak >= 2 && counts.polls - start.get(id)! >= 2);
+  while (!settled()) {
+    if (Date.now() > deadline) throw new Error(`${what} not idle after ${timeoutMs} ms`);
+    for (const { pacer } of sources.values()) pacer.wake();
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+}

@@ -12,7 +12,7 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
-import { createPacer, type Pacer } from './poll-pacing.js';
+import { createPacer, waitForQuiet, type PollCounts } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -99,9 +99,7 @@ export function startStreamSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: StreamSourceStats = { invocations: 0, recordsDelivered: 0, recordsFiltered: 0, recordsFailed: 0 };
-  /** Consecutive empty polls, and polls completed, per mapping. */
-  const quiet = new Map(mappings.map((m) => [m.logicalId, { streak: 0, polls: 0 }]));
-  const pacers = new Map<string, Pacer>(mappings.map((m) => [m.logicalId, createPacer(pollIntervalMs)]));
+  const sources = new Map(mappings.map((m) => [m.logicalId, { counts: { streak: 0, polls: 0 } as PollCounts, pacer: createPacer(pollIntervalMs) }]));
   let running = true;
 
   const sendToFailureDestination = async (mapping: StreamMappingSpec, records: readonly DynamoDBRecord[], reason: string) => {
@@ -159,8 +157,7 @@ export function startStreamSourceRunner(
       const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shard.ShardId, ShardIteratorType: mapping.startingPosition }));
       iterators.set(shard.ShardId!, iterator.ShardIterator);
     }
-    const pacer = pacers.get(mapping.logicalId)!;
-    const counts = quiet.get(mapping.logicalId)!;
+    const { pacer, counts } = sources.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -194,18 +191,11 @@ export function startStreamSourceRunner(
     stats,
     /** Resolves once every stream has had two consecutive empty polls, at least one begun after this call. */
     async waitForIdle(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      const start = new Map([...quiet].map(([id, counts]) => [id, counts.polls]));
-      const settled = () => [...quiet].every(([id, counts]) => counts.streak >= 2 && counts.polls - start.get(id)! >= 2);
-      while (!settled()) {
-        if (Date.now() > deadline) throw new Error(`stream sources not idle after ${timeoutMs} ms`);
-        for (const pacer of pacers.values()) pacer.wake();
-        await sleep(pollIntervalMs);
-      }
+      await waitForQuiet(sources, pollIntervalMs, timeoutMs, 'stream sources');
     },
     async stop() {
       running = false;
-      for (const pacer of pacers.values()) pacer.stop();
+      for (const { pacer } of sources.values()) pacer.stop();
       await Promise.all(loops);
     },
   };
