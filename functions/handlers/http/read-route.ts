@@ -12,11 +12,10 @@
  * restricts either to the named views (`records` is a context-only view).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from '../../domain/inert-text.js';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { PROJECT_PATTERN, PROJECT_RULE } from '../../domain/scope.js';
-import { MIN_CONTEXT_TOKENS, renderContext, renderRecall, type RenderedContext } from '../../domain/context.js';
+import { MIN_CONTEXT_TOKENS, renderContext, renderMemoryBlock, renderRecall, type RenderedContext } from '../../domain/context.js';
 import type { SegmentUnit } from '../../domain/index-segment.js';
 import type { RecallReader } from '../../use-cases/recall.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
@@ -128,18 +127,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           ? renderRecall(snapshot, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
           : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}), now: now().toISOString(), countTokens });
       // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
-      const nonce = randomBytes(8).toString('hex');
-      const overhead = countTokens(memoryBlockOverhead(nonce)) + 2;
-      let budget = Math.max(1, maxTokens - overhead);
-      let rendered = render(budget);
-      let markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
-      // Token counts are not additive across joins: shrink the budget until the whole block fits.
-      while (countTokens(markdown) > maxTokens && budget > 1) {
-        budget = Math.max(1, budget - (countTokens(markdown) - maxTokens));
-        rendered = render(budget);
-        markdown = delimitMemoryBlock(sanitizeContextMarkdown(rendered.markdown), nonce);
-      }
-      rendered = { ...rendered, markdown, tokens: countTokens(markdown) };
+      const rendered = renderMemoryBlock(render, { maxTokens, nonce: randomBytes(8).toString('hex'), countTokens });
       await deps.injections.record(agent, {
         requestId,
         at: now().toISOString(),
