@@ -8,7 +8,15 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 
-const nlp = winkNLP(model);
+/**
+ * One pipeline per process, even if this module is evaluated more than once
+ * in it (a test runner that re-imports project modules between files): the
+ * model's loader re-encodes its own data on every `winkNLP(model)` call, so
+ * a dozen calls in one process exhaust the string length limit.
+ */
+const PIPELINE = Symbol.for('memory-service.terms.wink-nlp');
+const processWide = globalThis as { [PIPELINE]?: ReturnType<typeof winkNLP> };
+const nlp = (processWide[PIPELINE] ??= winkNLP(model));
 const its = nlp.its;
 
 /** Terms that are words in English but carry nothing for recall in chat ("lol", "yeah"). */

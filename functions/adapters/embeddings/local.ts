@@ -13,7 +13,14 @@ const BATCH = 8;
 /** USE lite reads short texts; longer ones only cost time. */
 const MAX_CHARS = 2_000;
 
-let shared: Promise<EmbeddingsModel> | undefined;
+/**
+ * The loaded model, one per process even if this module is evaluated more
+ * than once in it (a test runner that re-imports project modules between
+ * files): the weights live in the WebAssembly backend's memory, which a
+ * second copy would only grow.
+ */
+const MODEL = Symbol.for('memory-service.embeddings.use-lite');
+const processWide = globalThis as { [MODEL]?: Promise<EmbeddingsModel> | undefined };
 
 export class LocalEmbeddings implements EmbeddingPort {
   readonly modelId = 'use-lite-512';
@@ -22,13 +29,13 @@ export class LocalEmbeddings implements EmbeddingPort {
   /** Starts loading the model without waiting for it. */
   warmUp(): void {
     void this.model().catch(() => {
-      shared = undefined;
+      processWide[MODEL] = undefined;
     });
   }
 
   private model(): Promise<EmbeddingsModel> {
-    shared ??= initModel(modelSource);
-    return shared;
+    processWide[MODEL] ??= initModel(modelSource);
+    return processWide[MODEL];
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
