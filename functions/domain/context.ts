@@ -418,9 +418,9 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
 /**
  * A rendering made inert and put between the nonce-carrying markers, within
  * `maxTokens` by the real tokenizer, markers included. Token counts are not
- * additive across joins and the nonce's own count varies, so the inner
- * budget shrinks until the whole block fits; at the smallest budget the
- * block is the compact header alone, which always fits.
+ * additive across joins, so the inner budget shrinks until the whole block
+ * fits; at the smallest budget the block is the compact header alone, which
+ * always fits.
  */
 export function renderMemoryBlock(render: (budget: number) => RenderedContext, options: { readonly maxTokens: number; readonly nonce: string; readonly countTokens: (text: string) => number }): RenderedContext {
   const { maxTokens, nonce, countTokens } = options;

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { MIN_CONTEXT_TOKENS, renderContext, renderMemoryBlock } from '../../functions/domain/context.js';
-import { memoryBlockOverhead } from '../../functions/domain/inert-text.js';
+import { markerNonce, memoryBlockOverhead } from '../../functions/domain/inert-text.js';
 import type { ContactItem, FactItem, MemoryItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { buildView } from '../../functions/domain/views.js';
@@ -111,12 +111,9 @@ describe('renderContext', () => {
     expect(markdown).not.toContain('newest consolidated record');
   });
 
-  it('fits the delimited block in the smallest budget whatever the nonce costs', () => {
-    // The nonce is random hex, and its token count varies: take the dearest of many, and many at random.
-    const overhead = (nonce: string) => countTokens(memoryBlockOverhead(nonce));
-    const nonces = Array.from({ length: 400 }, () => randomBytes(8).toString('hex'));
-    const dearest = nonces.reduce((a, b) => (overhead(b) > overhead(a) ? b : a));
-    for (const nonce of [dearest, ...nonces.slice(0, 40)]) {
+  it('fits the delimited block in the smallest budget, for any nonce', () => {
+    const nonces = ['000000000000000000', '999999999999999999', ...Array.from({ length: 40 }, () => markerNonce(randomBytes(8)))];
+    for (const nonce of nonces) {
       for (const maxTokens of [MIN_CONTEXT_TOKENS, 101, 120, 150]) {
         const block = renderMemoryBlock((budget) => render({ maxTokens: budget }), { maxTokens, nonce, countTokens });
         expect(block.tokens).toBe(countTokens(block.markdown));
@@ -125,6 +122,18 @@ describe('renderContext', () => {
         expect(block.markdown.endsWith(`<<<END MEMORY ${nonce}>>>`)).toBe(true);
       }
     }
+    // Even a nonce far dearer than any markerNonce gives (random hex, 27 to 45 tokens) fits the smallest budget.
+    const dearest = Array.from({ length: 400 }, () => randomBytes(8).toString('hex')).reduce((a, b) => (countTokens(memoryBlockOverhead(b)) > countTokens(memoryBlockOverhead(a)) ? b : a));
+    expect(renderMemoryBlock((budget) => render({ maxTokens: budget }), { maxTokens: MIN_CONTEXT_TOKENS, nonce: dearest, countTokens }).tokens).toBeLessThanOrEqual(MIN_CONTEXT_TOKENS);
+  });
+
+  it('gives markers of one size for every nonce, and the same items for the same request', () => {
+    const nonces = Array.from({ length: 200 }, () => markerNonce(randomBytes(8)));
+    expect(nonces.every((nonce) => /^[0-9]{18}$/.test(nonce))).toBe(true);
+    expect(new Set(nonces).size).toBe(nonces.length);
+    expect(new Set(nonces.map((nonce) => countTokens(memoryBlockOverhead(nonce)))).size).toBe(1);
+    const included = new Set(nonces.slice(0, 20).map((nonce) => JSON.stringify(renderMemoryBlock((budget) => render({ maxTokens: budget }), { maxTokens: 150, nonce, countTokens }).included)));
+    expect(included.size).toBe(1);
   });
 
   it('marks conflicting and unverified items', () => {

@@ -20,6 +20,7 @@ import type { SegmentUnit } from '../../domain/index-segment.js';
 import type { RecallReader } from '../../use-cases/recall.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
 import { countTokens } from '../../commons/tokens.js';
+import { markerNonce } from '../../domain/inert-text.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 
@@ -127,7 +128,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           ? renderRecall(snapshot, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
           : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}), now: now().toISOString(), countTokens });
       // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
-      const rendered = renderMemoryBlock(render, { maxTokens, nonce: randomBytes(8).toString('hex'), countTokens });
+      const rendered = renderMemoryBlock(render, { maxTokens, nonce: markerNonce(randomBytes(8)), countTokens });
       await deps.injections.record(agent, {
         requestId,
         at: now().toISOString(),
