@@ -12,6 +12,7 @@
  * restricts either to the named views (`records` is a context-only view).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { markerNonce } from '../../domain/inert-text.js';
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { PROJECT_PATTERN, PROJECT_RULE } from '../../domain/scope.js';
@@ -20,7 +21,6 @@ import type { SegmentUnit } from '../../domain/index-segment.js';
 import type { RecallReader } from '../../use-cases/recall.js';
 import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
 import { countTokens } from '../../commons/tokens.js';
-import { markerNonce } from '../../domain/inert-text.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
 
