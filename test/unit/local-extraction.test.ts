@@ -114,6 +114,14 @@ describe('contacts: organisation and role, in one clause or the next', () => {
   it('does not take places for people', () => {
     expect(contacts('We flew to Madrid with Ravi Menon.', 'I moved to Lyon in May.').map((c) => c.name)).toEqual(['Ravi Menon']);
   });
+
+  it('does not take departments, acronyms or ticket codes for people', () => {
+    expect(contacts('Forwarded the invoice to Finance and emailed the IRS about my refund.').map((c) => c.name)).toEqual([]);
+    expect(contacts('Had a call with Payroll, then met Oluwaseun Bello about the rota.').map((c) => c.name)).toEqual(['Oluwaseun Bello']);
+    expect(contacts('Raised OPS-2231 with Marta Quiroga this morning.').map((c) => c.name)).toEqual(['Marta Quiroga']);
+    // Two capitals may be a nickname.
+    expect(contacts('Grabbed lunch with JJ after the gym.').map((c) => c.name)).toEqual(['JJ']);
+  });
 });
 
 describe('facts: what is stated, not what is wondered', () => {

@@ -158,6 +158,18 @@ const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
 const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
+/** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
+const DEPARTMENTS = new Set(
+  [
+    'legal', 'finance', 'procurement', 'hr', 'payroll', 'accounts', 'accounting', 'compliance', 'marketing', 'sales', 'support',
+    'engineering', 'operations', 'ops', 'facilities', 'security', 'admin', 'administration', 'reception', 'recruitment', 'recruiting',
+    'billing', 'helpdesk', 'it', 'infra', 'infrastructure', 'logistics', 'purchasing', 'treasury', 'audit', 'research', 'management',
+  ],
+);
+
+/** "HMRC", "DVLA", "IKEA": three or more capitals and nothing else name an organisation, not a person ("JJ" may be a nickname). */
+const ACRONYM = /^\p{Lu}{3,}$/u;
+
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
     .replace(/['’]s$/u, '')
@@ -173,6 +185,9 @@ export function cleanName(raw: string): string | undefined {
   while (words.length > 1 && NOT_NAMES.has(words[0]!.toLowerCase())) words = words.slice(1);
   if (words.length === 0 || !/^\p{Lu}/u.test(words[0]!)) return undefined;
   if (words.some((word) => NOT_NAMES.has(word.toLowerCase()))) return undefined;
+  if (words.length === 1 && (ACRONYM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
+  // A word cut at a hyphen is part of a code or an id ("LT-4471"), not a name.
+  if (words.some((word) => word.endsWith('-'))) return undefined;
   if (words.length > 3) return undefined;
   return words.join(' ');
 }
