@@ -211,6 +211,78 @@ describe('chat shorthand', () => {
   });
 });
 
+describe('notes, errands and requests', () => {
+  const titled = (line: string) => taskOps([line]).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+
+  it.each([
+    ['I shall need to renew the parking permit before March.', 'Renew the parking permit'],
+    ['Next step: chase the insurer for the claim form.', 'Chase the insurer for the claim form'],
+    ['Action required: return the signed tenancy agreement.', 'Return the signed tenancy agreement'],
+    ['I need buy new tyres for the van.', 'Buy new tyres for the van'],
+    ['Tomorrow I must to send the visa forms.', 'Send the visa forms'],
+    ['Renew the car tax before the 9th.', 'Renew the car tax'],
+    ['+ pick up the dry cleaning', 'Pick up the dry cleaning'],
+    ['Follow up with the bank by Friday if nothing changes.', 'Follow up with the bank if nothing changes'],
+  ])('opens a task from: %s', (line, title) => {
+    expect(titled(line)).toEqual([title]);
+  });
+
+  it.each([
+    ['I need help with my CV.'],
+    ['Call me when you are free.'],
+    ['Please note that the office is closed on Friday.'],
+    ['Please be advised that the meeting moved.'],
+    ['Could you kindly translate this paragraph into German?'],
+    ['Please keep this in mind when you plan meals.'],
+    ['Please, when you book restaurants, avoid anything spicy.'],
+  ])('opens no task from: %s', (line) => {
+    expect(titled(line)).toEqual([]);
+  });
+
+  it('still gives the assistant what it is asked to do later', () => {
+    expect(taskOps(['Could you kindly send the invoice to Marco on Friday?'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Send the invoice to Marco', owner: 'assistant' }) })]);
+  });
+});
+
+describe('facts told in passing', () => {
+  it.each([
+    ['We have done the same loop every Sunday since moving to Aarhus.', 'Aarhus'],
+    ['Our new flat in Ghent has no lift.', 'Ghent'],
+    ['We finally moved into a house in Tartu.', 'Tartu'],
+  ])('a home: %s', (line, city) => {
+    expect(fact('home city', line)).toEqual([expect.objectContaining({ subject: 'user', value: city })]);
+  });
+
+  it('a job, with or without an article, or as news', () => {
+    expect(fact('occupation', 'Nine years I am pharmacist in a small town.')).toEqual([expect.objectContaining({ value: 'pharmacist' })]);
+    const news = 'Starting as a senior copy editor at Halberd Press on Monday!';
+    expect(fact('occupation', news)).toEqual([expect.objectContaining({ value: 'senior copy editor' })]);
+    expect(fact('employer', news)).toEqual([expect.objectContaining({ value: 'Halberd Press' })]);
+  });
+
+  it('what the author eats, and does not', () => {
+    expect(fact('diet', 'im vegan now, since the summer')).toEqual([expect.objectContaining({ value: 'vegan' })]);
+    expect(facts('I don’t eat pork.'.replace('’', "'"))).toEqual([expect.objectContaining({ preference: 'pork', polarity: 'avoids' })]);
+    expect(facts("Gluten's off the menu for me now.")).toEqual([expect.objectContaining({ preference: 'gluten', polarity: 'avoids' })]);
+  });
+
+  it('a pet adopted by name', () => {
+    expect(fact('lurcher', "We're adopting a rescue lurcher called Moss.")).toEqual([expect.objectContaining({ value: 'Moss' })]);
+  });
+});
+
+describe('relations in apposition', () => {
+  it('reads "Name, my relation" and "Name — my relation —"', () => {
+    expect(contact('Lior', 'Lior, my nephew, starts university in Haifa.')).toMatchObject({ relationships: [{ type: 'nephew', to: 'user' }] });
+    expect(contact('Dmitri Volkov', 'Dmitri Volkov — my landlord — finally texted back.')).toMatchObject({ relationships: [{ type: 'landlord', to: 'user' }] });
+  });
+
+  it('does not take "my wife’s cousin" for a wife, or a dash for part of a name', () => {
+    expect(contact('Tariq Aziz', 'Tariq Aziz — my wife’s cousin — is visiting.'.replace('’', "'"))?.relationships ?? []).toEqual([]);
+    expect(contacts('Lunch with Bernadette Okafor — she is back from Quito.').map((c) => c.name)).toEqual(['Bernadette Okafor']);
+  });
+});
+
 describe('tasks: closed by meaning, not by wording', () => {
   it.each([
     ['send the contract to Priya', 'I sent Priya the contract this morning.'],

@@ -34,7 +34,12 @@ const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)
 const NAME = `((?!I['’])(?!(?:We|You|It|Our|My|The|This|That|There|Here|Everyone|Nobody)\\b)\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 /** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
 const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
-const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse';
+const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse|tortoise|guinea pig|greyhound|beagle|labrador|retriever|terrier|spaniel|collie|poodle|dachshund|husky|whippet|lurcher';
+const JOBS = 'engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist|accountant|pharmacist|electrician|plumber|paralegal|librarian|scientist|programmer|editor|journalist|photographer|pilot|therapist|mechanic|carpenter|barista|paramedic|midwife|surgeon|translator|copywriter|recruiter|dentist';
+/** The opening of a new job told as news; the title follows. */
+const NEW_JOB = `\\b(?:(?:i(?:'m| am| will be|'ll be) )?(?:starting|started|taking up|beginning|began)(?: a new (?:job|role|position|gig))?(?: work)? (?:as (?:an? |the )?|the (?:position|role|post) of )|(?:my )?new (?:job|role|position|gig) (?:is )?as (?:an? |the )?|(?:i )?got (?:a|the) job as (?:an? |the )?)`;
+/** A job title: up to five words ("junior data analyst", "Head of Logistics"). */
+const JOB_TITLE = `((?:[\\p{L}-]+ ){0,4}[\\p{L}-]+)`;
 /** People one has (a dentist, a wife): their value is a name, cut where the name ends. */
 const RELATIONS = 'dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet|physio|hairdresser|landlord';
 // Family and friends are contacts, with the relationship on the contact ("Mia. The user's daughter."); a fact too would say it twice.
@@ -61,6 +66,10 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b(?:my|our) (?:home ?base|base|home ?town|home city|city)(?: these days| nowadays| now| at the moment| currently)? is (?:now )?${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:moved|relocated) to ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bliving in ${VALUE} now\\b`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  // A move told in passing: "since moving to Sheffield", "our new flat in Leith", "we moved into a house in Ghent".
+  { pattern: new RegExp(`\\b(?:since|after|before) (?:i |we )?(?:moving|relocating|we moved|i moved) to ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:my|our|the) new (?:flat|place|house|apartment|home|pad) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
+  { pattern: new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |finally )?moved into (?:a |an |our |my |the )?(?:new )?(?:flat|place|house|apartment|home) in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i'm|i am) (?:still )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\b${NAME} (?:now )?(?:lives|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\b([Ss]he|[Hh]e|[Tt]hey) (?:now )?(?:lives?|is living|is based) in ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
@@ -68,8 +77,14 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b((?!I['’])\\p{Lu}[\\p{L}'’-]+)(?:, [^,]{1,30},)? is (?:now )?(?:in|based in) ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\b(?:the|our|my) (?:site|office|studio|shop|business|company|practice|headquarters|hq) is (?:now )?(?:located |based )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
-  { pattern: new RegExp(`\\bi(?:'m| am) (?:a|an) ((?:[a-z]+ ){0,2}(?:engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
-  { pattern: /\b(?:i(?:'m| am)|i went|i've gone|i have gone|i've been|i have been) (vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
+  { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:an? )?((?:[a-z]+ ){0,2}(?:${JOBS}))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
+  // A new job: "starting as a junior analyst at Brightwater", "taking up the position of Head of Logistics at Varnhagen Freight", "new gig as a barista at Kiln".
+  { pattern: new RegExp(`${NEW_JOB}${JOB_TITLE} (?:at|with|for) ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!), change: true },
+  { pattern: new RegExp(`${NEW_JOB}${JOB_TITLE} (?:at|with|for) ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'employer', m[2]!.replace(/ (?:next|this|from|on|starting|tomorrow|today|in (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\b.*$/i, '')), change: true },
+  { pattern: /\b(?:i(?:'m|’m| am)|im|i went|i've gone|i have gone|i've been|i have been) (?:now |still |also )?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
+  // What the author does not eat: "I don't eat meat", "dairy's off the menu".
+  { pattern: /\bi (?:don't|dont|do not|no longer|never|can't|cannot|can no longer) (?:eat|drink) (meat|red meat|pork|beef|dairy|gluten|fish|seafood|shellfish|eggs|nuts|peanuts|sugar|alcohol)\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
+  { pattern: /\b(meat|red meat|pork|beef|dairy|gluten|seafood|shellfish|sugar|alcohol|caffeine)(?:'s|’s| is) (?:now |officially )?off the menu\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
   { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
@@ -77,6 +92,7 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`^${VALUE} is my (?:new )?(?:thing|hobby)\\b`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
   { pattern: new RegExp(`\\bmy (?:new )?(${PETS}),? (\\p{Lu}[\\p{L}'’-]+)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
   { pattern: new RegExp(`\\b(?:i|we) (?:just )?(?:adopted|got) an? (?:new )?(${PETS})[!,.]* (?:her|his|its) name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:i|we)(?:'re| are|'m| am)? (?:just |finally )?(?:adopted|adopting|got|getting) an? (?:new |rescue |little )*(${PETS}) (?:called|named) (\\p{L}[\\p{L}'’-]+)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
   { pattern: new RegExp(`\\b(?:we're|we are|i'm|i am|(?:our|my|the) account is) (?:now )?on the ([\\p{L}\\p{N}]+(?: [\\p{L}\\p{N}]+)?) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
   { pattern: new RegExp(`\\b(?:we|i) (?:pay for|have) the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!) },
   { pattern: new RegExp(`\\b(?:we|i)(?:'ve| have)? (?:just )?(?:upgraded|downgraded|switched|moved|changed) to the ([\\p{L}\\p{N}]+) plan\\b`, 'giu'), build: (m) => profile(ME, 'plan', m[1]!), change: true },

@@ -17,17 +17,24 @@ import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentenc
 
 /** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"). */
 const NOT_WORK = '(?!keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
+/** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
+const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean }[] = [
   {
-    pattern: /\b(?:remind me to|i need to|i have to|i must|i've got to|i still need to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?)\s+(?!admit\b|say\b|confess\b|agree\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b)([^.!?;]+)/giu,
     owner: 'author',
   },
+  // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
+  { pattern: new RegExp(`\\bi (?:need|must) (?!to\\b)((?:${ERRANDS})\\b[^.!?;]+)`, 'giu'), owner: 'author' },
+  // A note to self that opens with an errand ("Call the landlord re: the boiler", "+ order lanterns", "ring them tmrw").
+  { pattern: new RegExp(`^(?:[-+*•]\\s*|(?:and|also|then|plus)\\s+)?((?:${ERRANDS})\\b(?! me\\b| you\\b| us\\b)[^.!?;]+)`, 'giu'), owner: 'author' },
   // Chat drops the subject: "Need to renew the lease", "gotta book the dentist", "Reminder: pay the plumber".
   { pattern: new RegExp(`^(?:(?:really |still |also )?(?:need|have) to|gotta|got to|reminder:|reminder to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   {
-    pattern: /\b(?:can you|could you|would you|please)\s+(?!tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure)([^.!?;]+)/giu,
+    // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
+    pattern: /\b(?:can you|could you|would you|please)\s+(?:kindly\s+)?(?!kindly\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
   { pattern: /\b(\p{Lu}[\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\s+([^.!?;]+)/gu, owner: 'named' },
@@ -86,7 +93,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const phrase = restoreDots(match[match.length - 1]!);
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         const due = resolveDate(phrase, record.timestamp, true);
-        const title = cleanTitle(due ? phrase.replace(due.text, '') : phrase, author.name);
+        const title = cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name);
         if (!title || title.split(' ').length < 2 || lemmas(title).size < 2) continue;
         const ref = `t${++refs}`;
         ops.push({
@@ -135,8 +142,17 @@ function lemmas(text: string): Set<string> {
   return new Set([...words].map((word) => SAME_WORK[word] ?? word));
 }
 
+/** The phrase without its due date, and without the word that led to it ("follow up by Friday if unresolved" → "follow up if unresolved"). */
+function withoutDue(phrase: string, dueText: string): string {
+  const at = phrase.indexOf(dueText);
+  if (at < 0) return phrase;
+  const before = phrase.slice(0, at).replace(/\s+(?:by|before|on|until|no later than)(?: the)?\s*$/i, ' ');
+  return `${before}${phrase.slice(at + dueText.length)}`.replace(/\s{2,}/g, ' ');
+}
+
 function cleanTitle(phrase: string, authorName: string | undefined): string {
   const title = trimPhrase(phrase)
+    .replace(/^to /i, '')
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
     .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')

@@ -151,7 +151,8 @@ const NOT_NAMES = new Set(
 
 const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|teammate';
 export const RELATION_PATTERN = new RegExp(`\\b[Mm]y (?:(?:new|old|best|former) )?(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
-export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?),? (?:is|was) my (?:(?:new|old|best|former) )?(${RELATIONS})\\b`, 'gu');
+/** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ..." (not "my wife's brother"). */
+export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:,? (?:is|was)|,| [–—-]) my (?:(?:new|old|best|former) )?(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
@@ -173,6 +174,8 @@ const ACRONYM = /^\p{Lu}{3,}$/u;
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
     .replace(/['’]s$/u, '')
+    // A dash or a lower-case word after the name is the sentence going on ("Tomasz —", "Grandpa Wei re: ...").
+    .replace(/(?:\s+(?:[-–—]+|\p{Ll}[\p{L}'’]*))+[.,;:!?]*$/u, '')
     .replace(/[.,;:!?)"]+$/u, '')
     .replace(/^(?:my |the )/i, '')
     .replace(new RegExp(`^(?:${RELATIONS}) `, 'iu'), '')
