@@ -235,8 +235,16 @@ describe('notes, errands and requests', () => {
     ['Could you kindly translate this paragraph into German?'],
     ['Please keep this in mind when you plan meals.'],
     ['Please, when you book restaurants, avoid anything spicy.'],
+    ['Order arrived damaged.'],
+    ['Book club was fun.'],
+    ['Pay slip looks wrong.'],
+    ['Return flight got cancelled.'],
   ])('opens no task from: %s', (line) => {
     expect(titled(line)).toEqual([]);
+  });
+
+  it('reads an errand as a note only from the user', () => {
+    expect(taskOps([{ content: 'Call the clinic in the morning.', role: 'assistant' }])).toEqual([]);
   });
 
   it('still gives the assistant what it is asked to do later', () => {

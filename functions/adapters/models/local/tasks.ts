@@ -19,7 +19,16 @@ import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentenc
 const NOT_WORK = '(?!keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean }[] = [
+/**
+ * Whether the words after a sentence's first say something happened or is so: "Order arrived damaged", "Book club was
+ * fun", "Pay slip looks wrong" open with a noun, not an errand.
+ */
+function statesSomething(sentence: string): boolean {
+  const rest = nlp(sentence).terms().slice(1);
+  return rest.has('(#PastTense|#Copula|#Modal)') || /\b(?:looks|seems|feels|sounds|appears|keeps)\b/i.test(rest.text());
+}
+
+const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean }[] = [
   {
     pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b)([^.!?;]+)/giu,
     owner: 'author',
@@ -27,7 +36,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
   { pattern: new RegExp(`\\bi (?:need|must) (?!to\\b)((?:${ERRANDS})\\b[^.!?;]+)`, 'giu'), owner: 'author' },
   // A note to self that opens with an errand ("Call the landlord re: the boiler", "+ order lanterns", "ring them tmrw").
-  { pattern: new RegExp(`^(?:[-+*•]\\s*|(?:and|also|then|plus)\\s+)?((?:${ERRANDS})\\b(?! me\\b| you\\b| us\\b)[^.!?;]+)`, 'giu'), owner: 'author' },
+  { pattern: new RegExp(`^(?:[-+*•]\\s*|(?:and|also|then|plus)\\s+)?((?:${ERRANDS})\\b(?! me\\b| you\\b| us\\b)[^.!?;]+)`, 'giu'), owner: 'author', errand: true },
   // Chat drops the subject: "Need to renew the lease", "gotta book the dentist", "Reminder: pay the plumber".
   { pattern: new RegExp(`^(?:(?:really |still |also )?(?:need|have) to|gotta|got to|reminder:|reminder to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
@@ -87,8 +96,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner } of matches) {
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand } of matches) {
+        if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         const who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
         const phrase = restoreDots(match[match.length - 1]!);
         if (!who || !/^\p{L}/u.test(phrase)) continue;
