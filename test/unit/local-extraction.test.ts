@@ -266,6 +266,7 @@ describe('facts told in passing', () => {
     const news = 'Starting as a senior copy editor at Halberd Press on Monday!';
     expect(fact('occupation', news)).toEqual([expect.objectContaining({ value: 'senior copy editor' })]);
     expect(fact('employer', news)).toEqual([expect.objectContaining({ value: 'Halberd Press' })]);
+    expect(facts('It started as a joke at the office party.')).toEqual([]);
   });
 
   it('what the author eats, and does not', () => {
