@@ -21,7 +21,7 @@ import {
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
-import { createPacer, signalActivity, waitForQuiet, type PollCounts } from './poll-pacing.js';
+import { pacedSources, signalActivity, waitForQuiet } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -85,7 +85,7 @@ export function startEventSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: EventSourceStats = { invocations: 0, recordsDelivered: 0, recordsSucceeded: 0, recordsFailed: 0 };
-  const sources = new Map(mappings.map((mapping) => [mapping.logicalId, { counts: { streak: 0, polls: 0 } as PollCounts, pacer: createPacer(pollIntervalMs) }]));
+  const sources = pacedSources(mappings.map((mapping) => mapping.logicalId), pollIntervalMs);
   const timers = new Set<NodeJS.Timeout>();
   let running = true;
 
@@ -114,7 +114,7 @@ export function startEventSourceRunner(
     const messages = received.Messages ?? [];
     if (messages.length === 0) return false;
     // Busy from the moment messages are in hand: the delivery may take longer than any quiet round.
-    sources.get(mapping.logicalId)!.counts.streak = 0;
+    sources.get(mapping.logicalId)!.inHand();
     stats.invocations += 1;
     stats.recordsDelivered += messages.length;
     const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };
@@ -149,7 +149,7 @@ export function startEventSourceRunner(
   };
 
   const loops = mappings.map(async (mapping) => {
-    const { pacer, counts } = sources.get(mapping.logicalId)!;
+    const source = sources.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -157,10 +157,7 @@ export function startEventSourceRunner(
       } catch (error) {
         if (running) log(`event source ${mapping.logicalId}: ${String(error)}`);
       }
-      counts.streak = delivered ? 0 : counts.streak + 1;
-      counts.polls += 1;
-      if (delivered) pacer.busy();
-      else if (running) await pacer.idle();
+      await source.polled(delivered);
     }
   });
 

@@ -119,6 +119,40 @@ export interface PollCounts {
   polls: number;
 }
 
+/** One polled source: its counts and its pacer, kept together by the runner's poll loop. */
+export interface PolledSource {
+  readonly counts: PollCounts;
+  readonly pacer: Pacer;
+  /** Work is in hand: the source is busy from now, not only once its poll ends (a delivery may outlast the idle checks). */
+  inHand(): void;
+  /** Records a finished poll, then waits as long as the pacer says (not at all after work, or once stopped). */
+  polled(delivered: boolean): Promise<void>;
+}
+
+/** A paced source for each id, at the base interval `baseMs`. */
+export function pacedSources(ids: readonly string[], baseMs: number): Map<string, PolledSource> {
+  return new Map(
+    ids.map((id) => {
+      const counts: PollCounts = { streak: 0, polls: 0 };
+      const pacer = createPacer(baseMs);
+      const source: PolledSource = {
+        counts,
+        pacer,
+        inHand() {
+          counts.streak = 0;
+        },
+        async polled(delivered) {
+          counts.streak = delivered ? 0 : counts.streak + 1;
+          counts.polls += 1;
+          if (delivered) pacer.busy();
+          else await pacer.idle();
+        },
+      };
+      return [id, source];
+    }),
+  );
+}
+
 /**
  * Resolves once every source has had two consecutive empty polls, at least
  * one begun after this call: nothing is in hand, and nothing was waiting.

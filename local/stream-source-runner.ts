@@ -12,7 +12,7 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalFunction } from './lambda-functions.js';
-import { createPacer, waitForQuiet, type PollCounts } from './poll-pacing.js';
+import { pacedSources, waitForQuiet } from './poll-pacing.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import type { CfnTemplate } from './template.js';
 
@@ -99,7 +99,7 @@ export function startStreamSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: StreamSourceStats = { invocations: 0, recordsDelivered: 0, recordsFiltered: 0, recordsFailed: 0 };
-  const sources = new Map(mappings.map((m) => [m.logicalId, { counts: { streak: 0, polls: 0 } as PollCounts, pacer: createPacer(pollIntervalMs) }]));
+  const sources = pacedSources(mappings.map((mapping) => mapping.logicalId), pollIntervalMs);
   let running = true;
 
   const sendToFailureDestination = async (mapping: StreamMappingSpec, records: readonly DynamoDBRecord[], reason: string) => {
@@ -157,7 +157,7 @@ export function startStreamSourceRunner(
       const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shard.ShardId, ShardIteratorType: mapping.startingPosition }));
       iterators.set(shard.ShardId!, iterator.ShardIterator);
     }
-    const { pacer, counts } = sources.get(mapping.logicalId)!;
+    const source = sources.get(mapping.logicalId)!;
     while (running) {
       let delivered = false;
       try {
@@ -169,7 +169,7 @@ export function startStreamSourceRunner(
           if (records.length === 0) continue;
           delivered = true;
           // Busy while the records are handled, not only after: a delivery may outlast the idle checks.
-          counts.streak = 0;
+          source.inHand();
           const cutoff = Date.now() / 1000 - mapping.maxRecordAgeSeconds;
           const fresh = records.filter((r) => (r.dynamodb?.ApproximateCreationDateTime ?? Number.POSITIVE_INFINITY) >= cutoff);
           if (fresh.length < records.length) await sendToFailureDestination(mapping, records.filter((r) => !fresh.includes(r)), 'RecordAgeExceeded');
@@ -180,10 +180,7 @@ export function startStreamSourceRunner(
       } catch (error) {
         if (running) log(`stream source ${mapping.logicalId}: ${String(error)}`);
       }
-      counts.streak = delivered ? 0 : counts.streak + 1;
-      counts.polls += 1;
-      if (delivered) pacer.busy();
-      else if (running) await pacer.idle();
+      await source.polled(delivered);
     }
   });
 

@@ -43,6 +43,8 @@ const JOB_TITLE = `((?:[\\p{L}-]+ ){0,4}[\\p{L}-]+)`;
 /** A title names a job when one of its words is a job or a rank ("started as a joke at the party" names none). */
 const ROLE_WORD = new RegExp(`\\b(?:${JOBS}|head|lead|director|officer|intern|assistant|associate|specialist|coordinator|administrator|technician|executive|vp|president|partner|clerk|cashier|volunteer|apprentice|trainee|supervisor|advisor|adviser|agent|representative|owner|controller|strategist|operator|instructor|tutor|lecturer|professor|coach)s?\\b`, 'i');
 const asJob = (title: string, value: string) => (ROLE_WORD.test(title) ? value : '');
+/** A new job and where: the title is group 1, the organisation group 2. */
+const NEW_JOB_AT = new RegExp(`${NEW_JOB}${JOB_TITLE} (?:at|with|for) ${VALUE}${END}`, 'giu');
 /** People one has (a dentist, a wife): their value is a name, cut where the name ends. */
 const RELATIONS = 'dentist|doctor|gp|lawyer|accountant|wife|husband|partner|therapist|vet|physio|hairdresser|landlord';
 // Family and friends are contacts, with the relationship on the contact ("Mia. The user's daughter."); a fact too would say it twice.
@@ -82,8 +84,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
   { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:an? )?((?:[a-z]+ ){0,2}(?:${JOBS}))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
   // A new job: "starting as a junior analyst at Brightwater", "taking up the position of Head of Logistics at Varnhagen Freight", "new gig as a barista at Kiln".
-  { pattern: new RegExp(`${NEW_JOB}${JOB_TITLE} (?:at|with|for) ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'occupation', asJob(m[1]!, m[1]!)), change: true },
-  { pattern: new RegExp(`${NEW_JOB}${JOB_TITLE} (?:at|with|for) ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'employer', asJob(m[1]!, m[2]!).replace(/ (?:next|this|from|on|starting|tomorrow|today|in (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\b.*$/i, '')), change: true },
+  { pattern: NEW_JOB_AT, build: (m) => profile(ME, 'occupation', asJob(m[1]!, m[1]!)), change: true },
+  { pattern: NEW_JOB_AT, build: (m) => profile(ME, 'employer', asJob(m[1]!, m[2]!).replace(/ (?:next|this|from|on|starting|tomorrow|today|in (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\b.*$/i, '')), change: true },
   { pattern: /\b(?:i(?:'m|’m| am)|im|i went|i've gone|i have gone|i've been|i have been) (?:now |still |also )?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
   // What the author does not eat: "I don't eat meat", "dairy's off the menu".
   { pattern: /\bi (?:don't|dont|do not|no longer|never|can't|cannot|can no longer) (?:eat|drink) (meat|red meat|pork|beef|dairy|gluten|fish|seafood|shellfish|eggs|nuts|peanuts|sugar|alcohol)\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
