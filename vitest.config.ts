@@ -1,9 +1,23 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.js';
 
+/**
+ * The bundled lane: these files run a second time with every function run
+ * from its synthesised bundle (the assets `cdk deploy` uploads) instead of
+ * its sources. Together they reach every function through its own trigger;
+ * test/bundles/ runs only here.
+ */
+export const BUNDLED_LANE = [
+  'test/bundles/**/*.test.ts',
+  'test/integration/ingest-api.test.ts',
+  'test/integration/consolidation.test.ts',
+  'test/integration/read.test.ts',
+  'test/integration/erasure.test.ts',
+  'test/integration/flush.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/fresh-modules.ts', 'test/support/quiet-logs.ts'],
     pool: 'forks',
@@ -15,5 +29,9 @@ export default defineConfig({
     // One worker process runs many files (see test/support/fresh-modules.ts for what each file still gets afresh).
     poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'sources', include: ['test/**/*.test.ts'], exclude: ['test/bundles/**'] } },
+      { extends: true, test: { name: 'bundles', include: BUNDLED_LANE, env: { MEMORY_TEST_FUNCTIONS: 'bundles' } } },
+    ],
   },
 });

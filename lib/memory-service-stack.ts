@@ -10,6 +10,7 @@ import { Operations } from './constructs/operations.js';
 import { RawLogBucket } from './constructs/raw-log-bucket.js';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { InspectorSite } from './constructs/inspector-site.js';
+import { localEmbeddingFiles } from './constructs/bundling/runtime-files.js';
 import { ServicePermissions, type ServiceData } from './stages/service-data.js';
 import { addIngestStage, IDLE_CHECK_TIMEOUT } from './stages/ingest.js';
 import { addConsolidationStage } from './stages/consolidation.js';
@@ -150,10 +151,35 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly inspector?: boolean;
   /**
-   * Reserved concurrency of the consolidator and the ladder consumer (they call the model).
-   * @default { consolidator: 20, ladder: 10 }
+   * Reserved concurrency of the consolidator and the ladder consumer. Reserving
+   * fails to deploy on an account whose concurrency quota leaves less than 100
+   * unreserved (new accounts often have 10 in all), and is not what bounds the
+   * queues' consumers: `consolidatorConcurrency` and `sweepConcurrency` do.
+   * @default none
    */
-  readonly reservedConcurrency?: { readonly consolidator: number; readonly ladder: number };
+  readonly reservedConcurrency?: { readonly consolidator?: number; readonly ladder?: number };
+  /**
+   * Consolidation jobs running at once at most (the FIFO queue mapping's
+   * maximum concurrency, 2 to 1,000). One agent's jobs always run one at a time.
+   * @default 5
+   */
+  readonly consolidatorConcurrency?: number;
+  /**
+   * Sweep workers at most (the sweep queue mapping's maximum concurrency, 2 to 1,000).
+   * @default 2
+   */
+  readonly sweepConcurrency?: number;
+  /**
+   * Days of point-in-time recovery kept for the tables (1 to 35). An erased
+   * agent stays restorable from these backups for this long; see docs/design/security.md.
+   * @default 35
+   */
+  readonly pointInTimeRecoveryDays?: number;
+  /**
+   * Default-stage throttling of the HTTP API (requests per second, and burst), for all tenants together.
+   * @default { rateLimit: 1000, burstLimit: 500 }
+   */
+  readonly apiThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
   /**
    * How often the summary sweep runs.
    * @default Duration.minutes(15)
@@ -174,10 +200,12 @@ export class MemoryServiceStack extends Stack {
       ...(props.retention?.rawRecordsDays !== undefined ? { expireRecordsAfter: Duration.days(props.retention.rawRecordsDays) } : {}),
       ...(props.retention?.noncurrentVersionsDays !== undefined ? { expireNoncurrentVersionsAfter: Duration.days(props.retention.noncurrentVersionsDays) } : {}),
     });
-    const agents = new AgentPartitionedTable(this, 'Agents');
+    const recoveryPeriodInDays = props.pointInTimeRecoveryDays ?? 35;
+    const agents = new AgentPartitionedTable(this, 'Agents', { recoveryPeriodInDays });
     // Injection-log entries expire (see DynamoDbInjectionLog); nothing else in the table has the attribute.
-    const memory = new AgentPartitionedTable(this, 'Memory', { timeToLiveAttribute: 'expiresAt' });
+    const memory = new AgentPartitionedTable(this, 'Memory', { timeToLiveAttribute: 'expiresAt', recoveryPeriodInDays });
     const summaries = new AgentPartitionedTable(this, 'Summaries', {
+      recoveryPeriodInDays,
       // Each new summary announces itself to the ladder consumer.
       stream: StreamViewType.NEW_IMAGE,
       indexes: [{ name: SWEEP_INDEX, partitionKey: 'sweepShard', sortKey: 'sweepAt', include: ['tenantId', 'agentId'] }],
@@ -227,7 +255,8 @@ export class MemoryServiceStack extends Stack {
       POWERTOOLS_METRICS_NAMESPACE: 'AgentMemory',
     };
 
-    const data: ServiceData = { rawLog, agents, memory, summaries, consolidation, idleChecks, environment };
+    const embeddingFiles = embeddingProvider === 'local' ? localEmbeddingFiles() : [];
+    const data: ServiceData = { rawLog, agents, memory, summaries, consolidation, idleChecks, environment, embeddingFiles };
     const openAiKey = props.openAiApiKeySecretName ? Secret.fromSecretNameV2(this, 'OpenAiApiKeySecret', props.openAiApiKeySecretName) : undefined;
     const permissions = new ServicePermissions(this, data, {
       modelProvider,
@@ -238,19 +267,38 @@ export class MemoryServiceStack extends Stack {
     });
 
     const { ingest, flush, idleFlush, status } = addIngestStage(this, data);
-    const consolidator = addConsolidationStage(this, data, permissions, consolidatorTimeout);
-    const { ladder, ladderDeadLetters, sweep } = addLadderStage(this, data, permissions, props.sweepEvery ?? Duration.minutes(15));
+    const consolidator = addConsolidationStage(this, data, permissions, { timeout: consolidatorTimeout, concurrency: props.consolidatorConcurrency ?? 5 });
+    const { ladder, ladderDeadLetters, sweep, sweepQueue, sweepDeadLetters } = addLadderStage(this, data, permissions, { sweepEvery: props.sweepEvery ?? Duration.minutes(15), sweepConcurrency: props.sweepConcurrency ?? 2 });
     const { memoryReader, reader, feedback, exporter } = addReadStage(this, data, permissions);
     const { authorizer, authorizerFunction, keys } = addAuthorization(this, data, props);
-    const { erase, erasureDeadLetters } = addErasure(this, data);
+    const { erase, erasureQueue, erasureDeadLetters } = addErasure(this, data);
 
     const api = new MemoryApi(this, 'Api', {
       functions: { Ingest: ingest, Status: status, Flush: flush, MemoryReader: memoryReader, Sweep: sweep, Reader: reader, Erase: erase, Feedback: feedback, Export: exporter },
       authorizer,
+      ...(props.apiThrottle ? { throttle: props.apiThrottle } : {}),
     });
 
-    const limits = props.reservedConcurrency ?? { consolidator: 20, ladder: 10 };
-    new Operations(this, 'Operations', { functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, ...(authorizerFunction ? { Authorizer: authorizerFunction } : {}), Erase: erase, Feedback: feedback, Export: exporter }, deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters }, streamConsumers: { Ladder: ladder }, httpApi: api.api, reservedConcurrency: [{ fn: consolidator, limit: limits.consolidator }, { fn: ladder, limit: limits.ladder }], ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}) });
+    const reserved = props.reservedConcurrency ?? {};
+    new Operations(this, 'Operations', {
+      functions: { Ingest: ingest, Flush: flush, IdleFlush: idleFlush, Status: status, Consolidator: consolidator, Ladder: ladder, Sweep: sweep, MemoryReader: memoryReader, Reader: reader, ...(authorizerFunction ? { Authorizer: authorizerFunction } : {}), Erase: erase, Feedback: feedback, Export: exporter },
+      deadLetterQueues: { ConsolidationDeadLetters: consolidation.deadLetterQueue, IdleCheckDeadLetters: idleChecks.deadLetterQueue, LadderDeadLetters: ladderDeadLetters, ErasureDeadLetters: erasureDeadLetters, SweepDeadLetters: sweepDeadLetters },
+      workQueues: {
+        // Jobs wait at most the lag the service promises; idle checks are delayed by design, so they get longer.
+        Consolidation: { queue: consolidation.queue, maxAge: Duration.minutes(30) },
+        IdleChecks: { queue: idleChecks.queue, maxAge: Duration.hours(1) },
+        Sweep: { queue: sweepQueue, maxAge: Duration.hours(1) },
+        Erasure: { queue: erasureQueue, maxAge: Duration.hours(1) },
+      },
+      streamConsumers: { Ladder: ladder },
+      httpApi: api.api,
+      reservedConcurrency: [
+        ...(reserved.consolidator !== undefined ? [{ fn: consolidator, limit: reserved.consolidator }] : []),
+        ...(reserved.ladder !== undefined ? [{ fn: ladder, limit: reserved.ladder }] : []),
+      ],
+      ...(props.jwt ? { tenantContextPath: `authorizer.claims.${props.jwt.tenantClaim ?? 'tenant_id'}` } : {}),
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });
     if (props.inspector) {

@@ -1,7 +1,10 @@
 /**
  * A local stand-in for Lambda's SQS event source mappings: polls each mapped
  * queue, hands up to `BatchSize` messages to the same handler Lambda runs, and
- * deletes only what succeeded. With `ReportBatchItemFailures`, the reported
+ * deletes only what succeeded. A mapping with a maximum concurrency is polled
+ * by that many pollers at once (at most `MAX_LOCAL_POLLERS`), each handing one
+ * delivery at a time to the function, as Lambda scales its pollers; the queue
+ * itself keeps a FIFO message group to one delivery in flight. With `ReportBatchItemFailures`, the reported
  * items stay on the queue; when the handler throws (or times out), the whole
  * batch does. Either way they reappear after the queue's visibility timeout,
  * and the queue's redrive policy moves them to the dead-letter queue after its
@@ -31,8 +34,13 @@ export interface EventSourceMappingSpec {
   readonly queueArn: string;
   readonly batchSize: number;
   readonly reportBatchItemFailures: boolean;
+  /** Deliveries in flight at once (the mapping's `ScalingConfig.MaximumConcurrency`, capped locally). */
+  readonly concurrency: number;
   readonly target: LocalFunction;
 }
+
+/** Pollers per mapping at most, whatever its maximum concurrency: enough to show concurrency, few enough for a laptop. */
+export const MAX_LOCAL_POLLERS = 4;
 
 export interface EventSourceStats {
   invocations: number;
@@ -71,6 +79,7 @@ export function sqsMappingsFromTemplate(
           queueArn: queue.arn,
           batchSize: Number(props.BatchSize ?? 10),
           reportBatchItemFailures: ((props.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
+          concurrency: Math.min(MAX_LOCAL_POLLERS, Number((props.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency ?? 1)),
           target,
         },
       ];
@@ -85,7 +94,9 @@ export function startEventSourceRunner(
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const log = options.log ?? (() => {});
   const stats: EventSourceStats = { invocations: 0, recordsDelivered: 0, recordsSucceeded: 0, recordsFailed: 0 };
-  const sources = pacedSources(mappings.map((mapping) => mapping.logicalId), pollIntervalMs);
+  // One paced source per poller: a poller waits on its own pacer, and the runner is idle when every poller is.
+  const pollers = mappings.flatMap((mapping) => Array.from({ length: mapping.concurrency }, (_, n) => ({ mapping, id: `${mapping.logicalId}#${n}` })));
+  const sources = pacedSources(pollers.map((poller) => poller.id), pollIntervalMs);
   const timers = new Set<NodeJS.Timeout>();
   let running = true;
 
@@ -100,7 +111,7 @@ export function startEventSourceRunner(
     timers.add(timer);
   };
 
-  const pollOnce = async (mapping: EventSourceMappingSpec): Promise<boolean> => {
+  const pollOnce = async (mapping: EventSourceMappingSpec, pollerId: string): Promise<boolean> => {
     // Short polls: moto's long poll would hold its (serialised) request slot while it waits.
     const received = await sqs.send(
       new ReceiveMessageCommand({
@@ -114,7 +125,7 @@ export function startEventSourceRunner(
     const messages = received.Messages ?? [];
     if (messages.length === 0) return false;
     // Busy from the moment messages are in hand: the delivery may take longer than any quiet round.
-    sources.get(mapping.logicalId)!.inHand();
+    sources.get(pollerId)!.inHand();
     stats.invocations += 1;
     stats.recordsDelivered += messages.length;
     const event: SQSEvent = { Records: messages.map((message) => toSqsRecord(message, mapping)) };
@@ -148,12 +159,12 @@ export function startEventSourceRunner(
     return true;
   };
 
-  const loops = mappings.map(async (mapping) => {
-    const source = sources.get(mapping.logicalId)!;
+  const loops = pollers.map(async ({ mapping, id }) => {
+    const source = sources.get(id)!;
     while (running) {
       let delivered = false;
       try {
-        delivered = await pollOnce(mapping);
+        delivered = await pollOnce(mapping, id);
       } catch (error) {
         if (running) log(`event source ${mapping.logicalId}: ${String(error)}`);
       }

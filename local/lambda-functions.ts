@@ -12,8 +12,7 @@ import { ENTRY_METADATA_KEY } from '../lib/constructs/service-function.js';
 import { resolveValue, type ResourceMap } from './provision.js';
 import { lambdaContext } from './lambda-events.js';
 import type { CfnTemplate } from './template.js';
-import { createServiceRuntime, provideServiceRuntime, createModel } from '../functions/commons/runtime.js';
-import { createAwsClients } from '../functions/commons/clients.js';
+import { provideRuntimeWrappers } from '../functions/commons/runtime/aws.js';
 import type { LocalFaults } from './fault-injection.js';
 import { signalActivity } from './poll-pacing.js';
 
@@ -51,6 +50,25 @@ export function describeFunctions(template: CfnTemplate, resources: ResourceMap)
 }
 
 /**
+ * Sets the functions' environment on this process, as Lambda sets each
+ * function's on its own: all functions share one process here, so two
+ * functions that give one variable different values are refused.
+ */
+export function shareFunctionEnvironment(specs: readonly Pick<LocalFunction, 'environment'>[]): void {
+  const merged: Record<string, string> = {};
+  for (const spec of specs) {
+    for (const [name, value] of Object.entries(spec.environment)) {
+      if (merged[name] !== undefined && merged[name] !== value) {
+        throw new Error(`functions disagree on ${name} (${merged[name]} vs ${value}); the local runtime shares one process`);
+      }
+      merged[name] = value;
+    }
+  }
+  delete merged.NODE_OPTIONS;
+  Object.assign(process.env, merged);
+}
+
+/**
  * Sets each function's environment on this process (as Lambda would) and
  * imports its handler. All functions share one process, so two functions that
  * give one variable different values are refused.
@@ -64,22 +82,10 @@ export async function loadFunctions(
   } = {},
 ): Promise<Map<string, LocalFunction>> {
   const specs = describeFunctions(template, resources);
-  const merged: Record<string, string> = {};
-  for (const spec of specs) {
-    for (const [name, value] of Object.entries(spec.environment)) {
-      if (merged[name] !== undefined && merged[name] !== value) {
-        throw new Error(`functions disagree on ${name} (${merged[name]} vs ${value}); the local runtime shares one process`);
-      }
-      merged[name] = value;
-    }
-  }
-  delete merged.NODE_OPTIONS;
-  Object.assign(process.env, merged);
+  shareFunctionEnvironment(specs);
   const faults = options.faults;
-  if (faults) {
-    // Before any handler is imported: each builds the process-wide runtime on import, which this one now is.
-    provideServiceRuntime((config) => createServiceRuntime(config, faults.wrapClients(createAwsClients(config)), faults.wrapModel(createModel(config))));
-  }
+  // Before any handler is imported: each builds the process-wide clients and model on import.
+  provideRuntimeWrappers(faults ? { clients: (clients) => faults.wrapClients(clients), model: (model) => faults.wrapModel(model) } : {});
 
   const functions = new Map<string, LocalFunction>();
   for (const spec of specs) {

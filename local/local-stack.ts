@@ -12,9 +12,10 @@ import { startEmulator, type Emulator } from './emulator.js';
 import { sqsMappingsFromTemplate, startEventSourceRunner, type EventSourceRunner as QueueRunner } from './event-source-runner.js';
 import type { StreamSourceStats } from './stream-source-runner.js';
 
-import { loadFunctions, type LocalFunction } from './lambda-functions.js';
+import { describeFunctions, loadFunctions, shareFunctionEnvironment, type LocalFunction } from './lambda-functions.js';
 import { provisionFromTemplate, type ResourceMap } from './provision.js';
-import { synthesizeTemplate, type CfnTemplate } from './template.js';
+import { synthesizeAssembly, synthesizeTemplate, type CfnTemplate } from './template.js';
+import { loadBundledFunctions, type BundledFunction } from './bundled-functions.js';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -55,6 +56,14 @@ export interface LocalStackOptions {
    * and model port the functions share, and every invocation. @default none
    */
   readonly faults?: LocalFaults;
+  /**
+   * What runs the functions: `sources` imports the TypeScript handlers into
+   * this process; `bundles` synthesises the stack with bundling, as `cdk
+   * deploy` does, and runs each function's asset in processes of its own
+   * (local/bundled-functions.ts), with its memory size and timeout.
+   * @default 'sources'
+   */
+  readonly functions?: 'sources' | 'bundles';
 }
 
 export interface LocalStack {
@@ -63,6 +72,8 @@ export interface LocalStack {
   readonly template: CfnTemplate;
   readonly resources: ResourceMap;
   readonly functions: ReadonlyMap<string, LocalFunction>;
+  /** The functions' bundles, when they run from them (`functions: 'bundles'`). */
+  readonly bundles?: ReadonlyMap<string, BundledFunction>;
   readonly eventSources: EventSourceRunner;
   readonly clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient; streams: DynamoDBStreamsClient };
   /** The keys table, through the same adapter the authorizer uses. */
@@ -117,7 +128,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const emulator: Emulator = await startEmulator({ endpoint: options.endpoint, log });
   try {
     useEmulatorEnvironment(emulator.endpoint);
-    const template = await synthesizeTemplate(options.stackProps);
+    if (options.functions === 'bundles' && options.faults) throw new Error('fault injection wraps in-process clients; it needs functions: sources');
+    const assembly = options.functions === 'bundles' ? await synthesizeAssembly(options.stackProps) : undefined;
+    const template = assembly?.template ?? (await synthesizeTemplate(options.stackProps));
     const clients = emulatorClients(emulator.endpoint);
     // A write made through these (by a test, a script, the runners themselves) wakes the pollers.
     signalWrites(clients.sqs);
@@ -125,7 +138,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const resources = await provisionFromTemplate(template, clients, options.namePrefix ?? 'agent-memory');
     const keys = new DynamoDbApiKeyStore(DynamoDBDocumentClient.from(clients.dynamodb), keysTableOf(resources));
     await seedApiKeys(keys, options.apiKeys);
-    const functions = await loadFunctions(template, resources, options.faults ? { faults: options.faults } : {});
+    let bundles: Map<string, BundledFunction> | undefined;
+    let functions: ReadonlyMap<string, LocalFunction>;
+    if (assembly) {
+      shareFunctionEnvironment(describeFunctions(template, resources));
+      bundles = loadBundledFunctions(assembly, resources);
+      functions = bundles;
+    } else {
+      functions = await loadFunctions(template, resources, options.faults ? { faults: options.faults } : {});
+    }
     let ready = false;
     const api = await startApiServer(routesFromTemplate(template, functions), {
       host: options.host ?? '127.0.0.1',
@@ -164,6 +185,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       template,
       resources,
       functions,
+      ...(bundles ? { bundles } : {}),
       eventSources,
       clients,
       keys,
@@ -175,6 +197,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       async stop() {
         await eventSources.stop();
         await api.close();
+        await Promise.all([...(bundles?.values() ?? [])].map((fn) => fn.stop()));
         await emulator.stop();
       },
     };

@@ -2,7 +2,9 @@
  * `npm start`: the whole pipeline locally. Starts moto (unless
  * AWS_ENDPOINT_URL points at an emulator already), provisions the stack's
  * resources, serves the API on http://127.0.0.1:${PORT:-3000} and runs the
- * event sources. Ctrl-C or SIGTERM shuts everything down, emulator included.
+ * event sources. `npm start -- --bundles` runs every function from its
+ * synthesised bundle, as deployed, instead of from the sources. Ctrl-C or
+ * SIGTERM shuts everything down, emulator included.
  */
 import { startLocalStack } from './local-stack.js';
 import { SCOPES } from '../functions/domain/auth.js';
@@ -12,7 +14,9 @@ const log = (line: string) => process.stderr.write(`[local] ${line}\n`);
 const port = Number(process.env.PORT ?? 3000);
 // MEMORY_API_KEYS seeds chosen keys (tenant:key:scopes, comma-separated, scopes joined by +).
 const seeded = process.env.MEMORY_API_KEYS;
-const stack = await startLocalStack({ endpoint: process.env.AWS_ENDPOINT_URL, port, log, ...(seeded ? { apiKeys: seeded } : {}) });
+const functions = process.argv.includes('--bundles') ? 'bundles' : 'sources';
+if (functions === 'bundles') log('synthesising the stack with its bundles (as cdk deploy would)');
+const stack = await startLocalStack({ endpoint: process.env.AWS_ENDPOINT_URL, port, log, functions, ...(seeded ? { apiKeys: seeded } : {}) });
 // Without seeds: one fresh key for tenant `default` with every scope, shown once.
 let exampleKey = '<one of your MEMORY_API_KEYS>';
 if (!seeded) {

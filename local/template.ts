@@ -9,7 +9,7 @@
  * CDK), and every test file starts a stack. A cache hit never loads the CDK.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,14 @@ export const LOCAL_STACK_NAME = 'AgentMemoryLocal';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'agent-memory-templates');
+const ASSEMBLIES = join(ROOT, 'node_modules', '.cache', 'agent-memory-assemblies');
+
+/** A synthesised cloud assembly with its bundles: what `cdk deploy` would upload. */
+export interface BundledAssembly {
+  readonly template: CfnTemplate;
+  /** The assembly directory; each function's asset is a directory in it (`aws:asset:path` metadata). */
+  readonly directory: string;
+}
 
 export async function synthesizeTemplate(props: MemoryServiceStackProps = {}): Promise<CfnTemplate> {
   const key = templateKey(props);
@@ -61,9 +69,40 @@ async function synthesize(props: MemoryServiceStackProps): Promise<CfnTemplate> 
   }
 }
 
-/** The props, and the content of every file the template can depend on. */
-function templateKey(props: MemoryServiceStackProps): string {
-  const hash = createHash('sha256').update(JSON.stringify(props));
+/**
+ * Synthesises the stack as `cdk synth` does, bundling every function with
+ * esbuild (no Docker) into a cached cloud assembly, keyed like the template:
+ * the local stack can then run each function from the very files Lambda gets.
+ */
+export async function synthesizeAssembly(props: MemoryServiceStackProps = {}): Promise<BundledAssembly> {
+  const directory = join(ASSEMBLIES, templateKey(props, 'bundled'));
+  const templateFile = join(directory, `${LOCAL_STACK_NAME}.template.json`);
+  if (!existsSync(templateFile)) {
+    mkdirSync(ASSEMBLIES, { recursive: true });
+    const partial = mkdtempSync(join(ASSEMBLIES, 'partial-'));
+    try {
+      const [{ App }, { MemoryServiceStack }] = await Promise.all([import('aws-cdk-lib'), import('../lib/memory-service-stack.js')]);
+      // Asset metadata names each function's bundle directory, as the CDK CLI asks for it.
+      const app = new App({ outdir: partial, context: { 'aws:cdk:enable-asset-metadata': true } });
+      new MemoryServiceStack(app, LOCAL_STACK_NAME, props);
+      app.synth();
+      try {
+        // Whole, then renamed: a concurrent reader never sees half an assembly.
+        renameSync(partial, directory);
+      } catch (error) {
+        // Another process got there first with the same inputs.
+        if (!existsSync(templateFile)) throw error;
+      }
+    } finally {
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  return { template: JSON.parse(readFileSync(templateFile, 'utf8')) as CfnTemplate, directory };
+}
+
+/** The props, and the content of every file the template (or its bundles) can depend on. */
+function templateKey(props: MemoryServiceStackProps, variant = 'template'): string {
+  const hash = createHash('sha256').update(variant).update(JSON.stringify(props));
   for (const file of [...sourceFiles(join(ROOT, 'lib')), ...sourceFiles(join(ROOT, 'functions')), join(ROOT, 'package-lock.json')]) {
     hash.update(file.slice(ROOT.length)).update('\u0000');
     try {
@@ -77,7 +116,7 @@ function templateKey(props: MemoryServiceStackProps): string {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }

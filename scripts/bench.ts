@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is
- * named: ingest, consolidate, ladders, read, eval, extract) on a fresh local
+ * named: ingest, consolidate, ladders, read, eval, extract, bundles) on a fresh local
  * stack each (extract needs none: it calls the model port directly), prints each table and JSON line, and records each section in
  * docs/BENCHMARKS.md.
  */
@@ -13,6 +13,7 @@ import { benchLadders } from './bench/ladders.js';
 import { benchRead } from './bench/read.js';
 import { benchEval } from './bench/eval.js';
 import { benchExtract } from './bench/extract.js';
+import { benchBundles } from './bench/bundles.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -24,7 +25,10 @@ const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = 
   read: benchRead,
   eval: benchEval,
   extract: () => benchExtract(),
+  bundles: benchBundles,
 };
+/** Benchmarks that run the functions from their synthesised bundles instead of the sources. */
+const bundled = new Set(['bundles']);
 /** Benchmarks that call the model port directly and need no emulator. */
 const stackless = new Set(['extract']);
 
@@ -64,7 +68,7 @@ for (const name of names) {
     continue;
   }
   // A fresh stack (and emulator) per benchmark, so one cannot warm or load the emulator for another.
-  const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log });
+  const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log, functions: bundled.has(name) ? 'bundles' : 'sources' });
   try {
     log(`running ${name}`);
     const report = await benchmarks[name]!(stack);

@@ -127,6 +127,7 @@ export const summarySchema = z
     tokens: z.number().int(),
     empty: z.boolean(),
     createdAt: z.string(),
+    rebuiltAt: z.string().optional().meta({ description: 'When a rebuild last regenerated this summary' }),
   })
   .meta({ id: 'Summary' });
 
@@ -246,7 +247,9 @@ export const sweepResultSchema = z
   .object({ swept: z.boolean(), written: z.number().int().optional(), reason: z.literal('consolidation-pending').optional() })
   .meta({ id: 'SweepResult' });
 
-export const rebuildResultSchema = z.object({ rebuilt: z.number().int() }).meta({ id: 'RebuildResult' });
+export const rebuildResultSchema = z
+  .object({ status: z.literal('queued'), ladder: z.enum(['time', 'count']), from: z.union([z.string(), z.number()]), to: z.union([z.string(), z.number()]), periods: z.number().int() })
+  .meta({ id: 'RebuildQueued', description: 'The rebuild runs on the sweep workers; each regenerated summary shows `rebuiltAt`.' });
 
 /** What one operation takes and returns; status codes other than errors. */
 export interface OperationSchema {
@@ -278,7 +281,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSch
   },
   readInjection: { extraParams: z.object({ requestId: z.string() }), responses: ok(injectionSchema) },
   sweepAgent: { responses: ok(sweepResultSchema) },
-  rebuildSummaries: { body: rebuildRequestSchema, responses: ok(rebuildResultSchema) },
+  rebuildSummaries: { body: rebuildRequestSchema, responses: { 202: { description: 'Rebuild queued', schema: rebuildResultSchema } } },
   readSnapshot: {
     query: z.object({ views: contextQuerySchema.shape.views }),
     responses: { 200: { description: 'The snapshot; ETag is its version', schema: snapshotSchema }, 304: { description: 'Not modified (If-None-Match)' } },

@@ -44,6 +44,10 @@ const configSchema = z.object({
   REDACT_PII_ADDRESS: z.enum(['keep', 'mask', 'drop']).default('keep'),
   /** Redact at ingest as well, so the raw log holds no secret either (default: the raw log keeps the evidence). */
   REDACT_RAW_LOG: flag.default(false),
+  /** The sweep workers' queue (due agents, summary rebuilds); only the sweep function uses it. */
+  SWEEP_QUEUE_URL: z.url().optional(),
+  /** How long an agent handed to the sweep workers is not handed out again (the schedule's interval). */
+  SWEEP_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   /** Erasure jobs (DELETE /v1/agents/{agentId}); only the erase function uses it. */
   ERASURE_QUEUE_URL: z.url().optional(),
   /** API keys by SHA-256 digest; only the authorizer reads it. */
@@ -103,14 +107,22 @@ const configSchema = z.object({
   /** Days an archived item is kept before the sweep deletes it; 0 keeps archived items for good. */
   ARCHIVED_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365),
   AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Set by Lambda: the function's memory size, which in-memory caches are sized from. */
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().min(128).max(10_240).default(1024),
   AWS_ENDPOINT_URL: z.url().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
   /** Path-style S3 addressing; on by default whenever an endpoint override is set (emulators). */
   S3_FORCE_PATH_STYLE: flag.optional(),
 });
 
-/** Used when MODEL_PROVIDER=bedrock and MODEL_ID is not set. */
-export const DEFAULT_BEDROCK_MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+/**
+ * Used when MODEL_PROVIDER=bedrock and MODEL_ID is not set: Claude Haiku 4.5
+ * through its global cross-Region inference profile, which every commercial
+ * Region offers (current Anthropic models are not invoked by bare model id
+ * on demand). A deployment with data-residency needs names a geographic
+ * profile (us., eu., apac., jp. ...) instead; see docs/deploy.md.
+ */
+export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
 
 /** Used when EMBEDDING_PROVIDER=bedrock and EMBEDDING_MODEL_ID is not set. */
 export const DEFAULT_BEDROCK_EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
@@ -138,6 +150,8 @@ export interface ServiceConfig {
   readonly summariesTableName: string;
   readonly keysTableName?: string;
   readonly erasureQueueUrl?: string;
+  readonly sweepQueueUrl?: string;
+  readonly sweepLeaseMs: number;
   /** What is redacted from text before anything is derived from it. */
   readonly redaction: { readonly email: 'keep' | 'mask' | 'drop'; readonly phone: 'keep' | 'mask' | 'drop'; readonly address: 'keep' | 'mask' | 'drop'; readonly rawLog: boolean };
   readonly timeZone: string;
@@ -158,6 +172,8 @@ export interface ServiceConfig {
   /** The sweep's forgetting pass (see domain/lifecycle.ts). */
   readonly forgetting: { readonly afterDays: number; readonly protectedAfterDays: number; readonly maxConfidence: number; readonly purgeArchivedAfterDays?: number };
   readonly region: string;
+  /** The function's memory size in MB (Lambda's AWS_LAMBDA_FUNCTION_MEMORY_SIZE). */
+  readonly functionMemoryMb: number;
   readonly endpointOverridden: boolean;
   readonly s3ForcePathStyle: boolean;
 }
@@ -207,6 +223,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     summariesTableName: c.SUMMARIES_TABLE_NAME,
     ...(c.KEYS_TABLE_NAME ? { keysTableName: c.KEYS_TABLE_NAME } : {}),
     ...(c.ERASURE_QUEUE_URL ? { erasureQueueUrl: c.ERASURE_QUEUE_URL } : {}),
+    ...(c.SWEEP_QUEUE_URL ? { sweepQueueUrl: c.SWEEP_QUEUE_URL } : {}),
+    sweepLeaseMs: c.SWEEP_LEASE_SECONDS * 1000,
     redaction: { email: c.REDACT_PII_EMAIL, phone: c.REDACT_PII_PHONE, address: c.REDACT_PII_ADDRESS, rawLog: c.REDACT_RAW_LOG },
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
@@ -233,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(c.ARCHIVED_RETENTION_DAYS > 0 ? { purgeArchivedAfterDays: c.ARCHIVED_RETENTION_DAYS } : {}),
     },
     region: c.AWS_REGION,
+    functionMemoryMb: c.AWS_LAMBDA_FUNCTION_MEMORY_SIZE,
     endpointOverridden,
     s3ForcePathStyle: c.S3_FORCE_PATH_STYLE ?? endpointOverridden,
   };

@@ -1,12 +1,11 @@
 /** Lambda entry: agent erasure (DELETE /v1/agents/{agentId}, and the erasure queue). */
 import { createEraseHandler } from './http/erase-route.js';
-import { serviceRuntime } from '../commons/runtime.js';
+import { awsRuntime } from '../commons/runtime/aws.js';
 import { S3AgentPrefixEraser } from '../adapters/s3/raw-log-eraser.js';
 import { DynamoDbErasureLog, DynamoDbPartitionEraser } from '../adapters/dynamodb/partition-eraser.js';
 import { SqsErasureQueue } from '../adapters/sqs/erasure-queue.js';
 
-const runtime = serviceRuntime();
-const { config, clients } = runtime;
+const { config, clients } = awsRuntime();
 if (!config.erasureQueueUrl) throw new Error('invalid configuration: erasure needs ERASURE_QUEUE_URL');
 
 export const handler = createEraseHandler({

@@ -1,7 +1,8 @@
 /** Lambda entry: flush API. */
 import { createFlushHandler } from './http/flush-route.js';
-import { serviceRuntime } from '../commons/runtime.js';
+import { awsRuntime } from '../commons/runtime/aws.js';
+import { agentLedger, batchQueue } from '../commons/runtime/stores.js';
 
-const runtime = serviceRuntime();
+const runtime = awsRuntime();
 
-export const handler = createFlushHandler({ ledger: runtime.ledger, queue: runtime.queue, coalesceSeconds: runtime.config.flushCoalesceSeconds });
+export const handler = createFlushHandler({ ledger: agentLedger(runtime), queue: batchQueue(runtime), coalesceSeconds: runtime.config.flushCoalesceSeconds });

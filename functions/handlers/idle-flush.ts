@@ -1,12 +1,13 @@
 /** Lambda entry: idle-check queue consumer. */
 import { createIdleCheckHandler } from './events/idle-check-handler.js';
-import { serviceRuntime } from '../commons/runtime.js';
+import { awsRuntime } from '../commons/runtime/aws.js';
+import { agentLedger, batchQueue, idleCheckScheduler } from '../commons/runtime/stores.js';
 
-const runtime = serviceRuntime();
+const runtime = awsRuntime();
 
 export const handler = createIdleCheckHandler({
-  ledger: runtime.ledger,
-  queue: runtime.queue,
-  idleChecks: runtime.idleChecks,
+  ledger: agentLedger(runtime),
+  queue: batchQueue(runtime),
+  idleChecks: idleCheckScheduler(runtime),
   idleFlushSeconds: runtime.config.idleFlushSeconds,
 });

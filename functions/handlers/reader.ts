@@ -1,18 +1,20 @@
 /** Lambda entry: the read path (snapshot and context). */
 import { createReadHandler } from './http/read-route.js';
-import { serviceRuntime } from '../commons/runtime.js';
+import { S3IndexSegments } from '../adapters/s3/index-segments.js';
+import { awsRuntime } from '../commons/runtime/aws.js';
+import { embeddingPort } from '../commons/runtime/embeddings.js';
+import { injectionLog, snapshotStore } from '../commons/runtime/stores.js';
 import { CachedSnapshotReader } from '../use-cases/read-snapshot.js';
 import { RecallReader } from '../use-cases/recall.js';
-import { LocalEmbeddings } from '../adapters/embeddings/local.js';
 
-const runtime = serviceRuntime();
-// The query embedding model loads at cold start, not on the first question.
-if (runtime.embeddings instanceof LocalEmbeddings) runtime.embeddings.warmUp();
+const runtime = awsRuntime();
+// The query embedding model starts loading at cold start, not on the first question.
+const embeddings = await embeddingPort(runtime);
 
 export const handler = createReadHandler({
   // Lives as long as the warm function instance.
-  snapshots: new CachedSnapshotReader(runtime.snapshots, runtime.config.snapshotCacheMs),
-  injections: runtime.injections,
-  // Segments and query embeddings cached for the life of the warm instance.
-  recall: new RecallReader(runtime.index.segments, runtime.embeddings),
+  snapshots: new CachedSnapshotReader(snapshotStore(runtime), runtime.config.snapshotCacheMs),
+  injections: injectionLog(runtime),
+  // Segments and query embeddings cached for the life of the warm instance, the segments in a quarter of its memory.
+  recall: new RecallReader(new S3IndexSegments(runtime.clients.s3, runtime.config.rawBucketName), embeddings, (runtime.config.functionMemoryMb * 1024 * 1024) / 4),
 });

@@ -1,7 +1,6 @@
 /** Lambda entry: agent status API. */
 import { createStatusHandler } from './http/status-route.js';
-import { serviceRuntime } from '../commons/runtime.js';
+import { awsRuntime } from '../commons/runtime/aws.js';
+import { agentLedger } from '../commons/runtime/stores.js';
 
-const runtime = serviceRuntime();
-
-export const handler = createStatusHandler({ ledger: runtime.ledger });
+export const handler = createStatusHandler({ ledger: agentLedger(awsRuntime()) });

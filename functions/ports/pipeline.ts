@@ -6,6 +6,7 @@ import type { AgentKey } from '../domain/agent-key.js';
 import type { AgentCounters, BatchRange } from '../domain/sequencing.js';
 import type { IncomingEvent } from '../domain/events.js';
 import { MemoryServiceError } from '../domain/errors.js';
+import type { SweepJob } from '../domain/sweep-job.js';
 
 /** What the ledger remembers about an accepted event id. */
 export interface EventClaim {
@@ -155,6 +156,11 @@ export interface DeadLetter {
   /** Deterministic (the original message id), so a repeated park is dropped. */
   readonly deduplicationId: string;
   readonly cause: string;
+}
+
+/** Jobs for the sweep workers (due agents, summary rebuilds); delivered at least once. */
+export interface SweepQueue {
+  enqueue(jobs: readonly SweepJob[]): Promise<void>;
 }
 
 /** The consolidation dead-letter queue, written directly for jobs that are malformed. */

@@ -67,6 +67,12 @@ export interface SummaryStore {
    * consecutive failures so far.
    */
   deferSweep(agent: AgentKey, now: string): Promise<number>;
+  /**
+   * Claims a due agent for one sweep: moves its next sweep to `until` if it is
+   * still due at `now`. False when it is not (another run claimed it, or its
+   * cursor moved), so an agent is handed to the sweep workers once per lease.
+   */
+  leaseSweep(agent: AgentKey, now: string, until: string): Promise<boolean>;
   /** The newest summary with text at a level, if any. */
   latestWithText(agent: AgentKey, ladder: Ladder, level: number): Promise<StoredSummary | undefined>;
 }

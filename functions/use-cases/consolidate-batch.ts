@@ -56,6 +56,14 @@ export interface ConsolidationDependencies {
   readonly onLag?: (lagMs: number) => void;
   /** When set, sequence numbers whose records never arrive are consolidated as holes after a grace period. */
   readonly holes?: HolePolicy;
+  /**
+   * Epoch ms by which the job's model calls and waits must be over (the
+   * invocation's end, less the time its writes, index and snapshot take):
+   * every budget's wall time and the hole wait are cut to it, and no further
+   * catch-up batch is started after it (the job is retried to finish).
+   * @default no deadline beyond the budgets' own
+   */
+  readonly deadline?: number;
 }
 
 /**
@@ -97,6 +105,16 @@ export class BatchOrderError extends MemoryServiceError {
   override readonly name = 'BatchOrderError';
 }
 
+/** The invocation's time ran out between catch-up batches; those applied are kept, and a retry goes on from there. */
+export class OutOfTimeError extends MemoryServiceError {
+  override readonly name = 'OutOfTimeError';
+}
+
+/** A wall-time limit cut to what is left before the job's deadline (at least a second, so a call can fail cleanly). */
+function untilDeadline(deps: Pick<ConsolidationDependencies, 'deadline'>, limitMs: number): number {
+  return deps.deadline === undefined ? limitMs : Math.max(1_000, Math.floor(Math.min(limitMs, deps.deadline - Date.now())));
+}
+
 /** Items given to the model, most recently reinforced first, to bound its input. */
 const MAX_EXISTING_IN_PROMPT = 150;
 
@@ -122,6 +140,9 @@ export async function consolidateBatch(deps: ConsolidationDependencies, job: Bat
     throw new BatchOrderError(`batch ${job.index} arrived while batch ${firstNeeded} is not applied; more than ${maxCatchUp} behind`);
   }
   for (let index = firstNeeded; index <= job.index; index += 1) {
+    if (index > firstNeeded && deps.deadline !== undefined && Date.now() >= deps.deadline) {
+      throw new OutOfTimeError(`applied batches ${firstNeeded}-${index - 1} of ${job.index}; the rest is left to the retry`);
+    }
     const batch = index === job.index ? job : await deps.ledger.readBatch(agent, index);
     if (!batch) throw new BatchOrderError(`batch ${index} of ${agent.agentId} has no ledger marker`);
     outcomes.push(await applyBatch(deps, agent, { index, fromSequence: batch.fromSequence, toSequence: batch.toSequence }, updaters));
@@ -136,7 +157,7 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   const started = Date.now();
   // Raw records are read once per batch, and shared by the updaters.
   const records = await readBatchRecords(deps, agent, batch);
-  const budget = new BatchBudget(deps.budget);
+  const budget = new BatchBudget({ ...deps.budget, maxWallMs: untilDeadline(deps, deps.budget.maxWallMs) });
   // Calls are drawn from one budget; each updater plans its input on an equal share of it,
   // so the plan does not depend on which updater happens to call first.
   const share = shareOf(deps.budget, updaters.length);
@@ -150,7 +171,8 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   if (failures.length > 0) throw new UpdatersFailedError(batch.index, failures);
   // Summaries first: "consolidated" then also means the summary cursor has seen these records,
   // which is what the sweep relies on before it closes a day.
-  const written = deps.summaries ? await placeThrough(deps.summaries, deps.rawLog, agent, batch, records) : [];
+  const summaries = deps.summaries?.budget ? { ...deps.summaries, budget: { ...deps.summaries.budget, maxWallMs: untilDeadline(deps, deps.summaries.budget.maxWallMs) } } : deps.summaries;
+  const written = summaries ? await placeThrough(summaries, deps.rawLog, agent, batch, records) : [];
   // Indexed before the batch counts as consolidated, so a failure here is retried with the batch.
   if (deps.index) await indexBatch(deps.index, agent, batch.toSequence, records, written);
   await markConsolidated(deps, agent, batch, records);
@@ -179,7 +201,7 @@ async function readBatchRecords(deps: ConsolidationDependencies, agent: AgentKey
       records.filter((r) => r.sequence > sequence).reduce((earliest, r) => Math.min(earliest, Date.parse(r.receivedAt)), closedAt);
     const dueAt = Math.max(...missing.map((sequence) => committedBy(sequence) + policy.graceMs));
     if (dueAt > now) {
-      if (waited || dueAt - now > policy.maxWaitMs) throw new MissingRecordsError(missing);
+      if (waited || dueAt - now > untilDeadline(deps, policy.maxWaitMs)) throw new MissingRecordsError(missing);
       await sleep(dueAt - now);
       waited = true;
       continue;

@@ -65,7 +65,8 @@ export class BatchBudget {
     const remaining = this.deadline - this.clock();
     if (remaining <= 0) throw new BudgetExceededError(`wall-time budget of ${this.limits.maxWallMs} ms spent`);
     this.calls += 1;
-    return AbortSignal.timeout(remaining);
+    // AbortSignal.timeout takes whole milliseconds only.
+    return AbortSignal.timeout(Math.ceil(remaining));
   }
 
   /**

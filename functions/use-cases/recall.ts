@@ -43,20 +43,40 @@ class Lru<V> {
     this.map.set(key, value);
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
   }
+  deleteWhere(predicate: (value: V) => boolean): void {
+    for (const [key, value] of this.map) if (predicate(value)) this.map.delete(key);
+  }
+  get size(): number {
+    return this.map.size;
+  }
 }
+
+/** The decoded form of a segment, against its stored (compressed) size: an estimate the cache bound uses. */
+const DECODED_PER_STORED_BYTE = 8;
 
 export class RecallReader {
   private readonly segments = new Map<string, { loaded: LoadedSegment; bytes: number }>();
   private segmentBytes = 0;
-  private readonly indexes = new Lru<UnitIndex>(64);
+  /** Joined indexes by manifest signature, with the segment keys each holds on to. */
+  private readonly indexes = new Lru<{ index: UnitIndex; keys: readonly string[] }>(64);
   private readonly queries = new Lru<Promise<Float32Array | undefined>>(2_000);
 
   constructor(
     private readonly store: Pick<IndexSegmentStore, 'get'>,
     private readonly embeddings: EmbeddingPort | undefined,
-    /** Segment cache bound (approximate, stored bytes × 8 for the decoded form). */
-    private readonly maxCachedBytes = 512 * 1024 * 1024,
+    /**
+     * What the cached segments may take (decoded, estimated): the read
+     * function gives a quarter of its memory, beside the embedding model and
+     * the request. A segment evicted from the cache also leaves every joined
+     * index that holds it, so nothing evicted stays reachable.
+     */
+    private readonly maxCachedBytes = 256 * 1024 * 1024,
   ) {}
+
+  /** Decoded bytes the cache holds now (estimated). */
+  get cachedBytes(): number {
+    return this.segmentBytes;
+  }
 
   private async segment(ref: { key: string; bytes: number }): Promise<{ loaded?: LoadedSegment; fetched: boolean }> {
     const cached = this.segments.get(ref.key);
@@ -65,12 +85,13 @@ export class RecallReader {
     // Merged away and deleted after this snapshot was assembled: the next snapshot lists its replacement.
     if (!segment) return { fetched: true };
     const loaded = loadSegment(ref.key, segment);
-    this.segments.set(ref.key, { loaded, bytes: ref.bytes * 8 });
-    this.segmentBytes += ref.bytes * 8;
+    this.segments.set(ref.key, { loaded, bytes: ref.bytes * DECODED_PER_STORED_BYTE });
+    this.segmentBytes += ref.bytes * DECODED_PER_STORED_BYTE;
     while (this.segmentBytes > this.maxCachedBytes && this.segments.size > 1) {
       const [oldest, entry] = this.segments.entries().next().value!;
       this.segments.delete(oldest);
       this.segmentBytes -= entry.bytes;
+      this.indexes.deleteWhere((cached) => cached.keys.includes(oldest));
     }
     return { loaded, fetched: true };
   }
@@ -80,11 +101,12 @@ export class RecallReader {
     const refs = [...manifest.segments, ...(manifest.items ? [manifest.items] : [])];
     const signature = `${refs.map((r) => r.key).join('|')}#${manifest.dropped.length}`;
     const known = this.indexes.get(signature);
-    if (known) return { index: known, fetched: 0 };
+    if (known) return { index: known.index, fetched: 0 };
     const results = await Promise.all(refs.map((ref) => this.segment(ref)));
     const loaded = results.map((r) => r.loaded).filter((s): s is LoadedSegment => s !== undefined);
     const index = new UnitIndex(loaded, new Set(manifest.dropped), manifest.modelId);
-    if (loaded.length === refs.length) this.indexes.set(signature, index);
+    // Kept only while all its segments are: an index over an evicted segment would keep it in memory.
+    if (loaded.length === refs.length && refs.every((ref) => this.segments.has(ref.key))) this.indexes.set(signature, { index, keys: refs.map((ref) => ref.key) });
     return { index, fetched: results.filter((r) => r.fetched).length };
   }
 

@@ -25,6 +25,7 @@ import { countTokens } from '../commons/tokens.js';
 import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
 import { z } from 'zod';
 import type { RawLog, RawRecord } from '../ports/pipeline.js';
+import type { RebuildJob } from '../domain/sweep-job.js';
 import type { StoredSummary, SummaryStore } from '../ports/summary-store.js';
 import { BatchBudget, DEFAULT_MAX_PROMPT_TOKENS, type BudgetLimits } from './model-budget.js';
 import { MIN_RECORD_TOKENS_PER_CALL } from './plan-model-input.js';
@@ -241,14 +242,14 @@ export async function ladderStep(deps: LadderDependencies, agent: AgentKey, summ
  * level k+1 (a single one as an ordinary empty marker). That run is announced
  * in turn, so a silent stretch costs a bounded number of writes per level.
  */
-export async function climbLadder(deps: LadderDependencies, agent: AgentKey, summary: Announcement): Promise<StoredSummary[]> {
+export async function climbLadder(deps: LadderDependencies, agent: AgentKey, summary: Announcement, budget?: BatchBudget): Promise<StoredSummary[]> {
   const { ladder, level, index, origin } = summary;
   if (level >= topLevel(deps.ladders, ladder)) return [];
   const parentLevel = level + 1;
   if (summary.through === undefined || summary.through <= index) {
     const parent = parentIndex(deps.ladders, ladder, level, index, origin);
     const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, summary.id);
-    const written = await completeParent(deps, agent, ladder, parentLevel, parent, origin, registered);
+    const written = await completeParent(deps, agent, ladder, parentLevel, parent, origin, registered, budget);
     return written ? [written] : [];
   }
   const { whole, edges } = splitEmptyRun(deps.ladders, ladder, level, index, summary.through, origin);
@@ -259,14 +260,14 @@ export async function climbLadder(deps: LadderDependencies, agent: AgentKey, sum
   }
   for (const edge of edges) {
     const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, edge.parent, edge.children.map((child) => summaryId(ladder, level, child)));
-    const parent = await completeParent(deps, agent, ladder, parentLevel, edge.parent, origin, registered);
+    const parent = await completeParent(deps, agent, ladder, parentLevel, edge.parent, origin, registered, budget);
     if (parent) written.push(parent);
   }
   return written;
 }
 
 /** Writes the parent once its slot lists every child; its children inside empty runs are read as empty. */
-async function completeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, registered: ReadonlySet<string>): Promise<StoredSummary | undefined> {
+async function completeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, registered: ReadonlySet<string>, budget?: BatchBudget): Promise<StoredSummary | undefined> {
   const level = parentLevel - 1;
   const childKeys = childIndices(deps.ladders, ladder, parentLevel, parent, origin).map((child) => ({ ladder, level, index: child }));
   if (!childKeys.every((key) => registered.has(summaryId(key.ladder, key.level, key.index)))) return undefined;
@@ -278,7 +279,7 @@ async function completeParent(deps: LadderDependencies, agent: AgentKey, ladder:
   const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, level, missing[0]!.index, missing.at(-1)!.index);
   const children = childKeys.map((key) => stored.get(key.index) ?? insideRun(deps, runs, ladder, level, key.index, origin));
   if (children.some((child) => child === undefined)) throw new MemoryServiceError(`slot ${ladder}:${parentLevel}:${parent} lists children that are not stored`);
-  return writeParent(deps, agent, ladder, parentLevel, parent, origin, children as StoredSummary[]);
+  return writeParent(deps, agent, ladder, parentLevel, parent, origin, children as StoredSummary[], budget);
 }
 
 /** A period inside a stored empty run, as the empty summary it stands for (never stored itself). */
@@ -310,7 +311,7 @@ function emptyRun(deps: LadderDependencies, ladder: Ladder, level: number, first
   };
 }
 
-async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, origin: number, children: readonly StoredSummary[]): Promise<StoredSummary | undefined> {
+async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, level: number, index: number, origin: number, children: readonly StoredSummary[], budget?: BatchBudget): Promise<StoredSummary | undefined> {
   const range = coveredRange(deps.ladders, ladder, level, index, origin);
   const now = (deps.now ?? (() => new Date()))().toISOString();
   const base = { id: summaryId(ladder, level, index), ladder, level, index, origin, ...range, children: children.map((c) => c.id), sources: [], createdAt: now };
@@ -327,13 +328,19 @@ async function writeParent(deps: LadderDependencies, agent: AgentKey, ladder: La
             ...range,
             maxTokens: levelBound(deps.ladders, level),
             sources: withText.map((child) => ({ id: child.id, at: child.from, text: child.text })),
-          })),
+          }, budget)),
         };
   return (await deps.summaries.putSummary(agent, parent)) ? parent : undefined;
 }
 
-/** Base periods one rebuild may regenerate (a synchronous request has a time limit). */
+/** Base periods one rebuild request may cover. */
 export const MAX_REBUILD_PERIODS = 92;
+
+/** One step of a rebuild: what it regenerated, and the job to carry on with when it stopped for time. */
+export interface RebuildStep {
+  readonly rebuilt: readonly string[];
+  readonly next?: RebuildJob;
+}
 
 /**
  * Regenerates the base summaries of `ladder` from `first` to `last` (day
@@ -342,39 +349,64 @@ export const MAX_REBUILD_PERIODS = 92;
  * summaries, and nothing is inserted, so the ladder is not triggered again.
  */
 export async function rebuildSummaries(deps: SummaryDependencies, agent: AgentKey, ladder: Ladder, first: number, last: number): Promise<string[]> {
-  const now = (deps.now ?? (() => new Date()))().toISOString();
   const rebuilt: string[] = [];
-  const indices = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const bases = await deps.summaries.getSummaries(agent, indices.map((index) => ({ ladder, level: 0, index })));
-  for (const base of bases) {
-    if (base.empty || !base.range) continue;
-    const records = await deps.rawLog.getRange(agent, base.range.fromSequence, base.range.toSequence);
-    const summary = await summarise(deps, {
-      ladder,
-      level: 0,
-      from: base.from,
-      to: base.to,
-      maxTokens: levelBound(deps.ladders, 0),
-      sources: records.map((record) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
-    });
-    await deps.summaries.replaceSummary(agent, { ...base, ...summary, sources: records.map((r) => r.id), rebuiltAt: now });
-    rebuilt.push(base.id);
-  }
-  const origin = bases[0]?.origin ?? 0;
-  let affected = new Set(bases.map((b) => b.index));
-  for (let level = 1; level <= topLevel(deps.ladders, ladder) && affected.size > 0; level += 1) {
-    const parents = [...new Set([...affected].map((index) => parentIndex(deps.ladders, ladder, level - 1, index, origin)))];
-    const existing = await deps.summaries.getSummaries(agent, parents.map((index) => ({ ladder, level, index })));
-    for (const parent of existing) {
-      const children = await deps.summaries.getSummaries(agent, childIndices(deps.ladders, ladder, level, parent.index, origin).map((index) => ({ ladder, level: level - 1, index })));
-      const withText = children.filter((child) => !child.empty);
-      if (withText.length > 0) {
-        const summary = await summarise(deps, { ladder, level, from: parent.from, to: parent.to, maxTokens: levelBound(deps.ladders, level), sources: withText.map((child) => ({ id: child.id, at: child.from, text: child.text })) });
-        await deps.summaries.replaceSummary(agent, { ...parent, ...summary, rebuiltAt: now });
-        rebuilt.push(parent.id);
-      }
-    }
-    affected = new Set(existing.map((p) => p.index));
+  let job: RebuildJob | undefined = { kind: 'rebuild', ...agent, ladder, first, last };
+  while (job) {
+    const step: RebuildStep = await rebuildStep(deps, agent, job, () => true);
+    rebuilt.push(...step.rebuilt);
+    job = step.next;
   }
   return rebuilt;
+}
+
+/**
+ * As much of a rebuild as `hasTime` allows (it is asked before each summary,
+ * and at least one is regenerated per step): base periods first, in order,
+ * then the ancestors level by level. The returned `next` job carries on
+ * where this step stopped; none when the rebuild is complete.
+ */
+export async function rebuildStep(deps: SummaryDependencies, agent: AgentKey, job: RebuildJob, hasTime: () => boolean, budget?: BatchBudget): Promise<RebuildStep> {
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const { ladder, first, last } = job;
+  const rebuilt: string[] = [];
+  const indices = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const bases = (await deps.summaries.getSummaries(agent, indices.map((index) => ({ ladder, level: 0, index })))).sort((a, b) => a.index - b.index);
+  const stop = (next: Partial<RebuildJob>): RebuildStep => ({ rebuilt, next: { kind: 'rebuild', tenantId: job.tenantId, agentId: job.agentId, ladder, first, last, ...next } });
+  if (job.level === undefined) {
+    for (const base of bases) {
+      if (base.index < (job.next ?? first) || base.empty || !base.range) continue;
+      if (rebuilt.length > 0 && !hasTime()) return stop({ next: base.index });
+      const records = await deps.rawLog.getRange(agent, base.range.fromSequence, base.range.toSequence);
+      const summary = await summarise(deps, {
+        ladder,
+        level: 0,
+        from: base.from,
+        to: base.to,
+        maxTokens: levelBound(deps.ladders, 0),
+        sources: records.map((record) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
+      }, budget);
+      await deps.summaries.replaceSummary(agent, { ...base, ...summary, sources: records.map((r) => r.id), rebuiltAt: now });
+      rebuilt.push(base.id);
+    }
+  }
+  const origin = bases[0]?.origin ?? 0;
+  // The ancestors of the range, level by level (a parent that was never written has no ancestor either).
+  let affected = new Set(bases.map((b) => b.index));
+  for (let level = 1; level <= topLevel(deps.ladders, ladder) && affected.size > 0; level += 1) {
+    const parents = [...new Set([...affected].map((index) => parentIndex(deps.ladders, ladder, level - 1, index, origin)))].sort((a, b) => a - b);
+    const existing = (await deps.summaries.getSummaries(agent, parents.map((index) => ({ ladder, level, index })))).sort((a, b) => a.index - b.index);
+    affected = new Set(existing.map((p) => p.index));
+    if (job.level !== undefined && level < job.level) continue;
+    for (const parent of existing) {
+      if (job.level === level && job.parent !== undefined && parent.index < job.parent) continue;
+      const children = await deps.summaries.getSummaries(agent, childIndices(deps.ladders, ladder, level, parent.index, origin).map((index) => ({ ladder, level: level - 1, index })));
+      const withText = children.filter((child) => !child.empty);
+      if (withText.length === 0) continue;
+      if (rebuilt.length > 0 && !hasTime()) return stop({ level, parent: parent.index });
+      const summary = await summarise(deps, { ladder, level, from: parent.from, to: parent.to, maxTokens: levelBound(deps.ladders, level), sources: withText.map((child) => ({ id: child.id, at: child.from, text: child.text })) }, budget);
+      await deps.summaries.replaceSummary(agent, { ...parent, ...summary, rebuiltAt: now });
+      rebuilt.push(parent.id);
+    }
+  }
+  return { rebuilt };
 }

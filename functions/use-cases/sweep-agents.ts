@@ -1,13 +1,16 @@
 /**
  * The sweep: closes days that ended and interactions that went idle for
  * agents whose records are all consolidated, so their base summaries are
- * written and their ladders complete. Run on a schedule over the agents the
- * sweep index lists as due, and on demand for one agent.
+ * written and their ladders complete. On a schedule, the agents the sweep
+ * index lists as due are claimed (a lease on their next sweep) and handed to
+ * the sweep workers as one queue message each (`enqueueDueAgents`); a worker
+ * sweeps one agent (`sweepQueuedAgent`). On demand, one agent is swept at once.
  *
  * Isolation: one agent's failure is reported, counted and backed off (its
  * next sweep is pushed later in the index), and never stops the others. The
- * index is read a page at a time, within a time budget, so a large fleet is
- * swept over several runs instead of timing out in one.
+ * scheduled run only reads the index and sends messages, starting from a
+ * different shard each run, so a large fleet is handed out in full and swept
+ * by as many workers as the queue's concurrency allows.
  *
  * A sweep asked for while the agent's last batch is still consolidating (a
  * client's `flush` then `sweep`) is remembered on the ledger and carried out
@@ -16,7 +19,8 @@
 import type { AgentKey } from '../domain/agent-key.js';
 import { NotFoundError } from '../domain/errors.js';
 import { SWEEP_SHARDS } from '../domain/table-layout.js';
-import type { AgentLedger, AgentStatus } from '../ports/pipeline.js';
+import type { AgentLedger, AgentStatus, SweepQueue } from '../ports/pipeline.js';
+import type { SummaryStore } from '../ports/summary-store.js';
 import { sweepAgent, type SummaryDependencies } from './summaries.js';
 import { assembleSnapshot, type SnapshotDependencies } from './assemble-snapshot.js';
 import { indexSummaries, type IndexDependencies } from './index-memory.js';
@@ -96,6 +100,59 @@ async function sweepNow(deps: SweepDependencies, agent: AgentKey): Promise<numbe
   return written.length;
 }
 
+export type AgentSweepOutcome =
+  | { readonly ok: true; readonly result: SweepResult }
+  | { readonly ok: false; readonly error: string; readonly failures: number };
+
+/** Sweeps one agent; a failure backs the agent off in the sweep index and is returned, never thrown. */
+export async function sweepQueuedAgent(deps: SweepDependencies, agent: AgentKey): Promise<AgentSweepOutcome> {
+  try {
+    return { ok: true, result: await sweepIfSettled(deps, agent) };
+  } catch (error) {
+    // This agent only: back it off so it stops taking the workers' time, and go on.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const failures = await deps.summaries.deferSweep(agent, (deps.now ?? (() => new Date()))().toISOString()).catch(() => 0);
+    return { ok: false, error: message, failures };
+  }
+}
+
+export interface EnqueueDependencies {
+  readonly summaries: Pick<SummaryStore, 'dueForSweep' | 'leaseSweep'>;
+  readonly queue: SweepQueue;
+  readonly now?: () => Date;
+}
+
+export interface EnqueueOptions extends SweepRunOptions {
+  /** The shard the run starts from (the others follow in order), so no shard always comes last. @default 0 */
+  readonly startShard?: number;
+  /** How long a handed-out agent is not handed out again (it is swept well before, or its sweep failed). */
+  readonly leaseMs: number;
+}
+
+/** Hands every due agent to the sweep workers, one message each; returns how many, and whether time ran out first. */
+export async function enqueueDueAgents(deps: EnqueueDependencies, options: EnqueueOptions): Promise<{ readonly enqueued: number; readonly truncated: boolean }> {
+  const now = (deps.now ?? (() => new Date()))();
+  const started = Date.now();
+  const budgetMs = options.budgetMs ?? Number.POSITIVE_INFINITY;
+  const until = new Date(now.getTime() + options.leaseMs).toISOString();
+  let enqueued = 0;
+  for (let n = 0; n < SWEEP_SHARDS; n += 1) {
+    const shard = ((options.startShard ?? 0) + n) % SWEEP_SHARDS;
+    let token: string | undefined;
+    do {
+      if (Date.now() - started > budgetMs) return { enqueued, truncated: true };
+      const page = await deps.summaries.dueForSweep(`S${shard}`, now.toISOString(), options.pageSize ?? 100, token);
+      token = page.nextToken;
+      const claimed: AgentKey[] = [];
+      for (const agent of page.agents) if (await deps.summaries.leaseSweep(agent, now.toISOString(), until)) claimed.push(agent);
+      await deps.queue.enqueue(claimed.map((agent) => ({ kind: 'sweep', tenantId: agent.tenantId, agentId: agent.agentId })));
+      enqueued += claimed.length;
+    } while (token);
+  }
+  return { enqueued, truncated: false };
+}
+
+/** Every due agent swept in this process, one after another (scripts and tests; the service uses the queue). */
 export async function sweepDueAgents(deps: SweepDependencies, options: SweepRunOptions = {}): Promise<SweepRunResult> {
   const clock = deps.now ?? (() => new Date());
   const now = clock().toISOString();
@@ -118,16 +175,10 @@ export async function sweepDueAgents(deps: SweepDependencies, options: SweepRunO
           break;
         }
         agents += 1;
-        try {
-          const result = await sweepIfSettled(deps, agent);
-          if (result.swept) written += result.written;
-          else deferred += 1;
-        } catch (error) {
-          // This agent only: back it off so it stops taking the sweep's slots, and go on.
-          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-          const failures = await deps.summaries.deferSweep(agent, now).catch(() => 0);
-          failed.push({ ...agent, error: message, failures });
-        }
+        const outcome = await sweepQueuedAgent(deps, agent);
+        if (!outcome.ok) failed.push({ ...agent, error: outcome.error, failures: outcome.failures });
+        else if (outcome.result.swept) written += outcome.result.written;
+        else deferred += 1;
       }
     } while (token && !truncated);
   }

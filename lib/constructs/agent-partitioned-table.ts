@@ -22,6 +22,11 @@ export interface AgentPartitionedTableProps {
    * @default no expiry
    */
   readonly timeToLiveAttribute?: string;
+  /**
+   * Days of point-in-time recovery (1 to 35).
+   * @default 35
+   */
+  readonly recoveryPeriodInDays?: number;
   readonly indexes?: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string; readonly include: readonly string[] }[];
 }
 
@@ -40,7 +45,7 @@ export class AgentPartitionedTable extends Construct {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.recoveryPeriodInDays ?? 35 },
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       ...(props.stream ? { stream: props.stream } : {}),

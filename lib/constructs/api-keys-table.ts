@@ -8,6 +8,11 @@ export interface ApiKeysTableProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Days of point-in-time recovery (1 to 35).
+   * @default 35
+   */
+  readonly recoveryPeriodInDays?: number;
 }
 
 /**
@@ -23,7 +28,7 @@ export class ApiKeysTable extends Construct {
     this.table = new Table(this, 'Table', {
       partitionKey: { name: 'keyHash', type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.recoveryPeriodInDays ?? 35 },
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });

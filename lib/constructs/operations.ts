@@ -14,6 +14,13 @@ export interface OperationsProps {
   readonly functions: Readonly<Record<string, IFunction>>;
   /** Every dead-letter queue, by name: any message in one raises an alarm. */
   readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
+  /**
+   * Work queues, by name, with the age of their oldest message that raises an
+   * alarm: a consumer that stopped (or cannot keep up) shows as work waiting,
+   * whether or not anything failed.
+   * @default none
+   */
+  readonly workQueues?: Readonly<Record<string, { readonly queue: IQueue; readonly maxAge: Duration }>>;
   /** Stream consumers, by name: alarm on their iterator age. */
   readonly streamConsumers: Readonly<Record<string, IFunction>>;
   /** The HTTP API: 5xx rate alarm and access logs on its default stage. */
@@ -60,11 +67,18 @@ export interface OperationsProps {
    * @default RetentionDays.ONE_MONTH
    */
   readonly accessLogRetention?: RetentionDays;
+  /**
+   * Where the access log finds the caller's tenant: `authorizer.<field>` of
+   * the key authorizer's context, or `authorizer.claims.<claim>` of a JWT.
+   * @default 'authorizer.tenantId'
+   */
+  readonly tenantContextPath?: string;
 }
 
 /**
- * Operations: alarms (dead letters, stream iterator age, per-function errors
- * and throttles, API 5xx rate, consolidation lag) on one SNS topic, a
+ * Operations: alarms (dead letters, work queues' oldest message, stream
+ * iterator age, per-function error rates and throttles, API 5xx rate,
+ * consolidation lag) on one SNS topic, a
  * dashboard of the service's own metrics, reserved concurrency for the
  * model-calling consumers, and API access logs.
  */
@@ -90,9 +104,16 @@ export class Operations extends Construct {
       const iteratorAge = fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' });
       this.alarm(action, `${name}IteratorAge`, iteratorAge, (props.iteratorAgeThreshold ?? Duration.minutes(10)).toMilliseconds(), `${name} is falling behind its stream`);
     }
+    for (const [name, { queue, maxAge }] of Object.entries(props.workQueues ?? {})) {
+      this.alarm(action, `${name}OldestMessageAge`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }), maxAge.toSeconds(), `${name}: work has waited more than ${maxAge.toHumanString()}; its consumer is stalled or falling behind`, { periods: 2, datapoints: 2 });
+    }
+    // A single failed invocation (a blip, retried by its source) pages no one: failures must persist over
+    // two of three 5-minute periods. What fails for good lands on a dead-letter queue, alarmed above.
     for (const [name, fn] of Object.entries(props.functions)) {
-      this.alarm(action, `${name}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 0, `${name} invocations failed`);
-      this.alarm(action, `${name}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 0, `${name} invocations were throttled`);
+      const invocations = fn.metricInvocations({ period: Duration.minutes(5), statistic: 'Sum' });
+      const errorRate = new MathExpression({ expression: 'IF(invocations > 0, errors / invocations, 0)', usingMetrics: { invocations, errors: fn.metricErrors({ period: Duration.minutes(5) }) }, period: Duration.minutes(5), label: `${name} error rate` });
+      this.alarm(action, `${name}Errors`, errorRate, 0.05, `${name}: more than 5 % of invocations failed in two of three 5-minute periods`, { periods: 3, datapoints: 2 });
+      this.alarm(action, `${name}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 0, `${name} invocations were throttled in three 5-minute periods running`, { periods: 3, datapoints: 3 });
     }
     const requests = new Metric({ namespace: 'AWS/ApiGateway', metricName: 'Count', dimensionsMap: { ApiId: props.httpApi.apiId }, statistic: 'Sum', period: Duration.minutes(5) });
     const serverErrors = new Metric({ namespace: 'AWS/ApiGateway', metricName: '5xx', dimensionsMap: { ApiId: props.httpApi.apiId }, statistic: 'Sum', period: Duration.minutes(5) });
@@ -117,6 +138,12 @@ export class Operations extends Construct {
         status: '$context.status',
         latencyMs: '$context.responseLatency',
         integrationError: '$context.integrationErrorMessage',
+        // Who called: attribute load and abuse to a tenant and a key (never the key itself).
+        tenantId: `$context.${props.tenantContextPath ?? 'authorizer.tenantId'}`,
+        keyId: '$context.authorizer.keyId',
+        sourceIp: '$context.identity.sourceIp',
+        userAgent: '$context.identity.userAgent',
+        authorizerError: '$context.authorizer.error',
       }),
     };
 
@@ -136,11 +163,12 @@ export class Operations extends Construct {
     );
   }
 
-  private alarm(action: IAlarmAction, id: string, metric: IMetric, threshold: number, description: string): void {
+  private alarm(action: IAlarmAction, id: string, metric: IMetric, threshold: number, description: string, window: { periods: number; datapoints: number } = { periods: 1, datapoints: 1 }): void {
     const alarm = new Alarm(this, id, {
       metric,
       threshold,
-      evaluationPeriods: 1,
+      evaluationPeriods: window.periods,
+      datapointsToAlarm: window.datapoints,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: description,

@@ -45,6 +45,14 @@ export class RawLogBucket extends Construct {
           noncurrentVersionExpiration: props.expireNoncurrentVersionsAfter ?? Duration.days(30),
           ...(props.expireRecordsAfter ? { expiration: props.expireRecordsAfter } : { expiredObjectDeleteMarker: true }),
         },
+        {
+          // Index segments are derived and replaced whole (a fresh key per write, deleted after a merge):
+          // their non-current versions are never read, and would otherwise stay for ever.
+          id: 'index-segments',
+          prefix: 'index/',
+          noncurrentVersionExpiration: Duration.days(1),
+          expiredObjectDeleteMarker: true,
+        },
       ],
     });
   }

@@ -25,11 +25,11 @@ export interface AuthorizationStage {
  * Keys by SHA-256 digest; the authorizer only reads them (the keys command writes with operator credentials).
  * With `jwt`, the HTTP API's JWT authorizer verifies tokens instead, and neither is deployed.
  */
-export function addAuthorization(stack: Stack, data: ServiceData, props: Pick<MemoryServiceStackProps, 'jwt' | 'authorizerCacheTtl'>): AuthorizationStage {
+export function addAuthorization(stack: Stack, data: ServiceData, props: Pick<MemoryServiceStackProps, 'jwt' | 'authorizerCacheTtl' | 'pointInTimeRecoveryDays'>): AuthorizationStage {
   if (props.jwt) {
     return { authorizer: new HttpJwtAuthorizer('JwtAuthorizer', props.jwt.issuer, { jwtAudience: [...props.jwt.audience], identitySource: ['$request.header.Authorization'] }) };
   }
-  const keys = new ApiKeysTable(stack, 'ApiKeys');
+  const keys = new ApiKeysTable(stack, 'ApiKeys', { recoveryPeriodInDays: props.pointInTimeRecoveryDays ?? 35 });
   const authorizerFunction = new ServiceFunction(stack, 'Authorizer', {
     entry: 'functions/handlers/authorizer.ts',
     environment: { ...data.environment, KEYS_TABLE_NAME: keys.table.tableName },
@@ -48,6 +48,7 @@ export function addAuthorization(stack: Stack, data: ServiceData, props: Pick<Me
 
 export interface ErasureStage {
   readonly erase: NodejsFunction;
+  readonly erasureQueue: IQueue;
   readonly erasureDeadLetters: IQueue;
 }
 
@@ -74,5 +75,5 @@ export function addErasure(stack: Stack, data: ServiceData): ErasureStage {
   for (const table of [agents.table, memory.table, summaries.table]) table.grant(erase, 'dynamodb:Query', 'dynamodb:BatchWriteItem');
   agents.table.grant(erase, 'dynamodb:PutItem');
   erase.addEventSource(new SqsEventSource(erasureQueue, { batchSize: 1, reportBatchItemFailures: true }));
-  return { erase, erasureDeadLetters };
+  return { erase, erasureQueue, erasureDeadLetters };
 }

@@ -40,6 +40,7 @@ export function addReadStage(stack: Stack, data: ServiceData, permissions: Servi
   const reader = new ServiceFunction(stack, 'Reader', {
     entry: 'functions/handlers/reader.ts',
     environment,
+    runtimeFiles: data.embeddingFiles,
     memorySize: 1024,
     description: 'GET snapshot (one lookup) and budgeted context',
   }).function;
@@ -54,6 +55,7 @@ export function addReadStage(stack: Stack, data: ServiceData, permissions: Servi
   const feedback = new ServiceFunction(stack, 'Feedback', {
     entry: 'functions/handlers/feedback.ts',
     environment,
+    runtimeFiles: data.embeddingFiles,
     memorySize: 512,
     description: 'POST feedback (helpful, wrong, outdated) and POST audit/{batch}/revert',
   }).function;

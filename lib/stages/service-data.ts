@@ -24,6 +24,8 @@ export interface ServiceData {
   readonly idleChecks: IdleCheckQueue;
   /** Every function's environment (stages add their own variables on top). */
   readonly environment: Readonly<Record<string, string>>;
+  /** Files the functions that embed read at run time (the local encoder's model; none for a remote embedding model). */
+  readonly embeddingFiles: readonly string[];
 }
 
 export interface ModelAccess {
@@ -50,7 +52,7 @@ export class ServicePermissions {
     if (this.models.modelProvider === 'openai') this.models.openAiKey?.grantRead(fn);
     if (this.models.modelProvider !== 'bedrock') return;
     const bedrockModelId = this.models.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
-    const profile = /^(us|eu|apac|us-gov|global)\./.exec(bedrockModelId);
+    const profile = /^(us|us-gov|eu|apac|jp|au|ca|global)\./.exec(bedrockModelId);
     const foundationModelId = profile ? bedrockModelId.slice(profile[0].length) : bedrockModelId;
     fn.addToRolePolicy(
       new PolicyStatement({

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../functions/commons/config.js';
-import { createServiceRuntime } from '../../functions/commons/runtime.js';
+import { createServiceRuntime } from '../../functions/commons/runtime/service.js';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import { DEFAULT_BUDGET } from '../../functions/use-cases/model-budget.js';
 import { LocalModel } from '../../functions/adapters/models/local/local-model.js';
@@ -35,7 +35,7 @@ const BASELINE_CONTEXT_ITEMS = 10;
 export async function benchConsolidate(stack: LocalStack): Promise<BenchReport> {
   await stack.eventSources.stop(); // batches are driven here, so they can be timed one by one
   const config = loadConfig();
-  const runtime = createServiceRuntime(config);
+  const runtime = await createServiceRuntime(config);
   const model = new LocalModel();
   const deps = { ledger: runtime.ledger, rawLog: runtime.rawLog, memory: runtime.memory, model, budget: DEFAULT_BUDGET };
   const conversation = scriptedConversation(MESSAGES_PER_AGENT);

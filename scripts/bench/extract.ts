@@ -8,7 +8,7 @@
  * real model's figures can sit beside the local rules'.
  */
 import { loadConfig } from '../../functions/commons/config.js';
-import { createModel } from '../../functions/commons/runtime.js';
+import { createModel } from '../../functions/commons/runtime/model.js';
 import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName, type UpdaterStore } from '../../functions/domain/memory.js';
 import { aliasItems, applyPatch } from '../../functions/domain/patch.js';
 import { CURRENT_PROMPTS } from '../../functions/domain/prompts/index.js';
@@ -32,7 +32,7 @@ const MAX_EXISTING_IN_PROMPT = 150;
 const REDRAW_SEEDS = [101, 202, 303];
 
 /** The model named by the configuration; a configured but unreachable model fails the run with its own error. */
-export function benchmarkModel(env: Record<string, string | undefined> = process.env): ModelPort {
+export function benchmarkModel(env: Record<string, string | undefined> = process.env): Promise<ModelPort> {
   // Only the model settings matter here; the stack's resource names are filled so the same validation applies.
   const placeholders = { AGENTS_TABLE_NAME: 'unused', RAW_BUCKET_NAME: 'unused', BATCH_QUEUE_URL: 'http://unused', BATCH_DEAD_LETTER_QUEUE_URL: 'http://unused', MEMORY_TABLE_NAME: 'unused', IDLE_CHECK_QUEUE_URL: 'http://unused', SUMMARIES_TABLE_NAME: 'unused' };
   return createModel(loadConfig({ ...placeholders, ...env }));
@@ -87,7 +87,7 @@ export async function runExtractionBenchmark(model: ModelPort, corpora = extract
 const cells = (s: Score) => [round(precision(s), 3), round(recall(s), 3), round(f1(s), 3)];
 
 export async function benchExtract(): Promise<BenchReport> {
-  const model = benchmarkModel();
+  const model = await benchmarkModel();
   const started = Date.now();
   const results = await runExtractionBenchmark(model);
   const wallMs = Date.now() - started;

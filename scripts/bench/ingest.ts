@@ -11,7 +11,7 @@ import { createIngestHandler } from '../../functions/handlers/http/ingest-route.
 import { createAwsClients, type AwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
 import { IN_PROCESS_AUTHORIZER, httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
-import { createServiceRuntime } from '../../functions/commons/runtime.js';
+import { createServiceRuntime } from '../../functions/commons/runtime/service.js';
 import { AgentCounterCache } from '../../functions/use-cases/counter-cache.js';
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { LocalStack } from '../../local/local-stack.js';
@@ -43,7 +43,7 @@ export async function benchIngest(stack: LocalStack): Promise<BenchReport> {
   const config = loadConfig();
   const ingestClients = createAwsClients(config);
   const calls = countCalls(ingestClients);
-  const runtime = createServiceRuntime(config, ingestClients);
+  const runtime = await createServiceRuntime(config, ingestClients);
   const handler = createIngestHandler({
     ledger: runtime.ledger,
     rawLog: runtime.rawLog,

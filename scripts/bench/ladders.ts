@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../functions/commons/config.js';
-import { createServiceRuntime } from '../../functions/commons/runtime.js';
+import { createServiceRuntime } from '../../functions/commons/runtime/service.js';
 import { parseIngestRequest } from '../../functions/domain/events.js';
 import { LADDERS, topLevel } from '../../functions/domain/ladders.js';
 import { ingestEvents } from '../../functions/use-cases/ingest-events.js';
@@ -27,7 +27,7 @@ const HORIZONS = [
 export async function benchLadders(stack: LocalStack): Promise<BenchReport> {
   await stack.eventSources.stop(); // the ladder is driven here so its work can be timed alone
   const config = loadConfig();
-  const runtime = createServiceRuntime(config);
+  const runtime = await createServiceRuntime(config);
   const results: { horizon: (typeof HORIZONS)[number]; messages: number; wallMs: number; written: StoredSummary[] }[] = [];
   for (const horizon of HORIZONS) {
     const agent = { tenantId: config.tenantId, agentId: `ladders-${horizon.days}-${randomUUID().slice(0, 6)}` };

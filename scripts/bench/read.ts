@@ -13,7 +13,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createReadHandler } from '../../functions/handlers/http/read-route.js';
 import { createAwsClients } from '../../functions/commons/clients.js';
 import { loadConfig } from '../../functions/commons/config.js';
-import { createServiceRuntime } from '../../functions/commons/runtime.js';
+import { createServiceRuntime } from '../../functions/commons/runtime/service.js';
 import { IN_PROCESS_AUTHORIZER, httpApiEvent, lambdaContext } from '../../local/lambda-events.js';
 import { renderContext } from '../../functions/domain/context.js';
 import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
@@ -117,7 +117,7 @@ function segmentSizes(records: number): { tier: number; size: number }[] {
   return sizes;
 }
 
-async function benchRecall(config: ReturnType<typeof loadConfig>, runtime: ReturnType<typeof createServiceRuntime>, floor: () => Promise<unknown>) {
+async function benchRecall(config: ReturnType<typeof loadConfig>, runtime: Awaited<ReturnType<typeof createServiceRuntime>>, floor: () => Promise<unknown>) {
   const embeddings = new LocalEmbeddings();
   const segments = new S3IndexSegments(runtime.clients.s3, config.rawBucketName);
   const [who, did, what, where] = await Promise.all([WHO, DID, WHAT, WHERE].map((pool) => embeddings.embed(pool)));
@@ -177,7 +177,7 @@ async function benchRecall(config: ReturnType<typeof loadConfig>, runtime: Retur
 export async function benchRead(stack: LocalStack): Promise<BenchReport> {
   await stack.eventSources.stop();
   const config = loadConfig();
-  const runtime = createServiceRuntime(config);
+  const runtime = await createServiceRuntime(config);
   const agentId = `bench-read-${randomUUID().slice(0, 6)}`;
   const agent = { tenantId: config.tenantId, agentId };
   const snapshot = largeSnapshot(agentId);

@@ -27,20 +27,33 @@ describe('alarms', () => {
     for (const alarm of alarms()) expect(alarm.AlarmActions).toEqual([topicRef()]);
   });
 
-  it('fire on any message in each of the four dead-letter queues', () => {
+  it('fire on any message in each of the five dead-letter queues', () => {
     const depth = alarms().filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(depth).toHaveLength(4);
+    expect(depth).toHaveLength(5);
     for (const alarm of depth) expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Namespace: 'AWS/SQS' });
     const queues = depth.map((a) => JSON.stringify(a.Dimensions));
-    for (const queue of ['ConsolidationDeadLetterQueue', 'IdleChecksDeadLetterQueue', 'LadderDeadLetterQueue', 'ErasureDeadLetterQueue']) expect(queues.some((q) => q.includes(queue))).toBe(true);
+    for (const queue of ['ConsolidationDeadLetterQueue', 'IdleChecksDeadLetterQueue', 'LadderDeadLetterQueue', 'ErasureDeadLetterQueue', 'SweepDeadLetterQueue']) expect(queues.some((q) => q.includes(queue))).toBe(true);
   });
 
-  it('cover errors and throttles of every function', () => {
+  it('fire when work waits too long in a queue, whether or not anything failed (a stalled consumer)', () => {
+    const ages = alarms().filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
+    const threshold = (queue: string) => ages.find((a) => JSON.stringify(a.Dimensions).includes(`"${queue}`))?.Threshold;
+    expect(threshold('ConsolidationQueue')).toBe(1800);
+    expect(threshold('SweepQueue')).toBe(3600);
+    expect(threshold('IdleChecksQueue')).toBe(3600);
+    expect(threshold('ErasureQueue')).toBe(3600);
+    for (const alarm of ages) expect(alarm).toMatchObject({ EvaluationPeriods: 2, DatapointsToAlarm: 2, Statistic: 'Maximum' });
+  });
+
+  it('page on a function’s error rate over two of three periods and on throttles over three running, not on one blip', () => {
     const functions = resources(template, 'AWS::Lambda::Function').map(([id]) => id);
     expect(functions).toHaveLength(13);
     for (const id of functions) {
-      expect(alarmsOn(id, 'Errors'), id).toHaveLength(1);
+      const rate = alarms().filter((a) => Array.isArray(a.Metrics) && JSON.stringify(a.Metrics).includes(`"${id}"`) && JSON.stringify(a.Metrics).includes('"Errors"'));
+      expect(rate, id).toHaveLength(1);
+      expect(rate[0], id).toMatchObject({ Threshold: 0.05, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
       expect(alarmsOn(id, 'Throttles'), id).toHaveLength(1);
+      expect(alarmsOn(id, 'Throttles')[0], id).toMatchObject({ EvaluationPeriods: 3, DatapointsToAlarm: 3 });
     }
   });
 
@@ -65,7 +78,8 @@ describe('dashboard, concurrency and access logs', () => {
     for (const metric of ['BatchesConsolidated', 'ModelCalls', 'ModelInputTokens', 'ConsolidationLag', 'Redactions']) expect(body).toContain(metric);
   });
 
-  it('reserves concurrency for the consolidator and the ladder consumer only', () => {
+  it('reserves no concurrency by default (it fails on accounts with a small quota), and only what is asked for', () => {
+    expect(resources(template, 'AWS::Lambda::Function').filter(([, r]) => r.Properties.ReservedConcurrentExecutions !== undefined)).toEqual([]);
     const reserved = resources(withEmail, 'AWS::Lambda::Function').filter(([, r]) => r.Properties.ReservedConcurrentExecutions !== undefined);
     expect(reserved.map(([id, r]) => [id.replace(/Function.*$/, ''), r.Properties.ReservedConcurrentExecutions]).sort()).toEqual([['Consolidator', 3], ['Ladder', 2]]);
   });
@@ -76,6 +90,10 @@ describe('dashboard, concurrency and access logs', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logGroupId, 'Arn'] }, Format: Match.stringLikeRegexp('requestId') },
     });
+    const [, stage] = resources(template, 'AWS::ApiGatewayV2::Stage')[0]!;
+    const format = JSON.parse(String((stage.Properties.AccessLogSettings as { Format: string }).Format)) as Record<string, string>;
+    // Who called, for every request: the tenant and key id from the authorizer, the source address, and why a key was refused.
+    expect(format).toMatchObject({ tenantId: '$context.authorizer.tenantId', keyId: '$context.authorizer.keyId', sourceIp: '$context.identity.sourceIp', authorizerError: '$context.authorizer.error' });
   });
 });
 
@@ -103,6 +121,16 @@ describe('model permission', () => {
     for (const statement of bedrockResources({ modelProvider: 'bedrock', modelId: 'us.anthropic.claude-3-5-haiku-20241022-v1:0' })) {
       expect(statement).toContain('inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0');
       expect(statement).toContain('foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0');
+    }
+  });
+
+  it('defaults to Claude Haiku 4.5 through the global inference profile, allowed in every Region it routes to', () => {
+    const statements = bedrockResources({ modelProvider: 'bedrock' });
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect(statement).toContain('inference-profile/global.anthropic.claude-haiku-4-5-20251001-v1:0');
+      // Any Region, and none: a global profile's foundation-model ARN names no Region.
+      expect(statement).toContain('bedrock:*::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0');
     }
   });
 });

@@ -14,10 +14,25 @@ function rules(props: MemoryServiceStackProps = {}): Record<string, unknown>[] {
 
 describe('raw log retention', () => {
   it('by default keeps current records and expires non-current versions after 30 days', () => {
-    const [rule, ...others] = rules();
-    expect(others).toEqual([]);
+    const [rule] = rules();
     expect(rule).toMatchObject({ Status: 'Enabled', Prefix: 'raw/', NoncurrentVersionExpiration: { NoncurrentDays: 30 }, ExpiredObjectDeleteMarker: true });
     expect(rule).not.toHaveProperty('ExpirationInDays');
+  });
+
+  it('expires index segments’ non-current versions after a day, so merged-away segments do not stay for ever', () => {
+    const [, index, ...others] = rules();
+    expect(others).toEqual([]);
+    expect(index).toMatchObject({ Status: 'Enabled', Prefix: 'index/', NoncurrentVersionExpiration: { NoncurrentDays: 1 }, ExpiredObjectDeleteMarker: true });
+  });
+
+  it('keeps 35 days of point-in-time recovery on every table by default, and the configured days otherwise', () => {
+    const periods = (props: MemoryServiceStackProps = {}) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const template = Template.fromStack(new MemoryServiceStack(app, 'UnderTest', props));
+      return Object.values(template.findResources('AWS::DynamoDB::Table')).map((table) => table.Properties.PointInTimeRecoverySpecification);
+    };
+    expect(periods()).toEqual(Array(4).fill({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 }));
+    expect(new Set(periods({ pointInTimeRecoveryDays: 7 }).map((p) => p.RecoveryPeriodInDays))).toEqual(new Set([7]));
   });
 
   it('expires records and non-current versions after the configured days', () => {

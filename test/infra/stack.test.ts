@@ -43,7 +43,8 @@ describe('stateful resources', () => {
       'AgentsTable41446A70', 'ApiKeysTable10D26ED3', 'ConsolidationDeadLetterQueueFB3DBE63', 'ConsolidationQueueE8FB3542',
       'ErasureDeadLetterQueueFFEF4100', 'ErasureQueue3725DE58', 'IdleChecksDeadLetterQueue721B3BCB', 'IdleChecksQueue0D6A2A5B',
       'LadderDeadLetterQueue260F7E80', 'MemoryTable2F605A68', 'PageTokenKey1B0334FC', 'RawLogBucket7EFD113D', 'SummariesTableF7306E00',
-    ]);
+      'SweepDeadLetterQueue556D11DC', 'SweepQueue1C82B4CB',
+    ].sort());
   });
 });
 
@@ -192,13 +193,46 @@ describe('consolidation queue', () => {
     expect(resources[queueId].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * resources[consolidatorId].Properties.Timeout);
   });
 
-  it('feeds the consolidator in batches of 10 with partial batch failure reporting', () => {
+  it('feeds the consolidator one job per invocation, bounded by the mapping’s maximum concurrency, not reserved concurrency', () => {
     const consolidatorId = logicalIdOf('AWS::Lambda::Function', 'ConsolidatorFunction');
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: consolidatorId },
-      BatchSize: 10,
+      BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
     });
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('plans a job’s model calls and waits inside the consolidator’s timeout, with the queue hiding a job for six timeouts', () => {
+    const consolidator = template.toJSON().Resources[logicalIdOf('AWS::Lambda::Function', 'ConsolidatorFunction')].Properties;
+    const queue = template.toJSON().Resources[logicalIdOf('AWS::SQS::Queue', 'ConsolidationQueue')].Properties;
+    expect(queue.VisibilityTimeout).toBe(consolidator.Timeout * 6);
+    expect(Number(consolidator.Environment.Variables.HOLE_MAX_WAIT_SECONDS)).toBeLessThanOrEqual(consolidator.Timeout / 3);
+  });
+});
+
+describe('sweep', () => {
+  it('hands due agents to a queue on a schedule, swept one per invocation by at most two workers, with a dead-letter queue', () => {
+    const sweepId = logicalIdOf('AWS::Lambda::Function', 'SweepFunction');
+    const queueId = logicalIdOf('AWS::SQS::Queue', 'SweepQueue');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: sweepId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    const sweep = template.toJSON().Resources[sweepId].Properties;
+    expect(sweep.Environment.Variables.SWEEP_QUEUE_URL).toEqual({ Ref: queueId });
+    expect(sweep.Environment.Variables.SWEEP_LEASE_SECONDS).toBe('900');
+    expect(template.toJSON().Resources[queueId].Properties.VisibilityTimeout).toBe(sweep.Timeout * 6);
+  });
+
+  it('feeds the ladder ten announcements at a time, inside a five-minute timeout', () => {
+    const ladderId = logicalIdOf('AWS::Lambda::Function', 'LadderFunction');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: ladderId }, BatchSize: 10, BisectBatchOnFunctionError: true });
+    expect(template.toJSON().Resources[ladderId].Properties.Timeout).toBe(300);
   });
 });
 

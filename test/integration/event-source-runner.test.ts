@@ -85,7 +85,7 @@ describe('local SQS event source', () => {
 
     runner = startEventSourceRunner(
       sqs,
-      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 3, reportBatchItemFailures: true, target: fakeFunction(async (event) => {
+      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 3, reportBatchItemFailures: true, concurrency: 1, target: fakeFunction(async (event) => {
         sizes.push(event.Records.length);
         return { batchItemFailures: [] };
       }) }],
@@ -113,7 +113,7 @@ describe('local SQS event source', () => {
 
     runner = startEventSourceRunner(
       sqs,
-      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 10, reportBatchItemFailures: true, target: fakeFunction(async (event) => {
+      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 10, reportBatchItemFailures: true, concurrency: 1, target: fakeFunction(async (event) => {
         for (const record of event.Records) receives[record.body] = (receives[record.body] ?? 0) + 1;
         return { batchItemFailures: event.Records.filter((r) => r.body === 'bad').map((r) => ({ itemIdentifier: r.messageId })) };
       }) }],
@@ -134,7 +134,7 @@ describe('local SQS event source', () => {
 
     runner = startEventSourceRunner(
       sqs,
-      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 10, reportBatchItemFailures: true, target: fakeFunction(async () => {
+      [{ logicalId: 'm', queueUrl, queueArn: 'arn', batchSize: 10, reportBatchItemFailures: true, concurrency: 1, target: fakeFunction(async () => {
         invocations += 1;
         throw new Error('handler crashed');
       }) }],

@@ -32,6 +32,7 @@ interface Listed {
   tokens: number;
   empty: boolean;
   createdAt: string;
+  rebuiltAt?: string;
 }
 
 let stack: LocalStack;
@@ -163,22 +164,30 @@ describe('shape of thirteen months', () => {
 });
 
 describe('rebuild', () => {
-  it('regenerates a range and every ancestor that depends on it, idempotently, inserting nothing', async () => {
+  it('regenerates a range and every ancestor that depends on it on the sweep workers, idempotently, inserting nothing', async () => {
     const week = summaries.time.find((s) => s.level === 1 && !s.empty)!;
     const before = await listAll('time');
+    const rebuilt = (listed: Listed[], since: string) => listed.filter((s) => s.rebuiltAt !== undefined && s.rebuiltAt >= since).map((s) => s.id);
 
-    const first = await api<{ rebuilt: string[] }>(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to });
-    const second = await api<{ rebuilt: string[] }>(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to });
+    const firstAt = new Date().toISOString();
+    const first = await api<{ status: string; periods: number }>(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ status: 'queued', periods: 7 });
     await stack.eventSources.waitForIdle();
+    const afterFirst = await listAll('time');
+    const ids = rebuilt(afterFirst, firstAt);
 
-    expect(first.status).toBe(200);
-    expect(first.body.rebuilt).toEqual(expect.arrayContaining([week.id]));
-    expect(first.body.rebuilt.filter((id) => id.startsWith('time:0:'))).toEqual(week.children.filter((id) => before.some((s) => s.id === id && !s.empty)));
-    const levels = new Set(first.body.rebuilt.map((id) => Number(id.split(':')[1])));
+    expect(ids).toEqual(expect.arrayContaining([week.id]));
+    expect(ids.filter((id) => id.startsWith('time:0:')).sort()).toEqual(week.children.filter((id) => before.some((s) => s.id === id && !s.empty)).sort());
+    const levels = new Set(ids.map((id) => Number(id.split(':')[1])));
     expect(Math.max(...levels)).toBe(Math.max(...before.filter((s) => s.from <= week.from && s.to >= week.to).map((s) => s.level)));
     expect(Math.max(...levels)).toBe(4);
-    expect(second.body).toEqual(first.body);
+
+    const secondAt = new Date().toISOString();
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/summaries/rebuild`, { ladder: 'time', from: week.from, to: week.to })).status).toBe(202);
+    await stack.eventSources.waitForIdle();
     const after = await listAll('time');
+    expect(rebuilt(after, secondAt).sort()).toEqual([...ids].sort());
     expect(after).toHaveLength(before.length);
     expect(after.map((s) => [s.id, s.text])).toEqual(before.map((s) => [s.id, s.text]));
   });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/commons/config.js';
-import { createServiceRuntime, type ServiceRuntime } from '../../functions/commons/runtime.js';
+import { createServiceRuntime, type ServiceRuntime } from '../../functions/commons/runtime/service.js';
 import { sweepIfSettled } from '../../functions/use-cases/sweep-agents.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
@@ -17,7 +17,7 @@ let runtime: ServiceRuntime;
 beforeAll(async () => {
   stack = await startTestStack();
   // The local stack set this process's environment as Lambda would: the same wiring as the functions.
-  runtime = createServiceRuntime(loadConfig());
+  runtime = await createServiceRuntime(loadConfig());
 }, 300_000);
 
 afterAll(async () => {

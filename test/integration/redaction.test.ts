@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalStack } from '../../local/local-stack.js';
-import { serviceRuntime } from '../../functions/commons/runtime.js';
+import { awsRuntime } from '../../functions/commons/runtime/aws.js';
+import { modelPort } from '../../functions/commons/runtime/model.js';
 import type { ModelRequest } from '../../functions/ports/model.js';
 import { api, message, startTestStack } from '../support/local-stack.js';
 import { stackReaders } from '../support/stack-readers.js';
@@ -42,7 +43,7 @@ const conversation = [
 beforeAll(async () => {
   stack = await startTestStack({ stackProps: { redaction: { email: 'mask', phone: 'mask', address: 'mask' } } });
   // The consolidator and summary writer share this process's runtime: record what its model adapter receives.
-  const model = serviceRuntime().model;
+  const model = await modelPort(awsRuntime());
   const invoke = model.invoke.bind(model);
   vi.spyOn(model, 'invoke').mockImplementation(async (request) => {
     prompts.push(request);

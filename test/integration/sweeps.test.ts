@@ -98,6 +98,24 @@ describe('the scheduled sweep', () => {
   });
 });
 
+describe('the scheduled sweep through its queue', () => {
+  it('hands every due agent to the sweep workers once, and the workers sweep each', async () => {
+    for (const agentId of ['queued-a', 'queued-b']) await settledAgent(agentId);
+    const sweep = [...stack.functions.values()].find((fn) => fn.logicalId.startsWith('SweepFunction'))!;
+    const scheduledEvent = () => ({ version: '0', id: 'local', 'detail-type': 'Scheduled Event', source: 'aws.events', account: '123456789012', time: new Date().toISOString(), region: 'us-east-1', resources: [], detail: {} });
+
+    const first = (await sweep.invoke(scheduledEvent())) as { enqueued: number; truncated: boolean };
+    const second = (await sweep.invoke(scheduledEvent())) as { enqueued: number };
+    await stack.eventSources.waitForIdle();
+
+    // Every due agent of the stack (these two, and any an earlier test left due), then none while the lease runs.
+    expect(first.enqueued).toBeGreaterThanOrEqual(2);
+    expect(first.truncated).toBe(false);
+    expect(second.enqueued).toBe(0);
+    for (const agentId of ['queued-a', 'queued-b']) expect(await baseSummaryIds(agentId)).toEqual(expect.arrayContaining([`time:0:${yesterday}`, 'count:0:2']));
+  });
+});
+
 describe('flush then sweep', () => {
   it('closes the last day and the last interaction without waiting for the schedule', async () => {
     const agentId = 'flush-then-sweep';

@@ -1,12 +1,13 @@
 /**
- * Starts one emulator for the whole run (moto from the project's virtualenv,
+ * Starts one emulator per test project (moto from the project's virtualenv,
  * or the endpoint in AWS_ENDPOINT_URL, e.g. LocalStack) and hands its URL to
  * every test file; meanwhile fills the local template cache for the default
- * stack props.
+ * stack props, and for the bundled lane (vitest.config.ts) synthesises the
+ * default stack with its bundles once, before its files start.
  */
 import type { TestProject } from 'vitest/node';
 import { startEmulator } from '../../local/emulator.js';
-import { synthesizeTemplate } from '../../local/template.js';
+import { synthesizeAssembly, synthesizeTemplate } from '../../local/template.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +23,7 @@ export default async function setup(project: TestProject) {
     }),
     // Most test stacks use the default props: their template is synthesised once here, while the emulator
     // starts (on a fresh clone, while its virtualenv installs), instead of by the first files of each worker.
-    synthesizeTemplate(),
+    project.name === 'bundles' ? synthesizeAssembly() : synthesizeTemplate(),
   ]);
   project.provide('awsEndpoint', emulator.endpoint);
   return async () => {

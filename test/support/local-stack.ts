@@ -19,6 +19,8 @@ export async function startTestStack(options: Omit<LocalStackOptions, 'endpoint'
     port: 0,
     namePrefix: `t${randomBytes(4).toString('hex')}`,
     pollIntervalMs: options.pollIntervalMs ?? 50,
+    // The bundled lane (vitest.config.ts) runs the same files on the synthesised bundles.
+    functions: options.functions ?? (process.env.MEMORY_TEST_FUNCTIONS === 'bundles' ? 'bundles' : 'sources'),
   });
 }
 

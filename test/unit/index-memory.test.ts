@@ -107,4 +107,23 @@ describe('index maintenance', () => {
     expect(manifest()).toBeUndefined();
     expect(objects.size).toBe(0);
   });
+
+  it('keeps the read cache within its bound, and an evicted segment in no cached index', async () => {
+    const { deps, manifest } = fakes();
+    await indexBatch(deps, agent, 3, records(1, 3));
+    const first = manifest()!;
+    await indexBatch(deps, agent, 6, records(4, 6));
+    const second = manifest()!;
+    const segmentBytes = first.segments[0]!.bytes * 8;
+    // Room for one decoded segment and a half.
+    const reader = new RecallReader(deps.segments, deps.embeddings, segmentBytes * 1.5);
+
+    expect((await reader.index(first)).fetched).toBe(1);
+    expect((await reader.index(first)).fetched).toBe(0);
+    await reader.index(second);
+
+    expect(reader.cachedBytes).toBeLessThanOrEqual(segmentBytes * 1.5);
+    // The first manifest's index held the evicted segment: it is gone with it, and reading it fetches again.
+    expect((await reader.index(first)).fetched).toBe(1);
+  });
 });

@@ -661,6 +661,8 @@ export interface components {
             tokens: number;
             empty: boolean;
             createdAt: string;
+            /** @description When a rebuild last regenerated this summary */
+            rebuiltAt?: string;
         };
         Injection: {
             requestId: string;
@@ -686,8 +688,15 @@ export interface components {
             /** @enum {string} */
             reason?: "consolidation-pending";
         };
-        RebuildResult: {
-            rebuilt: number;
+        /** @description The rebuild runs on the sweep workers; each regenerated summary shows `rebuiltAt`. */
+        RebuildQueued: {
+            /** @enum {string} */
+            status: "queued";
+            /** @enum {string} */
+            ladder: "time" | "count";
+            from: string | number;
+            to: string | number;
+            periods: number;
         };
         RebuildRequest: {
             /** @enum {string} */
@@ -1775,13 +1784,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Rebuild queued */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RebuildResult"];
+                    "application/json": components["schemas"]["RebuildQueued"];
                 };
             };
             /** @description Bad input: `issues` names each field and rule; nothing was written */

@@ -201,6 +201,24 @@ export class DynamoDbSummaryStore implements SummaryStore {
     };
   }
 
+  async leaseSweep(agent: AgentKey, now: string, until: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: agentPartitionKey(agent), sk: 'CURSOR' },
+          UpdateExpression: 'SET sweepAt = :until',
+          ConditionExpression: 'sweepAt <= :now',
+          ExpressionAttributeValues: { ':until': until, ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async deferSweep(agent: AgentKey, now: string): Promise<number> {
     const key = { pk: agentPartitionKey(agent), sk: 'CURSOR' };
     const counted = await this.client.send(

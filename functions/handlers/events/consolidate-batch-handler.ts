@@ -46,13 +46,17 @@ export function createConsolidateBatchHandler(deps: ConsolidateBatchHandlerDepen
     return undefined;
   };
 
-  const recordHandler = async (record: SQSRecord): Promise<void> => {
+  const recordHandler = async (record: SQSRecord, context: Context): Promise<void> => {
     const job = await parkIfMalformed(record);
     if (!job) return;
     const agent = { tenantId: job.tenantId, agentId: job.agentId };
     await deps.ledger.markBatchArrived(agent, job.index, now().toISOString());
+    // Model calls and waits end a quarter of the invocation (at most a minute) before it does, leaving
+    // that time for the commits, the index and the snapshot that follow them.
+    const remaining = context.getRemainingTimeInMillis();
+    const deadline = Date.now() + remaining - Math.min(60_000, remaining / 4);
     try {
-      const outcomes = await consolidateBatch(deps, job);
+      const outcomes = await consolidateBatch({ ...deps, deadline }, job);
       for (const outcome of outcomes) {
         logger.info('batch consolidated', {
           agentId: job.agentId,
@@ -86,6 +90,6 @@ export function createConsolidateBatchHandler(deps: ConsolidateBatchHandlerDepen
   // Failures are counted as they happen, so the count survives a full-batch failure (which throws);
   // `eventHandler` publishes the metrics on every outcome.
   return eventHandler(async (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, recordHandler, new SqsFifoPartialProcessorAsync(), { context, skipGroupOnError: true }),
+    processPartialResponse(event, (record: SQSRecord) => recordHandler(record, context), new SqsFifoPartialProcessorAsync(), { context, skipGroupOnError: true }),
   );
 }

@@ -22,6 +22,15 @@ import { climbLadder, type LadderDependencies } from '../../use-cases/summaries.
 import { assembleSnapshot, type SnapshotDependencies } from '../../use-cases/assemble-snapshot.js';
 import { indexSummaries, type IndexDependencies } from '../../use-cases/index-memory.js';
 import type { StoredSummary } from '../../ports/summary-store.js';
+import { BatchBudget } from '../../use-cases/model-budget.js';
+
+/**
+ * Time an invocation keeps for what follows the summaries (one index segment
+ * and one snapshot per agent): a quarter of it, at most 30 s. Model calls may
+ * use the rest, each timed by what is left, so a slow model fails its record
+ * (retried) instead of the whole invocation timing out.
+ */
+const afterSummariesMs = (remainingMs: number) => Math.min(30_000, remainingMs / 4);
 
 /** The fields of a summary announcement the ladder needs. */
 const announcementSchema = DynamoDBMarshalled(
@@ -42,6 +51,7 @@ export function createLadderHandler(deps: LadderDependencies & { readonly snapsh
   return eventHandler(async (event: DynamoDBStreamEvent, context: Context) => {
     const changed = new Map<string, AgentKey>();
     const parents = new Map<string, StoredSummary[]>();
+    const budget = new BatchBudget({ maxCalls: 10_000, maxInputTokens: Number.MAX_SAFE_INTEGER, maxOutputTokens: Number.MAX_SAFE_INTEGER, maxWallMs: Math.max(1_000, context.getRemainingTimeInMillis() - afterSummariesMs(context.getRemainingTimeInMillis())) });
     const recordHandler = async (record: DynamoDBRecord) => {
       // Slot and cursor writes are filtered out by the event source; skip any that get through.
       if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage?.sk?.S?.startsWith('SUM#')) return;
@@ -49,7 +59,7 @@ export function createLadderHandler(deps: LadderDependencies & { readonly snapsh
       if (!parsed.success) throw new ValidationError(issuesFromZod(parsed.error, 'NewImage'));
       const image = parsed.data;
       const agent = { tenantId: image.tenantId, agentId: image.agentId };
-      const written = await climbLadder(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0, ...(image.through !== undefined ? { through: image.through } : {}) });
+      const written = await climbLadder(deps, agent, { id: image.id, ladder: image.ladder, level: image.level, index: image.index, origin: image.origin ?? 0, ...(image.through !== undefined ? { through: image.through } : {}) }, budget);
       for (const parent of written) {
         const key = `${agent.tenantId}/${agent.agentId}`;
         changed.set(key, agent);

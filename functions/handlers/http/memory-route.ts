@@ -66,7 +66,7 @@ export function createMemoryHandler(deps: MemoryRouteDependencies) {
       const nextToken = query.nextToken ? await deps.pageTokens.open(agent, list, query.nextToken) : undefined;
       const page = await deps.summaries.listSummaries(agent, ladder, level, { limit, ...(nextToken ? { nextToken } : {}) });
       return jsonResponse(200, {
-        items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, ...(s.through !== undefined ? { through: s.through } : {}), children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt })),
+        items: page.items.map((s) => ({ id: s.id, ladder: s.ladder, level: s.level, name: LEVEL_NAMES[s.ladder][s.level], from: s.from, to: s.to, ...(s.through !== undefined ? { through: s.through } : {}), children: s.children, sources: s.sources, text: s.text, tokens: s.tokens, empty: s.empty, createdAt: s.createdAt, ...(s.rebuiltAt ? { rebuiltAt: s.rebuiltAt } : {}) })),
         ...(page.nextToken ? { nextToken: await deps.pageTokens.seal(agent, list, page.nextToken) } : {}),
       });
     },

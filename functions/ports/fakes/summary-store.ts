@@ -105,6 +105,13 @@ export class InMemorySummaryStore implements SummaryStore {
     return { agents: page, ...(start + limit < due.length ? { nextToken: String(start + limit) } : {}) };
   }
 
+  async leaseSweep(agent: AgentKey, now: string, until: string): Promise<boolean> {
+    const cursor = this.partition(agent).cursor;
+    if (cursor?.sweepAt === undefined || cursor.sweepAt > now) return false;
+    cursor.sweepAt = until;
+    return true;
+  }
+
   async deferSweep(agent: AgentKey, now: string): Promise<number> {
     const cursor = this.partition(agent).cursor;
     if (!cursor) throw new ConditionFailedError(`agent ${agent.agentId} has no cursor`);
