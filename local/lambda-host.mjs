@@ -26,8 +26,20 @@ function describe(error) {
     : { errorType: 'Error', errorMessage: String(error) };
 }
 
-/** Peak resident memory of this process so far, in MB: Lambda's "Max Memory Used". */
-const maxMemoryUsedMb = () => Math.ceil(process.resourceUsage().maxRSS / 1024);
+/**
+ * Peak resident memory of this process so far, in MB: Lambda's "Max Memory
+ * Used". Sampled (getrusage's maxRSS is no use here: Linux carries it over
+ * from the parent process across fork and exec).
+ */
+let peakRss = process.memoryUsage.rss();
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+};
+setInterval(sampleRss, 20).unref();
+const maxMemoryUsedMb = () => {
+  sampleRss();
+  return Math.ceil(peakRss / 1_048_576);
+};
 
 let handler;
 const initStarted = performance.now();

@@ -9,7 +9,7 @@ import { RecallReader } from '../use-cases/recall.js';
 
 const runtime = awsRuntime();
 // The query embedding model starts loading at cold start, not on the first question.
-const embeddings = await embeddingPort(runtime);
+const embeddings = await embeddingPort(runtime, { warm: true });
 
 export const handler = createReadHandler({
   // Lives as long as the warm function instance.

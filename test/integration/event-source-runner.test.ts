@@ -146,4 +146,41 @@ describe('local SQS event source', () => {
     expect(runner.stats.recordsFailed).toBe(2);
     expect(await depth(queueUrl)).toBe(2);
   });
+
+  it('runs as many deliveries at once as the mapping’s maximum concurrency, and one FIFO group’s never at once', async () => {
+    const name = `runner-${randomBytes(4).toString('hex')}.fifo`;
+    const queue = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { FifoQueue: 'true', VisibilityTimeout: '30' } }));
+    const queueUrl = queue.QueueUrl!;
+    // Two groups of three jobs each.
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: Array.from({ length: 6 }, (_, i) => ({ Id: String(i), MessageBody: `job-${i}`, MessageGroupId: i % 2 === 0 ? 'agent-a' : 'agent-b', MessageDeduplicationId: `d-${i}` })),
+      }),
+    );
+    let inFlight = 0;
+    let most = 0;
+    const groupsInFlight = new Map<string, number>();
+    let overlappedGroup = false;
+    runner = startEventSourceRunner(
+      sqs,
+      [{ logicalId: 'fifo', queueUrl, queueArn: 'arn', batchSize: 1, reportBatchItemFailures: true, concurrency: 2, target: fakeFunction(async (event) => {
+        const group = event.Records[0]!.attributes.MessageGroupId!;
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        groupsInFlight.set(group, (groupsInFlight.get(group) ?? 0) + 1);
+        if (groupsInFlight.get(group)! > 1) overlappedGroup = true;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        groupsInFlight.set(group, groupsInFlight.get(group)! - 1);
+        inFlight -= 1;
+        return { batchItemFailures: [] };
+      }) }],
+      { pollIntervalMs: 20 },
+    );
+    await until(async () => (await depth(queueUrl)) === 0);
+    await runner.waitForIdle();
+
+    expect(most).toBe(2);
+    expect(overlappedGroup).toBe(false);
+  });
 });

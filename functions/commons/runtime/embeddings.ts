@@ -9,19 +9,23 @@ import type { EmbeddingPort } from '../../ports/embeddings.js';
 import { createEmbeddings } from '../../adapters/embeddings/index.js';
 import type { AwsRuntime } from './aws.js';
 
-export async function createEmbeddingPort(config: Pick<ServiceConfig, 'embeddings' | 'region'>): Promise<EmbeddingPort> {
+/**
+ * With `warm`, the local model starts loading at once (the reader: a
+ * question should not wait for it); otherwise on the first text, so an
+ * offline function whose invocation embeds nothing does not pay for it.
+ */
+export async function createEmbeddingPort(config: Pick<ServiceConfig, 'embeddings' | 'region'>, options: { readonly warm?: boolean } = {}): Promise<EmbeddingPort> {
   if (config.embeddings.provider !== 'local') return createEmbeddings(config);
   const { LocalEmbeddings } = await import('../../adapters/embeddings/local.js');
   const local = new LocalEmbeddings();
-  // The model starts loading at cold start, not on the first text.
-  local.warmUp();
+  if (options.warm) local.warmUp();
   return local;
 }
 
 let shared: Promise<EmbeddingPort> | undefined;
 
 /** The process-wide embedding port of an entry file. */
-export function embeddingPort({ config }: AwsRuntime): Promise<EmbeddingPort> {
-  shared ??= createEmbeddingPort(config);
+export function embeddingPort({ config }: AwsRuntime, options: { readonly warm?: boolean } = {}): Promise<EmbeddingPort> {
+  shared ??= createEmbeddingPort(config, options);
   return shared;
 }

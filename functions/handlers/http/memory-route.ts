@@ -15,7 +15,7 @@
 import { httpRouter, integerParameter, jsonResponse, type RouteRequest } from '../../commons/http.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { UPDATERS, type ItemStatus, type UpdaterName } from '../../domain/memory.js';
-import { itemHistory } from '../../use-cases/revert-batch.js';
+import { itemHistory } from '../../use-cases/item-history.js';
 import type { MemoryRevisions } from '../../ports/memory-store.js';
 
 const ITEM_STATUSES: readonly ItemStatus[] = ['active', 'draft', 'conflict', 'archived'];
