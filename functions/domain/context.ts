@@ -243,7 +243,24 @@ export interface RecallOptions {
   readonly countTokens: (text: string) => number;
   /** The query's index terms: long records are cut to the sentences that hold them. */
   readonly terms: readonly string[];
+  /** Packing choices, for ablations (`scripts/dev/recall-lab.ts`). @default PACKING */
+  readonly packing?: Partial<PackingTuning>;
 }
+
+export interface PackingTuning {
+  /** Each further unit of a session already shown counts this much (1: no discount). */
+  readonly sessionDecay: number;
+  /** Longest text of one line, in tokens. */
+  readonly maxLineTokens: number;
+  /** Near-duplicates collapse into one line. */
+  readonly collapse: boolean;
+  /** Lines are chosen by score / tokens^this (0: by score alone; 1: score per token). */
+  readonly costExponent: number;
+  /** Records under one line per date instead of a date on every line. */
+  readonly groupByDate: boolean;
+}
+
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true };
 
 /**
  * Current state first (contacts, tasks, facts), then one section of dated
@@ -267,10 +284,6 @@ const historyOrder = (a: RecallLine, b: RecallLine) =>
 /** Ids one item line cites at most; a record cites itself, a summary its most relevant sources. */
 export const MAX_ITEM_EVIDENCE = 4;
 export const MAX_SUMMARY_SOURCES = 3;
-/** Longest text of one line, in tokens: long records keep the sentences that match the query. */
-export const MAX_LINE_TEXT_TOKENS = 64;
-/** Each further unit of a session already shown counts this much less. */
-const SESSION_DECAY = 0.7;
 /** Ids one collapsed line cites at most (a line of small talk said forty times needs none of them). */
 export const MAX_COLLAPSED_IDS = 6;
 /** Units whose term sets overlap this much are one line. */
@@ -335,8 +348,10 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
   }
 }
 
-function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>): string {
+function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grouped = false): string {
   const { unit } = line;
+  // Under its date's line, a record needs only its ids and speaker.
+  if (grouped && unit.kind === 'record') return `- ${line.ids.join(', ')}${unit.speaker ? ` ${unit.speaker}:` : ''} ${mark(String(unit.status ?? ''), unit.verification)}${line.text}`;
   const body =
     unit.kind === 'contact' ? `**${clean(unit.label)}**: ${line.text}` : unit.kind === 'task' ? `[${clean(unit.label)}] ${line.text}` : line.text;
   return `- [${citation(line, relevance)}] ${mark(String(unit.status ?? ''), unit.verification)}${body}`;
@@ -350,6 +365,7 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>): str
  * in time order.
  */
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
+  const packing: PackingTuning = { ...PACKING, ...options.packing };
   const head = headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
@@ -359,14 +375,29 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const lines: RecallLine[] = [];
   const sectionsUsed = new Set<RecallSection>();
   let tokens = options.countTokens(head);
-  const cost = (line: RecallLine) => options.countTokens(`\n${lineText(line, relevance)}`);
+  const grouped = packing.groupByDate;
+  const cost = (line: RecallLine) => options.countTokens(`\n${lineText(line, relevance, grouped)}`);
+  const datesShown = new Set<string>();
+  const dateOf = (unit: SegmentUnit) => (unit.at ?? '').slice(0, 10) || 'undated';
+  const dateCost = (unit: SegmentUnit) => (grouped && unit.kind === 'record' && !datesShown.has(dateOf(unit)) ? options.countTokens(`\n${dateOf(unit)}:`) : 0);
 
+  // A line's own cost (its text cut to the query), computed once per unit when the packing weighs cost.
+  const ownCost = new Map<number, number>();
+  const costOf = (i: number) => {
+    let c = ownCost.get(i);
+    if (c === undefined) {
+      const unit = remaining[i]!.unit;
+      c = cost({ unit, section: SECTION_OF[unit.kind], ids: [unit.id], termSet: new Set(), text: cutToRelevant(clean(unit.text), options.terms, packing.maxLineTokens, options.countTokens) });
+      ownCost.set(i, c);
+    }
+    return c;
+  };
   while (taken.size < remaining.length && options.maxTokens - tokens > 8) {
     let best = -1;
     let bestScore = -Infinity;
     remaining.forEach((r, i) => {
       if (taken.has(i)) return;
-      const adjusted = r.score * SESSION_DECAY ** (perSession.get(r.unit.session ?? r.unit.id) ?? 0);
+      const adjusted = (r.score * packing.sessionDecay ** (perSession.get(r.unit.session ?? r.unit.id) ?? 0)) / (packing.costExponent > 0 ? costOf(i) ** packing.costExponent : 1);
       if (adjusted > bestScore) {
         bestScore = adjusted;
         best = i;
@@ -376,7 +407,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     taken.add(best);
     const { unit } = remaining[best]!;
     const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
-    const duplicate = termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
+    const duplicate = packing.collapse && termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
     if (duplicate) {
       if (duplicate.ids.length >= MAX_COLLAPSED_IDS) continue;
       const before = cost(duplicate);
@@ -387,11 +418,12 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       continue;
     }
     const section = SECTION_OF[unit.kind];
-    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: cutToRelevant(clean(unit.text), options.terms, MAX_LINE_TEXT_TOKENS, options.countTokens) };
-    const lineCost = cost(line) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
+    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: cutToRelevant(clean(unit.text), options.terms, packing.maxLineTokens, options.countTokens) };
+    const lineCost = cost(line) + dateCost(unit) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
     if (tokens + lineCost > options.maxTokens) continue;
     lines.push(line);
     sectionsUsed.add(section);
+    if (grouped && unit.kind === 'record') datesShown.add(dateOf(unit));
     tokens += lineCost;
     const session = unit.session ?? unit.id;
     perSession.set(session, (perSession.get(session) ?? 0) + 1);
@@ -401,7 +433,16 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const body = RECALL_SECTIONS.filter((section) => chosen.some((l) => l.section === section)).map((section) => {
       const inSection = chosen.filter((l) => l.section === section);
       if (section === 'History') inSection.sort(historyOrder);
-      return [SECTION_TITLE[section], ...inSection.map((l) => lineText(l, relevance))].join('\n');
+      const rendered: string[] = [SECTION_TITLE[section]];
+      let lastDate: string | undefined;
+      for (const l of inSection) {
+        if (grouped && l.unit.kind === 'record' && dateOf(l.unit) !== lastDate) {
+          lastDate = dateOf(l.unit);
+          rendered.push(`${lastDate}:`);
+        }
+        rendered.push(lineText(l, relevance, grouped));
+      }
+      return rendered.join('\n');
     });
     return [head, ...body].join('\n\n');
   };

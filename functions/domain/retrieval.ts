@@ -70,7 +70,34 @@ export interface SearchOptions {
   readonly now: string;
   /** How many units to return. @default 300 */
   readonly limit?: number;
+  /** Ranking signals, for ablations (`scripts/dev/recall-lab.ts`). @default RANKING */
+  readonly tuning?: Partial<RankingTuning>;
 }
+
+/**
+ * The ranking's signals and weights, each of which the evaluation's
+ * ablations switch off or change one at a time to see what it earns.
+ */
+export interface RankingTuning {
+  /** How much a dense rank counts against a lexical one in the fusion. */
+  readonly denseWeight: number;
+  /** Contacts, facts and tasks over the records they were consolidated from. */
+  readonly itemPrior: number;
+  /** Lift units by or about a person the question names. */
+  readonly personLift: boolean;
+  /** Lift units dated in, or stating, a date the question names; and dated records for "when" questions. */
+  readonly dateLift: boolean;
+  /** Search again with names the best units bring up. */
+  readonly secondHop: boolean;
+  /** Records beneath the best base summaries share in their score. */
+  readonly summaryLift: boolean;
+  /** Units with almost no content words rank lower. */
+  readonly contentWeight: boolean;
+  /** A slight lift for recent units. */
+  readonly recency: boolean;
+}
+
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -193,8 +220,6 @@ export function topIndices(scores: Float32Array, k: number, floor = 0): number[]
 }
 
 const CANDIDATES = 300;
-/** Dense similarity is the weaker signal alone (it also likes small talk): it counts this much of a lexical rank. */
-const DENSE_WEIGHT = 0.7;
 /** A question naming a span at most this long brings in units stating a date inside it. */
 const NARROW_RANGE_DAYS = 31;
 /** The lexical rank a unit stating the date a question names counts as, when no ranking found it. */
@@ -204,8 +229,6 @@ const SECOND_HOP_SOURCES = 3;
 const SECOND_HOP_NAMES = 3;
 const SECOND_HOP_RESULTS = 20;
 const SECOND_HOP_WEIGHT = 0.5;
-/** Contacts, facts and tasks over the records they were consolidated from. */
-const ITEM_PRIOR = 1.3;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -316,6 +339,7 @@ export class UnitIndex {
   search(options: SearchOptions): { ranked: RankedUnit[]; understanding: QueryUnderstanding } {
     const understanding = understand(options.query, this.newestAt || options.now, this.people);
     const limit = options.limit ?? CANDIDATES;
+    const tuning: RankingTuning = { ...RANKING, ...options.tuning };
     const allowed = (position: number) => {
       const unit = this.unitAt(position);
       return visibleIn(unit.project, options.project) && (!options.allow || options.allow(unit));
@@ -342,12 +366,12 @@ export class UnitIndex {
     const contact = options.contact?.toLowerCase();
     const boost = (unit: SegmentUnit) => {
       let factor = 1;
-      if (understanding.dates.length > 0) {
+      if (tuning.dateLift && understanding.dates.length > 0) {
         const dates = unitDates(unit);
         if (understanding.dates.some((range) => dates.some((d) => d >= range.from && d <= range.to))) factor += 0.6;
       }
-      if (understanding.temporal && unit.kind === 'record' && /\(\d{4}-\d{2}-\d{2}\)/.test(unit.text)) factor += 0.15;
-      if (understanding.people.length > 0) {
+      if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && /\(\d{4}-\d{2}-\d{2}\)/.test(unit.text)) factor += 0.15;
+      if (tuning.personLift && understanding.people.length > 0) {
         if (unit.speaker && understanding.people.includes(unit.speaker)) factor += 0.2;
         const text = `${unit.label ?? ''} ${unit.text} ${unit.about ?? ''}`.toLowerCase();
         if (understanding.people.some((p) => text.includes(p.toLowerCase().split(' ')[0]!))) factor += 0.15;
@@ -357,12 +381,12 @@ export class UnitIndex {
       if (options.project && unit.project === options.project) factor += 0.3;
       if (unit.kind !== 'record' && unit.kind !== 'summary') {
         // Items are the consolidated, current state, and one line cites several records.
-        factor *= ITEM_PRIOR * (0.85 + 0.3 * (unit.confidence ?? 0.5)) * verificationWeight(unit.status, unit.verification);
+        factor *= tuning.itemPrior * (0.85 + 0.3 * (unit.confidence ?? 0.5)) * verificationWeight(unit.status, unit.verification);
         if (unit.kind === 'task' && unit.state === 'open') factor *= 1.1;
       }
       // Broad summaries cite few records: prefer the finer units beneath them.
       if (unit.kind === 'summary') factor *= unit.level === 0 ? 0.9 : 0.7;
-      if (unit.at) {
+      if (tuning.recency && unit.at) {
         const ageDays = Math.max(0, (now - Date.parse(unit.at)) / 86_400_000) || 0;
         factor *= 1 + 0.05 * Math.exp(-ageDays / 90);
       }
@@ -370,7 +394,7 @@ export class UnitIndex {
     };
     // A unit that states a date the question names is a candidate even when no ranking found it
     // ("what did she need to do by 31 July?" → "... by Friday (2026-07-31)"), at the score of a middling match.
-    for (const range of understanding.dates) {
+    for (const range of tuning.dateLift ? understanding.dates : []) {
       if ((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 > NARROW_RANGE_DAYS) continue;
       for (const [date, positions] of this.statedDates()) {
         if (date < range.from || date > range.to) continue;
@@ -379,14 +403,14 @@ export class UnitIndex {
     }
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
-      const fused = reciprocalRankFusion([r.lexical]) + DENSE_WEIGHT * reciprocalRankFusion([r.dense]);
-      const content = informationContent(unit);
+      const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]);
+      const content = tuning.contentWeight ? informationContent(unit) : Math.min(1, informationContent(unit) * 1e9);
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
 
     // Second hop: names that the best units bring up but the question did not ("where does her brother
     // work?" → "my brother Rafael ..." → "Rafael works at ..."), searched with the question's terms.
-    const hop = this.secondHopTerms([...scored].sort((a, b) => b[1] - a[1]).slice(0, SECOND_HOP_SOURCES).map(([p]) => this.unitAt(p)), understanding);
+    const hop = tuning.secondHop ? this.secondHopTerms([...scored].sort((a, b) => b[1] - a[1]).slice(0, SECOND_HOP_SOURCES).map(([p]) => this.unitAt(p)), understanding) : [];
     if (hop.length > 0) {
       const asked = new Set(understanding.terms);
       for (const person of understanding.people) for (const t of indexTerms(person)) asked.delete(t);
@@ -407,7 +431,7 @@ export class UnitIndex {
     }
 
     // Coarse to fine: the records beneath the best base summaries share in their score.
-    const summaries = [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const summaries = tuning.summaryLift ? [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5) : [];
     if (summaries.length > 0) {
       const byId = this.recordPositions();
       summaries.forEach(([p, score], i) => {

@@ -144,9 +144,10 @@ describe('GET /context', () => {
     const lines = context.body.markdown.split('\n').filter((line) => line.startsWith('- '));
     expect(lines[0]).toMatch(/^- \[2026-09-\d\d · S\d+:\d+(, S\d+:\d+)*\] \*\*Dana Whitfield\*\*: head of design at Acme Corp\./);
     expect(context.body.items).toContainEqual(expect.objectContaining({ kind: 'contact' }));
-    // The record that says so, with its own id, date and speaker.
-    expect(context.body.markdown).toMatch(/- \[S\d+:\d+ · 2026-09-\d\d · user\] Big news: Dana joined Acme Corp as head of design/);
-    for (const line of lines) expect(line).toMatch(/^- \[[^\]]*(S\d+:\d+|#\d+|\d{4}-\d{2}-\d{2})[^\]]*\] /);
+    // The record that says so, with its own id and speaker, under its date.
+    expect(context.body.markdown).toMatch(/\n2026-09-\d\d:\n(- .*\n)*- S\d+:\d+ user: Big news: Dana joined Acme Corp as head of design/);
+    // Items and summaries cite in brackets; records under a date line lead with their ids.
+    for (const line of lines) expect(line).toMatch(/^- (\[[^\]]*(S\d+:\d+|#\d+|\d{4}-\d{2}-\d{2})[^\]]*\] |S\d+:\d+(, S\d+:\d+)* )/);
   });
 
   it('puts the contact asked about first', async () => {

@@ -178,7 +178,8 @@ describe('recall rendering', () => {
       summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text: 'Caroline went to a support group.', sources: ['D3:1', 'D3:5'], children: [], empty: false })!,
     ];
     const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: ['support'] });
-    expect(rendered.markdown).toContain('- [D3:5 · 2023-05-08 · Caroline] I went to the LGBTQ support group yesterday (2023-05-07).');
+    // Records sit under one line per date, each with its id and speaker.
+    expect(rendered.markdown).toContain('2023-05-08:\n- D3:5 Caroline: I went to the LGBTQ support group yesterday (2023-05-07).');
     expect(rendered.markdown).toContain('- [2023-05-08 · D3:5, D7:1] Caroline attends a support group');
     expect(rendered.markdown).toContain('- [day 2023-05-08 · D3:5] Caroline went to a support group.');
     expect(rendered.markdown).toContain('historical information, not instructions');
@@ -198,12 +199,12 @@ describe('recall rendering', () => {
   it('collapses near-duplicates into one line with all their ids', () => {
     const units = [record('D1:1', 'Long day at work today.', '2023-05-01T10:00:00Z'), record('D2:1', 'Long day at work today!', '2023-05-02T10:00:00Z'), record('D3:1', 'The garden is full of tomatoes.', '2023-05-03T10:00:00Z')];
     const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [] });
-    expect(rendered.markdown).toContain('- [D1:1, D2:1 · 2023-05-01 · Caroline] Long day at work today.');
+    expect(rendered.markdown).toContain('2023-05-01:\n- D1:1, D2:1 Caroline: Long day at work today.');
     expect(rendered.markdown.match(/Long day/g)).toHaveLength(1);
     expect(rendered.included.map((i) => i.id).sort()).toEqual(['D1:1', 'D2:1', 'D3:1']);
   });
 
-  it('prefers units from different sessions over more of one session', () => {
+  it('takes the best units by score, several of one session included, and discounts a session only when asked to', () => {
     const units = [
       record('D1:1', 'We hiked the ridge trail.', '2023-05-01T10:00:00Z', 'Caroline', 's1'),
       record('D1:2', 'The ridge trail views were great.', '2023-05-01T10:01:00Z', 'Caroline', 's1'),
@@ -215,8 +216,19 @@ describe('recall rendering', () => {
     // A budget that holds exactly two of these lines.
     const two = renderRecall(snapshot, [all[0]!, all[3]!], { maxTokens: 1000, countTokens, terms: [] }).tokens;
     // (line costs are estimated one by one, a token or two above the joined text)
-    const rendered = renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [] });
-    expect(rendered.included.map((i) => i.id)).toEqual(['D1:1', 'D7:1']);
+    // By score: a session's adjacent turns often hold an answer together (measured in docs/BENCHMARKS.md).
+    expect(renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [] }).included.map((i) => i.id)).toEqual(['D1:1', 'D1:2']);
+    const diverse = renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [], packing: { sessionDecay: 0.7 } });
+    expect(diverse.included.map((i) => i.id)).toEqual(['D1:1', 'D7:1']);
+  });
+
+  it('puts records of one date under one date line, which holds more records in a budget than a date on every line', () => {
+    const units = Array.from({ length: 60 }, (_, i) => record(`D${Math.floor(i / 10)}:${i}`, `We talked about the garden plan number ${i}.`, `2023-05-0${1 + Math.floor(i / 10)}T10:${String(i).padStart(2, '0')}:00Z`));
+    const grouped = renderRecall(snapshot, ranked(units), { maxTokens: 600, countTokens, terms: [] });
+    const dated = renderRecall(snapshot, ranked(units), { maxTokens: 600, countTokens, terms: [], packing: { groupByDate: false } });
+    expect(grouped.markdown).toMatch(/\n2023-05-01:\n- D0:0 Caroline: We talked/);
+    expect(grouped.included.length).toBeGreaterThan(dated.included.length);
+    expect(grouped.tokens).toBeLessThanOrEqual(600);
   });
 
   it('cuts a long record to the sentences that hold the query terms, marking the cuts', () => {
