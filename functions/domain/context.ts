@@ -258,9 +258,11 @@ export interface PackingTuning {
   readonly costExponent: number;
   /** Records under one line per date instead of a date on every line. */
   readonly groupByDate: boolean;
+  /** The compact header (still historical, still saying how far it lags) whatever the budget. */
+  readonly compactHeader: boolean;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true };
 
 /**
  * Current state first (contacts, tasks, facts), then one section of dated
@@ -348,13 +350,16 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
   }
 }
 
+/** A record said but not consolidated yet: recallable, not yet weighed against the rest of memory. */
+const pendingMark = (unit: SegmentUnit) => (unit.pending ? '(not yet consolidated) ' : '');
+
 function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grouped = false): string {
   const { unit } = line;
   // Under its date's line, a record needs only its ids and speaker.
-  if (grouped && unit.kind === 'record') return `- ${line.ids.join(', ')}${unit.speaker ? ` ${unit.speaker}:` : ''} ${mark(String(unit.status ?? ''), unit.verification)}${line.text}`;
+  if (grouped && unit.kind === 'record') return `- ${line.ids.join(', ')}${unit.speaker ? ` ${unit.speaker}:` : ''} ${pendingMark(unit)}${mark(String(unit.status ?? ''), unit.verification)}${line.text}`;
   const body =
     unit.kind === 'contact' ? `**${clean(unit.label)}**: ${line.text}` : unit.kind === 'task' ? `[${clean(unit.label)}] ${line.text}` : line.text;
-  return `- [${citation(line, relevance)}] ${mark(String(unit.status ?? ''), unit.verification)}${body}`;
+  return `- [${citation(line, relevance)}] ${pendingMark(unit)}${mark(String(unit.status ?? ''), unit.verification)}${body}`;
 }
 
 /**
@@ -366,7 +371,7 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
  */
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
   const packing: PackingTuning = { ...PACKING, ...options.packing };
-  const head = headerFor(snapshot, options.maxTokens, options.countTokens);
+  const head = packing.compactHeader ? header(snapshot, true) : headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
   const remaining = ranked.map((r) => ({ ...r }));

@@ -41,6 +41,8 @@ export interface IndexUnit {
   readonly about?: string;
   /** The project a record names, or an item belongs to (domain/scope.ts); absent when agent-wide. */
   readonly project?: string;
+  /** A record counted but not consolidated yet (read path only, never stored in a segment). */
+  readonly pending?: boolean;
 }
 
 /** The record fields a unit is built from (a raw record satisfies it). */

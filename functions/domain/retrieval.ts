@@ -95,9 +95,11 @@ export interface RankingTuning {
   readonly contentWeight: boolean;
   /** A slight lift for recent units. */
   readonly recency: boolean;
+  /** A question naming several people or things is also searched for each alone, so every one of them is covered. */
+  readonly coverage: boolean;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -229,6 +231,8 @@ const SECOND_HOP_SOURCES = 3;
 const SECOND_HOP_NAMES = 3;
 const SECOND_HOP_RESULTS = 20;
 const SECOND_HOP_WEIGHT = 0.5;
+/** Units brought in for each entity a question names, when it names several. */
+const COVERAGE_PER_ENTITY = 4;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -430,6 +434,28 @@ export class UnitIndex {
       }
     }
 
+    // Coverage: "who runs faster, Owen or Kev?" needs units about each; each named one is searched without the others.
+    const named = tuning.coverage ? this.namedEntities(options.query, understanding) : [];
+    if (named.length >= 2) {
+      const best = Math.max(0, ...scored.values());
+      for (const entity of named) {
+        const others = new Set(named.filter((n) => n !== entity).flatMap((n) => indexTerms(n)));
+        const terms = understanding.terms.filter((t) => !others.has(t));
+        let rank = 0;
+        for (const position of topIndices(this.lexicalScores(terms), CANDIDATES)) {
+          if (!allowed(position)) continue;
+          const unit = this.unitAt(position);
+          if (!indexTerms(entity).every((t) => unit.terms.split(' ').includes(t))) continue;
+          const content = informationContent(unit);
+          if (content === 0) continue;
+          rank += 1;
+          // Each entity's best units join the best of the whole question, in turn.
+          scored.set(position, Math.max(scored.get(position) ?? 0, best * content * (1 - 0.05 * rank)));
+          if (rank >= COVERAGE_PER_ENTITY) break;
+        }
+      }
+    }
+
     // Coarse to fine: the records beneath the best base summaries share in their score.
     const summaries = tuning.summaryLift ? [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5) : [];
     if (summaries.length > 0) {
@@ -450,6 +476,16 @@ export class UnitIndex {
         return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.dense ? { denseRank: r.dense } : {}) };
       });
     return { ranked, understanding };
+  }
+
+  /** People and things the question names (capitalised words the index knows, and known people), at most four. */
+  private namedEntities(query: string, understanding: QueryUnderstanding): string[] {
+    const found = new Set<string>(understanding.people.map((p) => p.split(' ')[0]!));
+    for (const match of query.matchAll(/(?<!^|[.!?]\s)\b([A-Z][\p{L}'-]{2,})\b/gu)) {
+      const terms = indexTerms(match[1]!);
+      if (terms.length > 0 && terms.every((t) => this.segments.some((s) => s.postings.has(t)))) found.add(match[1]!);
+    }
+    return [...found].slice(0, 4);
   }
 
   /** Capitalised names in the best units that the question does not already hold, as index terms. */
@@ -503,4 +539,20 @@ export class UnitIndex {
   *live(): Generator<SegmentUnit> {
     for (let i = 0; i < this.size; i += 1) if (!this.hidden[i]) yield this.unitAt(i);
   }
+}
+
+/**
+ * Pending records (counted, not consolidated yet) ranked for a query: the
+ * same lexical ranking and signals as the index, over the pending records
+ * alone, and no embedding (the read path makes no model call for them).
+ * Their scores are put on the index's scale as if both rankings had found
+ * them at their lexical rank, so the newest record that answers a question
+ * competes with the history on equal terms. Each comes back marked `pending`.
+ */
+export function rankPending(units: readonly SegmentUnit[], options: Omit<SearchOptions, 'queryVector'>): RankedUnit[] {
+  if (units.length === 0) return [];
+  const segment: IndexSegment = { modelId: 'pending', dimensions: 0, units: units.map((unit) => ({ ...unit, pending: true })), scales: new Float32Array(units.length), vectors: new Int8Array(0) };
+  const index = new UnitIndex([loadSegment('pending', segment)], new Set());
+  const tuning: RankingTuning = { ...RANKING, ...options.tuning };
+  return index.search(options).ranked.filter((r) => r.lexicalRank !== undefined).map((r) => ({ ...r, score: r.score * (1 + tuning.denseWeight) }));
 }

@@ -59,6 +59,29 @@ export function selectViews(snapshot: Snapshot, views: readonly SnapshotView[]):
   return { ...always, ...Object.fromEntries(views.map((view) => [view, all[view]])) };
 }
 
+/** The counters a snapshot's freshness is read from (the agent ledger's status). */
+export interface LedgerCounters {
+  readonly lastSequence: number;
+  readonly lastConsolidatedSequence: number;
+  readonly lastConsolidatedRecordAt?: string;
+}
+
+/** Freshness as the ledger says it is now, rather than as it was when the snapshot was assembled. */
+export function liveFreshness(freshness: Freshness | undefined, counters: LedgerCounters): Freshness {
+  const newest = counters.lastConsolidatedRecordAt ?? freshness?.newestConsolidatedRecordAt;
+  return {
+    lastConsolidatedSequence: counters.lastConsolidatedSequence,
+    lastIngestedSequence: counters.lastSequence,
+    pendingRecords: Math.max(0, counters.lastSequence - counters.lastConsolidatedSequence),
+    ...(newest ? { newestConsolidatedRecordAt: newest } : {}),
+  };
+}
+
+/** The snapshot of an agent that has records but nothing consolidated yet: no views, no summaries, no index. */
+export function emptySnapshot(agent: { readonly tenantId: string; readonly agentId: string }, counters: LedgerCounters, at: string): Snapshot {
+  return { tenantId: agent.tenantId, agentId: agent.agentId, version: 0, generatedAt: at, freshness: liveFreshness(undefined, counters), time: [], count: [] };
+}
+
 /** The stored form of a snapshot: gzip-compressed JSON. */
 export function packSnapshot(snapshot: Snapshot): Uint8Array {
   return gzipSync(JSON.stringify(snapshot));

@@ -3,7 +3,9 @@ import { createReadHandler } from './http/read-route.js';
 import { S3IndexSegments } from '../adapters/s3/index-segments.js';
 import { awsRuntime } from '../commons/runtime/aws.js';
 import { embeddingPort } from '../commons/runtime/embeddings.js';
-import { injectionLog, snapshotStore } from '../commons/runtime/stores.js';
+import { redaction } from '../commons/runtime/redaction.js';
+import { agentLedger, injectionLog, snapshotStore } from '../commons/runtime/stores.js';
+import { PendingRecords } from '../use-cases/pending-records.js';
 import { CachedSnapshotReader } from '../use-cases/read-snapshot.js';
 import { RecallReader } from '../use-cases/recall.js';
 
@@ -17,4 +19,6 @@ export const handler = createReadHandler({
   injections: injectionLog(runtime),
   // Segments and query embeddings cached for the life of the warm instance, the segments in a quarter of its memory.
   recall: new RecallReader(new S3IndexSegments(runtime.clients.s3, runtime.config.rawBucketName), embeddings, (runtime.config.functionMemoryMb * 1024 * 1024) / 4),
+  // What was said since the last batch, recallable at once: redacted like every derived output, cached by sequence.
+  pending: new PendingRecords(agentLedger(runtime), redaction(runtime).redactedRawLog),
 });

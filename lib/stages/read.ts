@@ -36,7 +36,8 @@ export function addReadStage(stack: Stack, data: ServiceData, permissions: Servi
   pageTokenKey.grantRead(memoryReader);
   summaries.table.grant(memoryReader, 'dynamodb:Query');
 
-  // The read path: one GetItem of the snapshot; context responses also write their injection-log entry.
+  // The read path: one GetItem of the snapshot; context responses also write their injection-log entry, and a
+  // question reads the agent's counters and its records not consolidated yet (cached by sequence).
   const reader = new ServiceFunction(stack, 'Reader', {
     entry: 'functions/handlers/reader.ts',
     environment,
@@ -47,6 +48,9 @@ export function addReadStage(stack: Stack, data: ServiceData, permissions: Servi
   memory.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:PutItem');
   permissions.allowEmbeddings(reader);
   reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
+  // A question also reads the records not consolidated yet: the agent's counters, and those records.
+  agents.table.grant(reader, 'dynamodb:GetItem');
+  reader.addToRolePolicy(permissions.readRawRecords());
   reader.addToRolePolicy(permissions.knowMissingObjects());
 
   // The note lifecycle's write side: feedback on items and batch reverts. Each is an audited,

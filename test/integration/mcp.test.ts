@@ -77,6 +77,26 @@ describe('the memory MCP server', () => {
     expect((await memory.status(agentId)).lastSequence).toBe(before + 2);
   });
 
+  it('recalls what it was just told, before any batch consolidates it, marked as not yet consolidated', async () => {
+    // A new agent: nothing consolidated, no snapshot; a host has no flush.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMemoryMcpServer({ client: memory, agentId: 'mcp-fresh' }).connect(serverSide);
+    const host = new Client({ name: 'fresh-host', version: '1.0.0' });
+    await host.connect(clientSide);
+    try {
+      await host.callTool({ name: 'remember', arguments: { messages: [
+        { role: 'user', content: 'My sister Ines moved to Porto last month for a job at a bakery.', timestamp: '2026-12-01T10:00:00Z' },
+        { role: 'user', content: 'Also, the car is booked in for its service on Friday.', timestamp: '2026-12-01T10:01:00Z' },
+      ] } });
+      const result = (await host.callTool({ name: 'recall', arguments: { query: 'Which city did my sister move to?' } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toMatch(/\(not yet consolidated\) My sister Ines moved to Porto/);
+      expect((result.structuredContent as { pendingRecords: number }).pendingRecords).toBe(2);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('recalls budgeted context with the ids of what it cites, as logged by the service', async () => {
     const result = (await mcp.callTool({ name: 'recall', arguments: { query: 'Where does Dana work?', maxTokens: 600 } })) as CallToolResult;
     expect(result.isError).toBeFalsy();

@@ -166,3 +166,31 @@ describe('GET /context with a query', () => {
     expect(s3Calls).toEqual([]);
   });
 });
+
+describe('what was just said', () => {
+  it('is recallable at once, marked as not yet consolidated, beside the consolidated history', async () => {
+    const said = { id: 'tail-1', type: 'message', role: 'user', content: 'The plumber Rasmus is coming on Thursday to fix the boiler.', timestamp: new Date(start + 111 * DAY).toISOString(), metadata: { speaker: 'Sam' } };
+    expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: [said] })).status).toBe(202);
+
+    const context = await api<{ markdown: string; items: { id: string; kind: string }[]; freshness: { pendingRecords: number } }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=600&query=${encodeURIComponent('When is the plumber coming?')}`);
+
+    expect(context.status).toBe(200);
+    expect(context.body.markdown).toMatch(/- tail-1 Sam: \(not yet consolidated\) The plumber Rasmus is coming on Thursday/);
+    expect(context.body.items).toContainEqual(expect.objectContaining({ id: 'tail-1', kind: 'record' }));
+    expect(context.body.freshness.pendingRecords).toBe(1);
+    // Without a question the block is the snapshot's, one lookup as ever.
+    const plain = await api<{ markdown: string }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=600`);
+    expect(plain.body.markdown).not.toContain('tail-1');
+  });
+
+  it('holds nothing secret: pending records are redacted like everything derived', async () => {
+    const secret = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    await api(stack, 'POST', '/v1/agents/tail-secret/events', { events: [{ id: 's-1', type: 'message', role: 'user', content: `my github token for the deploy is ${secret}`, timestamp: new Date().toISOString() }] });
+
+    const context = await api<{ markdown: string }>(stack, 'GET', `/v1/agents/tail-secret/context?query=${encodeURIComponent('github token deploy')}`);
+
+    expect(context.status).toBe(200);
+    expect(context.body.markdown).toContain('s-1');
+    expect(context.body.markdown).not.toContain(secret);
+  });
+});

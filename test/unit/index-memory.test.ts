@@ -4,7 +4,7 @@ import type { IndexManifest, IndexSegment } from '../../functions/domain/index-s
 import type { EmbeddingPort } from '../../functions/ports/embeddings.js';
 import type { IndexManifestStore, IndexSegmentStore } from '../../functions/ports/retrieval-index.js';
 import { dropAgentIndex, dropUnits, indexBatch, refreshItems, type IndexDependencies } from '../../functions/use-cases/index-memory.js';
-import { RecallReader } from '../../functions/use-cases/recall.js';
+import { DECODED_PER_STORED_BYTE, RecallReader } from '../../functions/use-cases/recall.js';
 import type { UpdaterView } from '../../functions/domain/views.js';
 
 const agent: AgentKey = { tenantId: 'default', agentId: 'a' };
@@ -114,7 +114,7 @@ describe('index maintenance', () => {
     const first = manifest()!;
     await indexBatch(deps, agent, 6, records(4, 6));
     const second = manifest()!;
-    const segmentBytes = first.segments[0]!.bytes * 8;
+    const segmentBytes = first.segments[0]!.bytes * DECODED_PER_STORED_BYTE;
     // Room for one decoded segment and a half.
     const reader = new RecallReader(deps.segments, deps.embeddings, segmentBytes * 1.5);
 

@@ -19,7 +19,8 @@ import { PROJECT_PATTERN, PROJECT_RULE } from '../../domain/scope.js';
 import { MIN_CONTEXT_TOKENS, renderContext, renderMemoryBlock, renderRecall, type RenderedContext } from '../../domain/context.js';
 import type { SegmentUnit } from '../../domain/index-segment.js';
 import type { RecallReader } from '../../use-cases/recall.js';
-import { SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
+import { emptySnapshot, liveFreshness, SNAPSHOT_VIEWS, selectViews, type Snapshot, type SnapshotView } from '../../domain/snapshot.js';
+import type { PendingRecords } from '../../use-cases/pending-records.js';
 import { countTokens } from '../../commons/tokens.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
@@ -28,7 +29,9 @@ export interface ReadRouteDependencies {
   readonly snapshots: SnapshotReader;
   readonly injections: InjectionLog;
   /** When set, queries are answered from the retrieval index the snapshot lists. */
-  readonly recall?: Pick<RecallReader, 'recall'>;
+  readonly recall?: Pick<RecallReader, 'recallWithPending'>;
+  /** When set (with `recall`), a query also searches the records not consolidated yet. */
+  readonly pending?: Pick<PendingRecords, 'read'>;
   readonly now?: () => Date;
 }
 
@@ -100,8 +103,12 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const project = isContext ? text(query.project, 'project', 64) : undefined;
       if (project !== undefined && !PROJECT_PATTERN.test(project)) throw new ValidationError([{ field: 'project', rule: PROJECT_RULE }]);
 
-      const snapshot: Snapshot | undefined = await deps.snapshots.read(agent);
+      // A question also reads what was said since the last batch: the counters, and pending records not read before.
+      const withPending = isContext && search !== undefined && deps.recall !== undefined && deps.pending !== undefined;
+      const [stored, pending] = await Promise.all([deps.snapshots.read(agent), withPending ? deps.pending!.read(agent) : undefined]);
+      const snapshot: Snapshot | undefined = stored ?? (pending && pending.records.length > 0 ? emptySnapshot(agent, pending.status, now().toISOString()) : undefined);
       if (!snapshot) throw new NotFoundError(`agent ${agent.agentId} has no snapshot (never seen, or nothing consolidated yet)`);
+      const freshness = pending ? liveFreshness(snapshot.freshness, pending.status) : snapshot.freshness;
       const etag = `"${snapshot.version}"`;
 
       if (!isContext) {
@@ -113,9 +120,10 @@ export function createReadHandler(deps: ReadRouteDependencies) {
       const requestId = randomUUID();
       const allViews = views.length === CONTEXT_VIEWS.length;
       const restricted = allViews || snapshotViews.length === SNAPSHOT_VIEWS.length ? snapshot : onlyViews(snapshot, snapshotViews);
+      const pendingRecords = pending?.records ?? [];
       const recalled =
-        search && deps.recall && snapshot.index
-          ? await deps.recall.recall(snapshot.index, {
+        search && deps.recall && (snapshot.index || pendingRecords.length > 0)
+          ? await deps.recall.recallWithPending(snapshot.index, pendingRecords, {
               query: search,
               ...(contact ? { contact } : {}),
               ...(project ? { project } : {}),
@@ -125,7 +133,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           : undefined;
       const render = (budget: number): RenderedContext =>
         recalled
-          ? renderRecall(snapshot, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
+          ? renderRecall({ ...snapshot, freshness }, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
           : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}), now: now().toISOString(), countTokens });
       // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
       const rendered = renderMemoryBlock(render, { maxTokens, nonce: markerNonce(randomBytes(8)), countTokens });
@@ -149,7 +157,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           maxTokens,
           items: rendered.included,
           omitted: rendered.omitted,
-          freshness: snapshot.freshness,
+          freshness,
           snapshotVersion: snapshot.version,
           requestId,
         },
