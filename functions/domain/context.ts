@@ -21,6 +21,12 @@ import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
 import { proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
+import { currentText, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
+
+/** Every value the snapshot's stores no longer hold as current. */
+export function retiredOf(snapshot: Snapshot): RetiredValue[] {
+  return [snapshot.contacts, snapshot.facts, snapshot.tasks].flatMap((view) => view?.retired ?? []);
+}
 
 export interface ContextOptions {
   readonly maxTokens: number;
@@ -86,14 +92,18 @@ const projectField = (project: unknown) => (typeof project === 'string' && proje
 
 function candidates(snapshot: Snapshot): Candidate[] {
   const list: Candidate[] = [];
+  const retired = retiredOf(snapshot);
   const provenance = (at: string | undefined, evidence: unknown) => {
     const ids = (evidence as string[] | undefined) ?? [];
     return ` _(${day(at)}${ids.length ? `; evidence ${ids.slice(-3).join(', ')}` : ''})_`;
   };
   for (const item of snapshot.contacts?.items ?? []) {
     const work = [item.role, item.organisation ? `at ${item.organisation}` : undefined].filter(Boolean).join(' ');
-    const lately = clean(String(item.summary ?? '').split('\n')[0]);
-    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${clean(item.biography).replace(/^[^.]*\.\s*/, '')}${lately ? ` Lately: ${lately}` : ''}`;
+    const recent = clean(String(item.summary ?? '').split('\n')[0]);
+    // What the contact no longer is (an old employer) is left out of the biography and "Lately".
+    const lately = statesRetired(String(item.id), recent, retired) ? '' : recent;
+    const biography = currentText(String(item.id), clean(item.biography).replace(/^[^.]*\.\s*/, ''), retired);
+    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${biography}${lately ? ` Lately: ${lately}` : ''}`;
     list.push({
       id: String(item.id),
       kind: 'contact',
@@ -147,7 +157,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
         kind: 'summary',
         version: summary.asOf,
         section: 'Summaries',
-        line: `- ${label}: ${clean(summary.text.replace(/\n/g, '; '))} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
+        line: `- ${label}: ${clean(summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
         search: summary.text,
         confidence: 0.6 - summary.level * 0.05,
         at: summary.asOf,
@@ -350,6 +360,12 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
   }
 }
 
+/** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
+function marked(line: { id: string; kind: string; text: string }, retired: readonly RetiredValue[]): string {
+  const found = retiredIn(line, retired);
+  return found.length > 0 ? ` ${retiredMarker(found)}` : '';
+}
+
 /** A record said but not consolidated yet: recallable, not yet weighed against the rest of memory. */
 const pendingMark = (unit: SegmentUnit) => (unit.pending ? '(not yet consolidated) ' : '');
 
@@ -371,6 +387,17 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
  */
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
   const packing: PackingTuning = { ...PACKING, ...options.packing };
+  const retired = retiredOf(snapshot);
+  // A line's text: cut to the query, a contact's stale "Lately" left out, a retired value marked (domain/supersession.ts).
+  const shown = (unit: SegmentUnit) => {
+    let text = clean(unit.text);
+    if (unit.kind === 'contact') {
+      const at = text.indexOf(' Lately: ');
+      const lately = at >= 0 ? text.slice(at + 9) : '';
+      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired) + (lately && !statesRetired(unit.id, lately, retired) ? ` Lately: ${lately}` : '');
+    }
+    return cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens) + marked(unit, retired);
+  };
   const head = packing.compactHeader ? header(snapshot, true) : headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
@@ -392,7 +419,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     let c = ownCost.get(i);
     if (c === undefined) {
       const unit = remaining[i]!.unit;
-      c = cost({ unit, section: SECTION_OF[unit.kind], ids: [unit.id], termSet: new Set(), text: cutToRelevant(clean(unit.text), options.terms, packing.maxLineTokens, options.countTokens) });
+      c = cost({ unit, section: SECTION_OF[unit.kind], ids: [unit.id], termSet: new Set(), text: shown(unit) });
       ownCost.set(i, c);
     }
     return c;
@@ -423,7 +450,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       continue;
     }
     const section = SECTION_OF[unit.kind];
-    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: cutToRelevant(clean(unit.text), options.terms, packing.maxLineTokens, options.countTokens) };
+    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: shown(unit) };
     const lineCost = cost(line) + dateCost(unit) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
     if (tokens + lineCost > options.maxTokens) continue;
     lines.push(line);

@@ -6,6 +6,7 @@
  */
 import { isShown } from './verification.js';
 import type { ContactItem, FactItem, FactTable, MemoryItem, TaskItem, UpdaterName } from './memory.js';
+import { retiredValues, type RetiredValue } from './supersession.js';
 
 export interface UpdaterView {
   readonly updater: UpdaterName;
@@ -17,6 +18,8 @@ export interface UpdaterView {
   readonly omitted: number;
   readonly items: readonly Record<string, unknown>[];
   readonly tables?: readonly FactTable[];
+  /** Values of this store that are no longer current, newest first (domain/supersession.ts); absent in views built before. */
+  readonly retired?: readonly RetiredValue[];
 }
 
 export const VIEW_ITEM_LIMITS: Record<UpdaterName, number> = { contacts: 200, facts: 400, tasks: 200 };
@@ -71,5 +74,6 @@ export function buildView(
     total: ranked.length,
     omitted: ranked.length - kept.length,
     items: kept.map(compactItem),
+    retired: retiredValues(items),
   };
 }

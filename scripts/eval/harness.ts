@@ -95,7 +95,7 @@ export async function runEvaluation(stack: Pick<LocalStack, 'url' | 'eventSource
     budgets: [...BUDGETS],
     results,
     itemOnlyRecall: Object.fromEntries(BUDGETS.map((b) => [String(b), mean(sheet.itemOnly[b]!.filter((v) => !Number.isNaN(v)))])),
-    ablations: Object.fromEntries(Object.entries(sheet.ablated).map(([name, scores]) => [name, aggregateByCategory(scores)])),
+    ablations: Object.fromEntries(Object.entries(sheet.ablated).map(([name, byBudget]) => [name, Object.fromEntries(Object.entries(byBudget).map(([budget, scores]) => [budget, aggregateByCategory(scores)]))])),
     corrections: sheet.corrections.sort((a, b) => a.sample.localeCompare(b.sample) || a.question.localeCompare(b.question)),
     learningCurve,
     store: { ...stored, rawBytes: timing.rawBytes, historyTokens: options.samples.reduce((sum, s) => sum + fullHistoryTokens(s.turns), 0) },

@@ -167,9 +167,13 @@ export interface QuestionScore {
   readonly strictRecall?: number;
   readonly strictHit?: boolean;
   readonly contained?: boolean;
+  /** Contained with dates compared in one form (the answer's 7 May 2023 as 2023-05-07 too). */
+  readonly containedDates?: boolean;
   readonly tokenShare?: number;
   readonly anchored?: boolean;
   readonly tokens: number;
+  /** Distinct ids of the corpus's turns the text prints (strictly, as evidence is counted). */
+  readonly citedIds?: number;
 }
 
 /** Each measure is null when no question of the group has what it needs (evidence, an answer, a dated answer). */
@@ -185,11 +189,15 @@ export interface Aggregate {
   readonly hitRate: number | null;
   /** Share of answered questions whose normalised answer the context contains. */
   readonly answerContained: number | null;
+  /** The same, with dates compared in one form. */
+  readonly answerContainedDates: number | null;
   readonly answerTokenShare: number | null;
   /** Share of temporal questions with a dated answer whose date the context holds in absolute form. */
   readonly dateAnchoring: number | null;
   readonly temporalWithDates: number;
   readonly meanTokens: number;
+  /** Tokens of the block per turn id it cites (summed over questions): what one piece of evidence costs. */
+  readonly tokensPerCitedId: number | null;
 }
 
 /** The mean, or null for no values (a measure with nothing to score). */
@@ -206,11 +214,26 @@ export function aggregate(scores: readonly QuestionScore[]): Aggregate {
     recall: mean(withEvidence.map((s) => s.recall!)),
     hitRate: mean(withEvidence.map((s) => (s.hit ? 1 : 0))),
     answerContained: mean(answered.map((s) => (s.contained ? 1 : 0))),
+    answerContainedDates: mean(answered.map((s) => (s.containedDates ? 1 : 0))),
     answerTokenShare: mean(answered.map((s) => s.tokenShare!)),
     dateAnchoring: mean(temporal.map((s) => (s.anchored ? 1 : 0))),
     temporalWithDates: temporal.length,
     meanTokens: mean(scores.map((s) => s.tokens)) ?? 0,
+    tokensPerCitedId: perCitedId(scores),
   };
+}
+
+function perCitedId(scores: readonly QuestionScore[]): number | null {
+  const counted = scores.filter((s) => s.citedIds !== undefined);
+  const ids = counted.reduce((sum, s) => sum + s.citedIds!, 0);
+  return ids === 0 ? null : counted.reduce((sum, s) => sum + s.tokens, 0) / ids;
+}
+
+/** The answer in the text, with a date compared in each absolute form (`7 May 2023`, `2023-05-07`, `May 7, 2023`). */
+export function answerContainedDates(answer: string, text: string, reference: string): boolean {
+  if (answerContained(answer, text)) return true;
+  const forms = answerDateForms(answer, reference);
+  return forms !== undefined && forms.some((form) => text.toLowerCase().includes(form.toLowerCase()));
 }
 
 /** Overall and per category. */

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { markdownTable, environmentLine, type BenchReport } from '../bench/report.js';
 import type { Aggregate } from './metrics.js';
 import { groupedBarChart, lineChart } from './plots.js';
-import { ABLATIONS, BUDGETS, METHODS, type EvalResult, type Method } from './types.js';
+import { ABLATION_BUDGETS, ABLATIONS, BUDGETS, METHODS, type EvalResult, type Method } from './types.js';
 
 const METHOD_NAMES: Record<Method, string> = { system: 'memory service', bm25: 'BM25 over raw turns', hybrid: 'hybrid (BM25 + embeddings) over raw turns', recent: 'most recent turns' };
 const SHORT_NAMES: Record<Method, string> = { system: 'service', bm25: 'BM25', hybrid: 'hybrid', recent: 'recent' };
@@ -48,6 +48,11 @@ export function summaryLine(result: EvalResult): Record<string, unknown> {
     answerContainedAt1024: r3(overall('system', 1024).answerContained),
     bm25AnswerContainedAt1024: r3(overall('bm25', 1024).answerContained),
     hybridAnswerContainedAt1024: r3(overall('hybrid', 1024).answerContained),
+    answerContainedDatesAt1024: r3(overall('system', 1024).answerContainedDates),
+    hybridAnswerContainedDatesAt1024: r3(overall('hybrid', 1024).answerContainedDates),
+    tokensPerCitedId: r3(overall('system', 1024).tokensPerCitedId),
+    hybridTokensPerCitedId: r3(overall('hybrid', 1024).tokensPerCitedId),
+    ablationStrictRecall: Object.fromEntries(Object.keys(ABLATIONS).map((name) => [name, Object.fromEntries(ABLATION_BUDGETS.map((b) => [b, r3(result.ablations[name]![String(b)]!.overall!.strictRecall)]))])),
     dateAnchoringAt1024: r3(overall('system', 1024).dateAnchoring),
     bm25DateAnchoringAt1024: r3(overall('bm25', 1024).dateAnchoring),
     tokensPerQuestionAt1024: Math.round(overall('system', 1024).meanTokens),
@@ -100,14 +105,21 @@ function categoryTable(result: EvalResult) {
   return { header: ['category', 'questions', 'strict recall', 'service expanded recall', 'answer contained', 'date anchoring (dated answers)'], rows };
 }
 
-function ablationTable(result: EvalResult) {
-  const full = at(result, 'system', 1024)!;
-  const rows = [['full memory', 'all', pct(full.strictRecall), pct(full.recall), pct(full.answerContained), pct(full.dateAnchoring)]];
-  for (const [name, views] of Object.entries(ABLATIONS)) {
-    const a = result.ablations[name]!.overall!;
-    rows.push([name, views, pct(a.strictRecall), pct(a.recall), pct(a.answerContained), pct(a.dateAnchoring)]);
-  }
-  return { header: ['context built from', 'views', 'strict recall', 'expanded recall', 'answer contained', 'date anchoring'], rows };
+/** Every corpus's ablation rows in one table (docs/BENCHMARKS.md). */
+function ablationSummary(results: readonly EvalResult[]) {
+  const rows = results.flatMap((result) => ablationTable(result).rows.map((row) => [result.corpus, ...row]));
+  return { header: ['corpus', 'context built from', 'views', ...ABLATION_BUDGETS.map((b) => `${b}`)], rows };
+}
+
+/** Strict recall, answers contained (literal / dates in one form) and tokens per cited id, for the full memory and each ablation, at each ablation budget. */
+export function ablationTable(result: EvalResult) {
+  const cell = (a: Aggregate) => `${pct(a.strictRecall)} · ${pct(a.answerContained)} / ${pct(a.answerContainedDates)} · ${a.tokensPerCitedId === null ? 'n/a' : a.tokensPerCitedId.toFixed(0)}`;
+  const rows = [
+    ['both: records and consolidated memory', 'all', ...ABLATION_BUDGETS.map((b) => cell(at(result, 'system', b)!))],
+    ...Object.entries(ABLATIONS).map(([name, views]) => [name, views, ...ABLATION_BUDGETS.map((b) => cell(result.ablations[name]![String(b)]!.overall!))]),
+    ['hybrid over raw turns (baseline)', '', ...ABLATION_BUDGETS.map((b) => cell(at(result, 'hybrid', b)!))],
+  ];
+  return { header: ['context built from', 'views', ...ABLATION_BUDGETS.map((b) => `${b} tokens: recall · answer (literal / dates) · tokens per cited id`)], rows };
 }
 
 function storeTable(result: EvalResult) {
@@ -205,7 +217,7 @@ export function writeEvalReport(result: EvalResult, outDir: string, command: str
     ),
     ...section('Every measure at every budget', markdownTable(budgetTable(result)), '![tokens per question](tokens-per-question.svg)'),
     ...section('By question category, at 1,024 tokens (service / BM25 / hybrid / most recent)', markdownTable(categoryTable(result))),
-    ...section('Ablations, at 1,024 tokens', markdownTable(ablationTable(result))),
+    ...section('Ablations: what each part of memory adds', markdownTable(ablationTable(result)), 'Each cell: strict recall · answer contained (literal / dates compared in one form) · tokens of the block per turn id it cites.'),
     ...section(
       'Corrections: superseded values must not be presented as current',
       result.corrections.length ? markdownTable(correctionTable(result)) : 'The corpus marks no superseded values.',
@@ -235,21 +247,24 @@ export function evalBenchReport(runs: readonly { result: EvalResult; written: Wr
     const system = at(result, 'system', 1024)!;
     const stale = result.corrections.filter((c) => c.staleInCurrentState.length > 0).length;
     return [
-      `${result.corpus}, at 1,024 tokens: items only (expanded, summaries not counted) ${pct(result.itemOnlyRecall['1024'])}; date anchoring service ${pct(system.dateAnchoring)}, BM25 ${pct(at(result, 'bm25', 1024)!.dateAnchoring)}, hybrid ${pct(at(result, 'hybrid', 1024)!.dateAnchoring)}; corrections: ${result.corrections.length} questions with a superseded value, stale in the current-state sections for ${stale}; ablations (strict): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!.overall!.strictRecall)}`).join(', ')}.`,
+      `${result.corpus}, at 1,024 tokens: items only (expanded, summaries not counted) ${pct(result.itemOnlyRecall['1024'])}; date anchoring service ${pct(system.dateAnchoring)}, BM25 ${pct(at(result, 'bm25', 1024)!.dateAnchoring)}, hybrid ${pct(at(result, 'hybrid', 1024)!.dateAnchoring)}; corrections: ${result.corrections.length} questions with a superseded value, stale in the current-state sections for ${stale}; ablations (strict): ${Object.keys(ABLATIONS).map((name) => `${name} ${pct(result.ablations[name]!['1024']!.overall!.strictRecall)}`).join(', ')}.`,
       `${result.corpus}: ${result.store.historyTokens} history tokens held as ${result.store.memoryTokens} memory tokens; ingest and consolidation ${result.timing.secondsPer1000Messages.toFixed(1)} s per 1,000 messages, ladders ${result.timing.ladderSeconds.toFixed(1)} s, embedding for the hybrid baseline ${result.timing.embeddingSeconds.toFixed(1)} s, questions ${result.timing.questionSeconds.toFixed(1)} s.`,
     ];
   });
   const [first, ...others] = runs.map(({ result }) => Object.fromEntries(Object.entries(summaryLine(result)).filter(([key]) => key !== 'bench')));
   return {
     name: 'eval',
-    title: 'Memory quality: generated corpora, against BM25, hybrid and most recent turns over the raw turns',
+    title: 'Memory quality: generated and independently written corpora, against BM25, hybrid and most recent turns over the raw turns',
     command: 'npm run bench -- eval',
     description: `${described}. Each corpus is replayed through the API, consolidated with the local model, and every question asked through \`GET /context\`. **Strict recall** (the primary measure) is the share of a question's evidence turns whose ids are printed in the injected text; **expanded** recall also credits turns that an injected item or summary traces back to, printed or not. The baselines (BM25; BM25 fused with sentence-embedding similarity by reciprocal-rank fusion; the most recent turns) inject raw turns with their ids, in the same run, with the same tokenizer and budgets. Definitions: [EVAL.md](EVAL.md).`,
     table: {
       header: ['corpus', 'budget (tokens)', 'strict recall: service', 'BM25', 'hybrid', 'most recent', 'expanded recall: service', 'answer contained: service', 'BM25', 'hybrid'],
       rows,
     },
-    notes,
+    notes: [
+      ...notes,
+      `Ablations (strict recall · answer contained, literal / dates in one form · tokens per cited id), by corpus and budget:\n\n${markdownTable(ablationSummary(runs.map((r) => r.result)))}\n`,
+    ],
     json: { ...first, ...Object.fromEntries(others.map((summary, i) => [runs[i + 1]!.result.corpus, summary])) },
   };
 }

@@ -8,9 +8,9 @@ import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { ApiClient } from './api-client.js';
 import { Bm25Baseline, HybridBaseline, recentContext, type BaselineContext } from './baselines.js';
 import type { CorpusQuestion, CorpusSample } from './corpus.js';
-import { answerContained, answerDateForms, answerTokenShare, dateAnchored, evidenceRecall, mentions, printedIds, strictRecall, type QuestionScore } from './metrics.js';
+import { answerContained, answerContainedDates, answerDateForms, answerTokenShare, dateAnchored, evidenceRecall, mentions, printedIds, strictRecall, type QuestionScore } from './metrics.js';
 import type { StoredMemory } from './store.js';
-import { ABLATION_BUDGET, ABLATIONS, BUDGETS, METHODS, type CorrectionResult, type Method } from './types.js';
+import { ABLATION_BUDGET, ABLATION_BUDGETS, ABLATIONS, BUDGETS, METHODS, type CorrectionResult, type Method } from './types.js';
 
 const QUESTION_CONCURRENCY = 4;
 
@@ -36,7 +36,7 @@ export function currentStateText(markdown: string): string {
  * turn, an item's evidence, a summary) to the turns it stands for, for date
  * anchoring; baselines cite turns only.
  */
-export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<string>, markdown: string, tokens: number, reference: string, expand: (id: string) => readonly string[] = (id) => [id]): QuestionScore {
+export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<string>, markdown: string, tokens: number, reference: string, expand: (id: string) => readonly string[] = (id) => [id], turnIds?: readonly string[]): QuestionScore {
   const forms = question.category === 'temporal' && question.answer ? answerDateForms(question.answer, reference) : undefined;
   const evidence = new Set(question.evidence);
   const citesEvidence = (id: string) => expand(id).some((turn) => evidence.has(turn));
@@ -51,14 +51,15 @@ export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<strin
           hit: question.evidence.some((id) => traced.has(id)),
         }
       : {}),
-    ...(question.answer !== undefined ? { contained: answerContained(question.answer, markdown), tokenShare: answerTokenShare(question.answer, markdown) } : {}),
+    ...(question.answer !== undefined ? { contained: answerContained(question.answer, markdown), containedDates: answerContainedDates(question.answer, markdown, reference), tokenShare: answerTokenShare(question.answer, markdown) } : {}),
     ...(forms ? { anchored: dateAnchored(forms, markdown, citesEvidence) } : {}),
+    ...(turnIds ? { citedIds: printedIds(markdown, turnIds).size } : {}),
   };
 }
 
 /** A baseline's lines are raw turns: it traces to the turns it injected, and is read strictly from its text like the service. */
-const baselineScore = (question: CorpusQuestion, context: BaselineContext, reference: string) =>
-  scoreContext(question, new Set(context.turns), context.markdown, context.tokens, reference);
+const baselineScore = (question: CorpusQuestion, context: BaselineContext, reference: string, turnIds: readonly string[]) =>
+  scoreContext(question, new Set(context.turns), context.markdown, context.tokens, reference, undefined, turnIds);
 
 /** Sentence vectors of one sample's turns (by turn id) and questions (by question text), for the hybrid baseline. */
 export interface SampleVectors {
@@ -73,7 +74,8 @@ export type RawScores = Record<Method, Record<number, QuestionScore[]>>;
 export interface ScoreSheet {
   readonly raw: RawScores;
   readonly itemOnly: Record<number, number[]>;
-  readonly ablated: Record<string, QuestionScore[]>;
+  /** By ablation, then by budget. */
+  readonly ablated: Record<string, Record<number, QuestionScore[]>>;
   readonly corrections: CorrectionResult[];
 }
 
@@ -82,7 +84,7 @@ export function emptyScoreSheet(): ScoreSheet {
   return {
     raw,
     itemOnly: Object.fromEntries(BUDGETS.map((b) => [b, [] as number[]])),
-    ablated: Object.fromEntries(Object.keys(ABLATIONS).map((name) => [name, [] as QuestionScore[]])),
+    ablated: Object.fromEntries(Object.keys(ABLATIONS).map((name) => [name, Object.fromEntries(ABLATION_BUDGETS.map((b) => [b, [] as QuestionScore[]]))])),
     corrections: [],
   };
 }
@@ -98,6 +100,7 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
   const hybrid = new HybridBaseline(sample.turns, vectors.turns);
   const recent = new Map(BUDGETS.map((budget) => [budget, recentContext(sample.turns, budget)]));
   const turnAt = new Map(sample.turns.map((turn) => [turn.id, turn.at]));
+  const turnIds = sample.turns.map((turn) => turn.id);
   await mapWithConcurrency(sample.questions, QUESTION_CONCURRENCY, async (question) => {
     // Relative answers ("the week before 9 June 2023") are read from the time of their evidence.
     const reference = question.evidence.map((id) => turnAt.get(id)!).sort().at(-1) ?? sample.turns.at(-1)!.at;
@@ -106,11 +109,11 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
     for (const budget of BUDGETS) {
       const context = await api.context(agentId, question.question, budget);
       const ids = context.items.map((item) => item.id);
-      raw.system[budget]!.push(scoreContext(question, memory.trace(ids), context.markdown, context.tokens, reference, memory.expand));
+      raw.system[budget]!.push(scoreContext(question, memory.trace(ids), context.markdown, context.tokens, reference, memory.expand, turnIds));
       itemOnly[budget]!.push(question.evidence.length > 0 ? evidenceRecall(question.evidence, memory.trace(ids, false)) : Number.NaN);
-      raw.bm25[budget]!.push(baselineScore(question, bm25.context(question.question, budget), reference));
-      raw.hybrid[budget]!.push(baselineScore(question, fused.get(budget)!, reference));
-      raw.recent[budget]!.push(baselineScore(question, recent.get(budget)!, reference));
+      raw.bm25[budget]!.push(baselineScore(question, bm25.context(question.question, budget), reference, turnIds));
+      raw.hybrid[budget]!.push(baselineScore(question, fused.get(budget)!, reference, turnIds));
+      raw.recent[budget]!.push(baselineScore(question, recent.get(budget)!, reference, turnIds));
       if (question.stale.length > 0) {
         if (question.stale.some((value) => presentsAsCurrent(currentStateText(context.markdown), value))) stale.current.push(budget);
         if (budget === ABLATION_BUDGET) {
@@ -121,8 +124,10 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
       }
     }
     for (const [name, views] of Object.entries(ABLATIONS)) {
-      const context = await api.context(agentId, question.question, ABLATION_BUDGET, views);
-      ablated[name]!.push(scoreContext(question, memory.trace(context.items.map((i) => i.id)), context.markdown, context.tokens, reference, memory.expand));
+      for (const budget of ABLATION_BUDGETS) {
+        const context = await api.context(agentId, question.question, budget, views);
+        ablated[name]![budget]!.push(scoreContext(question, memory.trace(context.items.map((i) => i.id)), context.markdown, context.tokens, reference, memory.expand, turnIds));
+      }
     }
     if (question.stale.length > 0) {
       corrections.push({ question: question.question, sample: sample.id, stale: question.stale, staleInCurrentState: stale.current, staleAnywhere: stale.anywhere, answerPresent: stale.answer, staleLines: stale.lines });

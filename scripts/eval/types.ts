@@ -7,13 +7,22 @@
 import type { CorpusSample } from './corpus.js';
 import type { Aggregate } from './metrics.js';
 
-export const BUDGETS = [256, 512, 1024, 2048] as const;
-/** Ablations: the context built without one part of the memory, at 1,024 tokens. */
+export const BUDGETS = [256, 512, 1024, 2048, 4096] as const;
+/**
+ * Ablations: the context built from part of the memory only (the `views` of
+ * `GET /context`), at each of `ABLATION_BUDGETS`: the raw records alone, the
+ * consolidated memory alone (items and both ladders), and the records and
+ * items with one ladder, the other, or none.
+ */
 export const ABLATIONS: Record<string, string> = {
-  'no ladders': 'contacts,facts,tasks',
-  'no facts': 'contacts,tasks,time,count',
-  'no contacts': 'facts,tasks,time,count',
+  'records only': 'records',
+  'consolidated only': 'contacts,facts,tasks,time,count',
+  'time ladder only': 'contacts,facts,tasks,time,records',
+  'count ladder only': 'contacts,facts,tasks,count,records',
+  'no ladders': 'contacts,facts,tasks,records',
 };
+export const ABLATION_BUDGETS = [512, 1024, 2048, 4096] as const;
+/** The budget of the learning curve, the corrections' stale lines and the headline figures. */
 export const ABLATION_BUDGET = 1024;
 
 export interface EvalOptions {
@@ -80,7 +89,8 @@ export interface EvalResult {
   readonly results: Record<Method, Record<string, Record<string, Aggregate>>>;
   /** The system's expanded evidence recall with summaries not expanded (items' own evidence only), by budget. */
   readonly itemOnlyRecall: Record<string, number | null>;
-  readonly ablations: Record<string, Record<string, Aggregate>>;
+  /** ablation → budget → category (and `overall`) → aggregate. */
+  readonly ablations: Record<string, Record<string, Record<string, Aggregate>>>;
   readonly corrections: readonly CorrectionResult[];
   readonly learningCurve: readonly LearningPoint[];
   readonly store: StoreSize;

@@ -136,6 +136,21 @@ describe('POST /v1/agents/{agentId}/feedback', () => {
     expect(findFact(await facts(agentId), /lyon/i)).toMatchObject({ id: city.id, verification: 'refuted' });
   });
 
+  it('marks the record a refuted value was read from wherever a question recalls it, so the agent never reads it as true', async () => {
+    const agentId = 'feedback-wrong-evidence';
+    await consolidate(agentId, ['Honestly my favourite tea is oolong, nothing else comes close.', 'ok', 'The weather is grim today.']);
+    const tea = findFact(await facts(agentId), /oolong/i);
+    const question = `/v1/agents/${agentId}/context?maxTokens=600&query=${encodeURIComponent('what tea do I like best?')}`;
+    expect((await api<{ markdown: string }>(stack, 'GET', question)).body.markdown).toMatch(/favourite tea is oolong(?! \(marked)/);
+
+    expect((await feedback(agentId, { itemId: tea.id, outcome: 'wrong' })).body.effect).toBe('refuted');
+    await snapshotSoon(agentId, (ids) => !ids.includes(tea.id));
+
+    const after = await api<{ markdown: string }>(stack, 'GET', question);
+    const line = after.body.markdown.split('\n').find((l) => /oolong/i.test(l));
+    expect(line).toMatch(/\(marked wrong on \d{4}-\d{2}-\d{2}\)$/);
+  });
+
   it('archives an item on outdated feedback with validUntil, lists it with ?status=archived, and restores it on helpful', async () => {
     const agentId = 'feedback-outdated';
     await consolidate(agentId, ['I work at Acme.', 'ok']);

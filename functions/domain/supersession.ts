@@ -1,0 +1,172 @@
+/**
+ * One current value everywhere. When a value stops being current (feedback
+ * says it was wrong, or outdated; a correction supersedes it; a contact's
+ * role or employer changes), the item leaves the views, but the records and
+ * summaries that stated it are still history and still recallable. This is
+ * the rule, applied in one place on the read path (`markRetired`), for every
+ * line a context block shows:
+ *
+ * - a record that is evidence of a retired value, or a record or summary
+ *   whose text states it (and not the value that replaced it), is shown with
+ *   a marker after its text: `(marked wrong on 2026-11-30)`, `(no longer true
+ *   since 2026-11-30)`, or `(later: Hooli, from 2026-10-02)`;
+ * - a contact line's sentences (biography, "Lately") that state a retired
+ *   value of that contact are left out: the line says only what holds now;
+ * - nothing is hidden: an agent sees what was said, and that it no longer holds.
+ *
+ * The retired values come with each store's view (`retiredValues`, computed
+ * when the view is built, so the read path reads nothing more).
+ */
+import type { ContactItem, FactItem, MemoryItem, TaskItem } from './memory.js';
+
+export interface RetiredValue {
+  /** The item that held it. */
+  readonly itemId: string;
+  /** The records it was read from. */
+  readonly records: readonly string[];
+  /** The words that state it, as a line would ("oolong", "Acme Corp"). */
+  readonly value: string;
+  /** Whom it is about, when that is a name ("Dana"): a line must name them too to be taken as stating the value. */
+  readonly subject?: string;
+  /** wrong: refuted by feedback; outdated: archived as no longer true; superseded: replaced by a correction; changed: a contact's field changed. */
+  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed';
+  /** When it stopped being current (ISO): when the record saying so was written, or when feedback said so. */
+  readonly at: string;
+  /** What replaced it, when something did. */
+  readonly now?: string;
+  /** A changed contact field: which one. */
+  readonly field?: 'role' | 'organisation';
+}
+
+/** Retired values kept per view: the most recent. */
+export const MAX_RETIRED_PER_VIEW = 100;
+
+/** The words of a fact that carry its value: the row's non-key cells, else the statement. */
+function factValue(fact: FactItem): string {
+  const cells = Object.entries(fact.row).filter(([column, value]) => value && !/^(subject|person|name|who|key|entity)$/i.test(column));
+  const last = cells.at(-1)?.[1];
+  return last && last.length >= 3 ? last : fact.statement;
+}
+
+/** When the newest record an item was read from was written. */
+function newestSource(item: MemoryItem): string | undefined {
+  return item.evidence.map((e) => e.timestamp).sort().at(-1);
+}
+
+/** A proper name the item is about (a contact's name, a fact's capitalised subject), if any. */
+function subjectOf(item: MemoryItem): string | undefined {
+  if (item.kind === 'contact') return (item as ContactItem).name.split(' ')[0];
+  if (item.kind === 'fact') {
+    const subject = Object.entries((item as FactItem).row).find(([column]) => /^(subject|person|name|who|entity)$/i.test(column))?.[1];
+    return subject && /^\p{Lu}/u.test(subject) ? subject.split(' ')[0] : undefined;
+  }
+  return undefined;
+}
+
+function describe(item: MemoryItem): string {
+  switch (item.kind) {
+    case 'fact':
+      return factValue(item);
+    case 'task':
+      return (item as TaskItem).title;
+    case 'contact':
+      return [(item as ContactItem).role, (item as ContactItem).organisation].filter(Boolean).join(' at ') || (item as ContactItem).name;
+  }
+}
+
+/**
+ * The values of one store that are no longer current, newest first: refuted,
+ * archived as outdated or superseded items, and changed contact fields.
+ */
+export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const out: RetiredValue[] = [];
+  for (const item of items) {
+    const records = item.evidence.map((e) => e.recordId);
+    const subject = subjectOf(item);
+    const about = subject ? { subject } : {};
+    if (item.verification === 'refuted') {
+      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'wrong', at: item.updatedAt });
+    } else if (item.status === 'archived' && item.supersededBy) {
+      const replacement = byId.get(item.supersededBy);
+      const said = replacement ? newestSource(replacement) : undefined;
+      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}) });
+    } else if (item.status === 'archived' && item.validUntil) {
+      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'outdated', at: item.validUntil });
+    }
+    if (item.kind === 'contact') {
+      for (const change of item.history) {
+        if ((change.field === 'organisation' || change.field === 'role') && typeof change.from === 'string' && change.from && change.from !== change.to) {
+          // Dated by the record that said it changed, not by when the change was consolidated.
+          const said = item.evidence.filter((e) => change.evidence.includes(e.recordId)).map((e) => e.timestamp).sort().at(-1);
+          out.push({ itemId: item.id, records: [], value: change.from, ...about, reason: 'changed', field: change.field, at: said ?? change.at, ...(typeof change.to === 'string' && change.to ? { now: change.to } : {}) });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether `text` holds `words` as whole words (case-insensitive). */
+function holds(text: string, words: string): boolean {
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(words.trim())}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/** Whether `text` states `value` as words of its own (case-insensitive, whole words; four letters at least). */
+export function states(text: string, value: string): boolean {
+  return value.trim().length >= 4 && holds(text, value);
+}
+
+/** The marker of a line stating retired values: what each became and since when, or that it was marked wrong or outdated. */
+export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): string {
+  const all = Array.isArray(found) ? (found as readonly RetiredValue[]) : [found as RetiredValue];
+  const day = (r: RetiredValue) => r.at.slice(0, 10);
+  const wrong = all.find((r) => r.reason === 'wrong');
+  if (wrong) return `(marked wrong on ${day(wrong)})`;
+  const outdated = all.find((r) => r.reason === 'outdated');
+  if (outdated) return `(no longer true since ${day(outdated)})`;
+  // One phrase per item and day: a new role and a new employer said together read "head of design at Quillstone".
+  const groups = new Map<string, RetiredValue[]>();
+  for (const r of all.filter((r) => r.now)) groups.set(`${r.itemId}#${day(r)}`, [...(groups.get(`${r.itemId}#${day(r)}`) ?? []), r]);
+  const later = [...groups.values()].map((group) => {
+    const role = group.find((r) => r.field === 'role')?.now;
+    const organisation = group.find((r) => r.field === 'organisation')?.now;
+    const phrase = role && organisation ? `${role} at ${organisation}` : [...new Set(group.map((r) => r.now!))].join(', ');
+    return `${phrase}, from ${day(group[0]!)}`;
+  });
+  return later.length > 0 ? `(later: ${later.join('; ')})` : `(superseded on ${day(all[0]!)})`;
+}
+
+/**
+ * The retired values a history line (a record or a summary) states, if any:
+ * by evidence (the record it was read from) or by its words, unless the line
+ * also states what replaced it (the correction itself). Newest first.
+ */
+export function retiredIn(line: { readonly id: string; readonly kind: string; readonly text: string }, retired: readonly RetiredValue[]): RetiredValue[] {
+  if (line.kind !== 'record' && line.kind !== 'summary') return [];
+  return retired.filter((r) => {
+    if (r.now && states(line.text, r.now)) return false;
+    const evidence = line.kind === 'record' && r.records.includes(line.id);
+    if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
+    // Said in so many words. A common word must come with whom it is about (Dana's retired "vegetarian" is not
+    // every line that says vegetarian); a name ("Fernwood Labs") says it alone ("she loves it at Fernwood Labs").
+    const named = /\p{Lu}/u.test(r.value);
+    return states(line.text, r.value) && (evidence || named || !r.subject || (r.subject.length >= 2 && holds(line.text, r.subject)));
+  });
+}
+
+/** Whether a contact's sentence states one of that contact's own retired values (and not what replaced it). */
+export function statesRetired(contactId: string, sentence: string, retired: readonly RetiredValue[]): boolean {
+  return retired.some((r) => r.itemId === contactId && states(sentence, r.value) && !(r.now && states(sentence, r.now)));
+}
+
+/** A contact's text (biography, "Lately") without the sentences that state a value the contact no longer has. */
+export function currentText(contactId: string, text: string, retired: readonly RetiredValue[]): string {
+  if (!retired.some((r) => r.itemId === contactId)) return text;
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => !statesRetired(contactId, sentence, retired))
+    .join(' ');
+}
