@@ -52,3 +52,31 @@ describe('a changed employer', () => {
     }
   });
 });
+
+describe('an assistant’s words, read as the assistant’s', () => {
+  const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
+
+  it('keeps a request open when the assistant acknowledges it, as one task with both records behind it', async () => {
+    const agentId = 'ack-keeps-open';
+    await consolidate(agentId, [['user', 'Please remind me to return the library books to Westgate branch by Friday.'], ['assistant', 'Noted, I will remind you to return the library books to Westgate branch by Friday.']], '2026-11-02T09:00:00Z');
+
+    const tasks = (await tasksOf(agentId)).filter((t) => /library books/i.test(t.title));
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0]).toMatchObject({ state: 'open', owner: 'user' });
+    expect(tasks[0]!.evidence).toHaveLength(2);
+  });
+
+  it('closes the task when the user later says it is done, in words of their own', async () => {
+    const agentId = 'ack-keeps-open';
+    await consolidate(agentId, [['user', 'Dropped the library books off at Westgate this morning.']], '2026-11-05T09:00:00Z');
+    expect((await tasksOf(agentId)).find((t) => /library books/i.test(t.title))).toMatchObject({ state: 'done' });
+  });
+
+  it('never files what the assistant says it will not do as a task, and calls off the request it turns down', async () => {
+    const agentId = 'refusal-no-task';
+    await consolidate(agentId, [['user', 'Can you renew my passport online for me?'], ['assistant', "I won't be able to renew the passport for you, but I can walk you through the form."]], '2026-11-02T09:00:00Z');
+    const tasks = await tasksOf(agentId);
+    expect(tasks.filter((t) => t.state === 'open' && /renew|passport/i.test(t.title))).toEqual([]);
+    expect(tasks.filter((t) => /^be able|walk/i.test(t.title))).toEqual([]);
+  });
+});

@@ -350,3 +350,38 @@ describe('linear reading', () => {
     }
   });
 });
+
+describe('speaker roles: an assistant’s words are read as the assistant’s', () => {
+  it('does not close a task when the assistant acknowledges it', () => {
+    const ops = taskOps([{ content: 'Noted. I will remind you to post the signed lease back to Omar by Monday.', role: 'assistant' }], openTask('Post the signed lease back to Omar'));
+    expect(ops.filter((op) => op.op === 'update' && 'changes' in op && op.changes.state !== undefined)).toEqual([]);
+  });
+
+  it('makes one task of a request and its restatement, with both records as evidence', () => {
+    const ops = taskOps([
+      'Can you remind me to water the neighbours’ orchids on Thursday?',
+      { content: 'Sure thing, I’ll remind you to water the neighbours’ orchids on Thursday.', role: 'assistant' },
+    ]);
+    expect(ops.filter((op) => op.op === 'add')).toHaveLength(1);
+    expect(ops.find((op) => op.op === 'update')).toMatchObject({ op: 'update', changes: {}, target: expect.stringMatching(/^new:/) });
+  });
+
+  it('never takes a refusal for a task', () => {
+    expect(taskOps([{ content: 'I will not be able to book the flights for you, but I can list the cheapest options.', role: 'assistant' }])).toEqual([]);
+    expect(taskOps([{ content: "I can't change the billing address on the invoice myself.", role: 'assistant' }])).toEqual([]);
+  });
+
+  it('closes a task when the user reports the deed, whatever the verb', () => {
+    const ops = taskOps(['Mailed the signed lease to Omar this morning.'], openTask('Post the signed lease back to Omar'));
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } }));
+  });
+
+  it('reads an explicit "add a task for me"', () => {
+    expect(taskOps(['add a task for me: renew the parking permit before the 30th'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Renew the parking permit', owner: 'user' }) })]);
+  });
+
+  it('names the person an assistant’s "you" stands for in a task title', () => {
+    const ops = taskOps([{ content: 'Thanks!', speaker: 'Dana' }, { content: 'I’ll send you the quarterly slides tonight.', role: 'assistant' }]);
+    expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Send Dana the quarterly slides', owner: 'assistant' }) })]);
+  });
+});

@@ -15,8 +15,8 @@ import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
-/** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"). */
-const NOT_WORK = '(?!keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
+/** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), and refusals ("I will not ..."). */
+const NOT_WORK = '(?!not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 /**
@@ -28,7 +28,16 @@ function statesSomething(sentence: string): boolean {
   return rest.has('(#PastTense|#Copula|#Modal)') || /\b(?:looks|seems|feels|sounds|appears|keeps)\b/i.test(rest.text());
 }
 
+/** What an assistant will not do is never a task: "I won't be able to book flights", "I can't change the invoice address". */
+const REFUSAL = /\bi(?:'m| am)? (?:will not|won't|wont|cannot|can't|cant|can not|am unable to|'m unable to|am not able to|'m not able to|don't|do not|refuse to)\b/i;
+/** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
+const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|noted|got it|on it|will do|sure thing)\b/i;
+/** An assistant restating what it will remind the user of: the task is the user's, and it is the one the user asked for. */
+const REMINDER_FRAME = /^(?:remind you (?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
+
 const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean }[] = [
+  // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
+  { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
     pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b)([^.!?;]+)/giu,
     owner: 'author',
@@ -53,9 +62,13 @@ const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no lo
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
-const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with)\b/i;
+const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with|dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
 /** Verbs that do the same work: closing "email X" by "sent X". */
-const SAME_WORK: Readonly<Record<string, string>> = { email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call', reserve: 'book', reimburse: 'refund', arrange: 'send' };
+const SAME_WORK: Readonly<Record<string, string>> = {
+  email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', arrange: 'send',
+  ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call',
+  reserve: 'book', reimburse: 'refund',
+};
 
 const MAX_TASKS_PER_RECORD = 10;
 
@@ -80,14 +93,21 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   const open: OpenTask[] = (input.existing as unknown as KnownTask[]).filter((task) => task.state === 'open').map((task) => openTask(task.alias, task.title));
   let refs = 0;
 
+  // Whom "you" means in an assistant's message: the user it answers (the latest user record's author).
+  let addressee: { key: string; name?: string } = { key: 'user' };
   for (const record of input.records) {
     const author = authorOf(record);
+    const fromAssistant = record.role === 'assistant';
+    if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     let created = 0;
-    for (const [index, held] of heldSentences(author.content).entries()) {
+    // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
+    const typographic = /’/.test(author.content);
+    for (const [index, held] of heldSentences(author.content.replace(/[’‘]/g, "'")).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
-      // Reading tense takes compromise: only within the record's budget; and a record opens at most a few tasks.
-      const progress = index < DEEP_SENTENCES_PER_RECORD ? matchProgress(sentence, open) : undefined;
+      // Done or called off is read from a report of the deed, never from an assistant's acknowledgement or
+      // promise ("Noted, I'll remind you to send it by Monday" closes nothing; "I sent the manual" does).
+      const progress = index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence)) ? matchProgress(sentence, open) : undefined;
       if (progress) {
         ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
         open.splice(open.indexOf(progress.task), 1);
@@ -95,16 +115,29 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       }
       if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
+      if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
       const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
       for (const { match, owner, errand } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
-        const who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
-        const phrase = restoreDots(match[match.length - 1]!);
+        let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
+        let phrase = restoreDots(match[match.length - 1]!);
+        // "I'll remind you to send the deck": the user's own task, restated.
+        if (fromAssistant && REMINDER_FRAME.test(phrase)) {
+          phrase = phrase.replace(REMINDER_FRAME, '');
+          who = addressee.key;
+        }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         const due = resolveDate(phrase, record.timestamp, true);
-        const title = cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name);
+        const plainTitle = cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : undefined);
+        const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
         if (!title || title.split(' ').length < 2 || lemmas(title).size < 2) continue;
+        // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
+        const restated = fromAssistant ? sameTask(title, open) : undefined;
+        if (restated) {
+          ops.push({ op: 'update', target: restated.target, changes: {}, evidence: [record.id] });
+          break;
+        }
         const ref = `t${++refs}`;
         ops.push({
           op: 'add',
@@ -160,7 +193,24 @@ function withoutDue(phrase: string, dueText: string): string {
   return `${before}${phrase.slice(at + dueText.length)}`.replace(/\s{2,}/g, ' ');
 }
 
-function cleanTitle(phrase: string, authorName: string | undefined): string {
+/** The open task a restatement names: most of its lemmas, the same work and object. */
+function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefined {
+  const words = lemmas(title);
+  let best: OpenTask | undefined;
+  let bestScore = 0;
+  for (const task of open.filter((t) => !t.target.startsWith('done:'))) {
+    let shared = 0;
+    for (const word of task.words) if (words.has(word)) shared += 1;
+    const score = shared / Math.max(1, Math.min(task.words.size, words.size));
+    if (shared >= 2 && score >= 0.6 && (task.verb === undefined || words.has(task.verb)) && score > bestScore) {
+      best = task;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function cleanTitle(phrase: string, authorName: string | undefined, addressee?: string): string {
   const title = trimPhrase(phrase)
     .replace(/^to /i, '')
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
@@ -168,7 +218,10 @@ function cleanTitle(phrase: string, authorName: string | undefined): string {
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
     .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
-  return capitalise(trimPhrase(title).replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner));
+  let resolved = trimPhrase(title).replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
+  // In an assistant's message "you" is the user it answers.
+  if (addressee !== undefined) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
+  return capitalise(resolved);
 }
 
 /**
