@@ -2,7 +2,7 @@
 // HTTP API with a key the user enters. Every value is rendered as text
 // (textContent, never innerHTML), so nothing the memory holds can run or restyle the page.
 
-const VIEWS = ['contacts', 'facts', 'tasks', 'ladders', 'audit', 'freshness'];
+const VIEWS = ['contacts', 'facts', 'tasks', 'ladders', 'audit', 'freshness', 'recall'];
 const state = { api: '', agent: '', key: sessionStorage.getItem('agent-memory-key') ?? '', view: 'contacts' };
 
 /** Builds an element; string children become text nodes. */
@@ -175,7 +175,79 @@ async function freshnessView() {
   return [el('h2', {}, pending === 0 ? 'Caught up' : `${pending} records behind`), el('dl', { id: 'freshness' }, rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]))];
 }
 
-const RENDER = { contacts: contactsView, facts: factsView, tasks: tasksView, ladders: laddersView, audit: auditView, freshness: freshnessView };
+/** What a cited id stands for: a record (speaker, time, the batch that holds it), an item's versions, or a summary. */
+async function citation(id, kind) {
+  if (kind === 'record') {
+    const record = await api(`/records/${encodeURIComponent(id)}`);
+    const batch = record.batch ? `batch ${record.batch.index} (records ${record.batch.fromSequence}–${record.batch.toSequence}), ${record.batch.consolidated ? 'consolidated' : 'not consolidated yet'}` : 'in the open batch, not consolidated yet';
+    return el('article', { class: 'card', 'data-record': record.id },
+      el('h3', {}, record.id, badge(record.role), record.speaker ? badge(record.speaker) : null),
+      el('p', { class: 'muted' }, `${when(record.timestamp)} · record ${record.sequence} · ${batch}`),
+      el('pre', {}, record.content));
+  }
+  if (kind === 'summary') return el('article', { class: 'card' }, el('h3', {}, id), el('p', { class: 'muted' }, 'A summary: open it in the Ladders view.'));
+  const history = await api(`/items/${encodeURIComponent(id)}/history`);
+  const latest = history.versions.at(-1);
+  return el('article', { class: 'card', 'data-item': id },
+    el('h3', {}, id, badge(kind), badge(`${history.versions.length} versions`)),
+    latest ? el('p', { class: 'muted' }, `version ${latest.version}, batch ${latest.batch}, ${latest.cause}, ${when(latest.appliedAt)}`) : null,
+    latest ? el('p', {}, latest.after.statement ?? latest.after.title ?? latest.after.name, badge(latest.after.status), badge(latest.after.verification)) : null,
+    latest ? el('p', { class: 'muted' }, `Evidence: ${latest.after.evidence.map((e) => e.recordId).join(', ')}`) : null,
+    latest ? el('details', {}, el('summary', {}, 'This version in full'), el('pre', {}, json(latest.after))) : null);
+}
+
+/** A block's text with every id it cites made a button that opens what it stands for. */
+function citedText(markdown, included, open) {
+  const kinds = new Map(included.map((item) => [item.id, item.kind]));
+  const ids = [...kinds.keys()].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (ids.length === 0) return [markdown];
+  const pattern = new RegExp(`(?<![\\w:])(${ids.join('|')})(?![\\w:])`, 'g');
+  const parts = [];
+  let last = 0;
+  for (const match of markdown.matchAll(pattern)) {
+    parts.push(markdown.slice(last, match.index));
+    const id = match[1];
+    parts.push(el('button', { type: 'button', class: 'cite', 'data-cite': id, 'data-kind': kinds.get(id), title: `Open ${id}`, onclick: () => open(id, kinds.get(id)) }, id));
+    last = match.index + id.length;
+  }
+  parts.push(markdown.slice(last));
+  return parts;
+}
+
+/** A question asked as an agent asks it: the block exactly as returned, its cited ids openable, and the injection-log entry. */
+async function recallView() {
+  const question = el('input', { id: 'recall-question', type: 'search', placeholder: 'Ask as the agent would', 'aria-label': 'Question', required: true, size: 60 });
+  const budget = el('input', { id: 'recall-budget', type: 'number', min: 256, max: 8192, step: 256, value: 1024, 'aria-label': 'Token budget' });
+  const block = el('div', {});
+  const detail = el('div', { id: 'recall-detail', 'aria-live': 'polite' });
+  const open = async (id, kind) => {
+    detail.replaceChildren(el('p', { class: 'muted' }, `Opening ${id}…`));
+    try {
+      detail.replaceChildren(await citation(id, kind));
+    } catch (error) {
+      detail.replaceChildren(el('p', {}, `Could not open ${id}: ${error.message}`));
+    }
+  };
+  const ask = async (event) => {
+    event.preventDefault();
+    block.replaceChildren(el('p', { class: 'muted' }, 'Asking…'));
+    detail.replaceChildren();
+    try {
+      const context = await api('/context', { query: question.value, maxTokens: budget.value });
+      const injection = await api(`/injections/${encodeURIComponent(context.requestId)}`);
+      block.replaceChildren(
+        el('p', { class: 'muted' }, `${context.tokens} of ${context.maxTokens} tokens · ${context.items.length} ids cited · snapshot ${context.snapshotVersion} · ${context.freshness.pendingRecords ?? 0} records not consolidated yet`),
+        el('pre', { id: 'recall-block' }, citedText(context.markdown, context.items, open)),
+        el('details', { id: 'recall-injection' }, el('summary', {}, `Injection log entry ${context.requestId}`), el('pre', {}, json(injection))),
+      );
+    } catch (error) {
+      block.replaceChildren(el('p', {}, error.status === 404 ? `Agent ${state.agent} has nothing stored yet.` : `Could not ask: ${error.message}`));
+    }
+  };
+  return [el('form', { id: 'recall', onsubmit: ask }, el('label', {}, 'Question', question), el('label', {}, 'Tokens', budget), el('button', { type: 'submit' }, 'Recall')), el('div', { class: 'recall' }, block, detail)];
+}
+
+const RENDER = { contacts: contactsView, facts: factsView, tasks: tasksView, ladders: laddersView, audit: auditView, freshness: freshnessView, recall: recallView };
 
 async function show(name) {
   state.view = name;

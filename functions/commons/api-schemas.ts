@@ -210,6 +210,22 @@ export const injectionSchema = z
   })
   .meta({ id: 'Injection' });
 
+export const recordSchema = z
+  .object({
+    id: z.string().meta({ description: 'The event id the record was posted with (what context blocks cite)' }),
+    sequence: z.number().int(),
+    type: z.string(),
+    role: z.string(),
+    speaker: z.string().optional(),
+    timestamp: z.string(),
+    content: z.string().meta({ description: 'Redacted as every derived output is' }),
+    batch: z
+      .object({ index: z.number().int(), fromSequence: z.number().int(), toSequence: z.number().int(), consolidated: z.boolean() })
+      .optional()
+      .meta({ description: 'The closed batch that holds it; absent while its batch is still open' }),
+  })
+  .meta({ id: 'Record' });
+
 const batchRange = z.looseObject({ index: z.number().int() });
 
 export const auditSchema = z
@@ -287,6 +303,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSch
     responses: { 200: { description: 'The snapshot; ETag is its version', schema: snapshotSchema }, 304: { description: 'Not modified (If-None-Match)' } },
   },
   readContext: { query: contextQuerySchema, responses: ok(contextSchema) },
+  readRecord: { extraParams: z.object({ recordId: z.string() }), responses: ok(recordSchema) },
   eraseAgent: { responses: { 202: { description: 'Erasure queued; afterwards the agent is gone (GET status is 404)', schema: z.looseObject({ status: z.literal('queued') }).meta({ id: 'ErasureQueued' }) } } },
   giveFeedback: {
     body: feedbackRequestSchema.meta({ id: 'FeedbackRequest' }),

@@ -45,6 +45,7 @@ export const ROUTES = [
   { operation: 'revertBatch', method: 'POST', path: `${agent}/audit/{batch}/revert`, functionId: 'Feedback', scope: 'admin', summary: "Apply the inverse of a batch's patches as a new audited change" },
   { operation: 'readItemHistory', method: 'GET', path: `${agent}/items/{itemId}/history`, functionId: 'MemoryReader', scope: 'read', summary: 'Every version of an item with the batch and patch that made it' },
   { operation: 'readContext', method: 'GET', path: `${agent}/context`, functionId: 'Reader', scope: 'read', summary: 'Budgeted, cited context for a prompt' },
+  { operation: 'readRecord', method: 'GET', path: `${agent}/records/{recordId}`, functionId: 'Reader', scope: 'read', summary: 'One record by its event id (redacted), with the batch that holds it: what a cited id stands for' },
   { operation: 'readOpenApi', method: 'GET', path: '/openapi.json', functionId: 'Status', scope: 'public', summary: 'This API described as OpenAPI 3.1 (no key needed)' },
 ] as const satisfies readonly RouteSpec[];
 

@@ -19,9 +19,9 @@ import type { SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
-import { proposalText } from './index-units.js';
+import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
-import { currentText, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
+import { currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -98,12 +98,14 @@ function candidates(snapshot: Snapshot): Candidate[] {
     return ` _(${day(at)}${ids.length ? `; evidence ${ids.slice(-3).join(', ')}` : ''})_`;
   };
   for (const item of snapshot.contacts?.items ?? []) {
+    const evidenceIds = ((item.evidence as string[] | undefined) ?? []).map(String);
+    if (knownOnlyAsRetired({ id: String(item.id), name: String(item.name), evidence: evidenceIds }, retired)) continue;
     const work = [item.role, item.organisation ? `at ${item.organisation}` : undefined].filter(Boolean).join(' ');
     const recent = clean(String(item.summary ?? '').split('\n')[0]);
     // What the contact no longer is (an old employer) is left out of the biography and "Lately".
     const lately = statesRetired(String(item.id), recent, retired) ? '' : recent;
-    const biography = currentText(String(item.id), clean(item.biography).replace(/^[^.]*\.\s*/, ''), retired);
-    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${biography}${lately ? ` Lately: ${lately}` : ''}`;
+    const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired);
+    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${biography}${lately ? ` Lately: ${lately}` : ''}${marked({ id: String(item.id), kind: 'contact', text: '', label: String(item.name) }, retired)}`;
     list.push({
       id: String(item.id),
       kind: 'contact',
@@ -361,7 +363,7 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
 }
 
 /** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
-function marked(line: { id: string; kind: string; text: string }, retired: readonly RetiredValue[]): string {
+function marked(line: { id: string; kind: string; text: string; label?: string | undefined }, retired: readonly RetiredValue[]): string {
   const found = retiredIn(line, retired);
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }
@@ -396,7 +398,9 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       const lately = at >= 0 ? text.slice(at + 9) : '';
       text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired) + (lately && !statesRetired(unit.id, lately, retired) ? ` Lately: ${lately}` : '');
     }
-    return cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens) + marked(unit, retired);
+    // Marked by what the line shows: a cut that leaves the old value out needs no marker.
+    const cut = cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens);
+    return cut + marked({ ...unit, text: cut }, retired);
   };
   const head = packing.compactHeader ? header(snapshot, true) : headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
@@ -438,6 +442,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (best < 0) break;
     taken.add(best);
     const { unit } = remaining[best]!;
+    if (unit.kind === 'contact' && knownOnlyAsRetired({ id: unit.id, name: unit.label ?? '', evidence: unit.evidence }, retired)) continue;
     const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
     const duplicate = packing.collapse && termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
     if (duplicate) {

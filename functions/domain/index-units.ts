@@ -9,6 +9,20 @@ import { anchorRelativeDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
 import { projectOf } from './scope.js';
 
+/** A sentence's end: a full stop that does not close a title or an abbreviation ("Dr.", "St.", "Inc."). */
+const HEADLINE = /^(?:[^.]|(?<=\b(?:Dr|Mr|Mrs|Ms|Prof|St|Inc|Ltd|Co|Corp|Jr|Sr))\.)*\.\s*/;
+
+/**
+ * A contact's biography without the headline that opens it ("Dr. Moreau.",
+ * "Priya: sales director at Globex."): the line already names them and their
+ * work. A biography that does not open so ("Priya joined Globex in May.") is kept whole.
+ */
+export function biographyBeyondName(name: string, biography: string): string {
+  const rest = biography.slice(name.length);
+  if (!name || !biography.startsWith(name) || !/^[.:]/.test(rest)) return biography;
+  return rest.replace(HEADLINE, '');
+}
+
 export const UNIT_KINDS = ['record', 'contact', 'fact', 'task', 'summary'] as const;
 export type UnitKind = (typeof UNIT_KINDS)[number];
 
@@ -149,7 +163,7 @@ export function itemUnit(kind: 'contact' | 'fact' | 'task', item: Readonly<Recor
   if (kind === 'contact') {
     const work = [str(item.role), item.organisation ? `at ${str(item.organisation)}` : ''].filter(Boolean).join(' ');
     const lately = str(String(item.summary ?? '').split('\n')[0]);
-    const biography = str(item.biography).replace(/^[^.]*\.\s*/, '');
+    const biography = biographyBeyondName(str(item.name), str(item.biography));
     const aliases = ids(item.aliases);
     return {
       ...common,

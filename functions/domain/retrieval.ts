@@ -480,12 +480,18 @@ export class UnitIndex {
 
   /** People and things the question names (capitalised words the index knows, and known people), at most four. */
   private namedEntities(query: string, understanding: QueryUnderstanding): string[] {
-    const found = new Set<string>(understanding.people.map((p) => p.split(' ')[0]!));
+    // One entry per name however it is written: "Noor" and "Noor's" are one person, not two to cover.
+    const found = new Map<string, string>();
+    const add = (name: string) => {
+      const key = indexTerms(name).join(' ');
+      if (key && !found.has(key)) found.set(key, name);
+    };
+    for (const person of understanding.people) add(person.split(' ')[0]!);
     for (const match of query.matchAll(/(?<!^|[.!?]\s)\b([A-Z][\p{L}'-]{2,})\b/gu)) {
       const terms = indexTerms(match[1]!);
-      if (terms.length > 0 && terms.every((t) => this.segments.some((s) => s.postings.has(t)))) found.add(match[1]!);
+      if (terms.length > 0 && terms.every((t) => this.segments.some((s) => s.postings.has(t)))) add(match[1]!.replace(/['’]s$/, ''));
     }
-    return [...found].slice(0, 4);
+    return [...found.values()].slice(0, 4);
   }
 
   /** Capitalised names in the best units that the question does not already hold, as index terms. */

@@ -28,8 +28,13 @@ export interface RetiredValue {
   readonly value: string;
   /** Whom it is about, when that is a name ("Dana"): a line must name them too to be taken as stating the value. */
   readonly subject?: string;
-  /** wrong: refuted by feedback; outdated: archived as no longer true; superseded: replaced by a correction; changed: a contact's field changed. */
-  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed';
+  /**
+   * wrong: refuted by feedback; outdated: archived as no longer true;
+   * superseded: replaced by a correction; changed: a contact's field changed;
+   * contested: a later record said otherwise and nothing has settled which
+   * holds (the older side of a conflict).
+   */
+  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed' | 'contested';
   /** When it stopped being current (ISO): when the record saying so was written, or when feedback said so. */
   readonly at: string;
   /** What replaced it, when something did. */
@@ -104,7 +109,35 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
       }
     }
   }
+  out.push(...contested(items));
   return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
+}
+
+/** A fact's key without its value: its table and every other cell. */
+function conflictKey(fact: FactItem): string {
+  const value = factValue(fact);
+  return `${fact.table}\u0000${Object.entries(fact.row)
+    .filter(([, cell]) => cell !== value)
+    .map(([column, cell]) => `${column}=${String(cell).toLowerCase()}`)
+    .sort()
+    .join('\u0000')}`;
+}
+
+/** The older sides of each unsettled conflict among facts: stated once, said otherwise by a later record. */
+function contested(items: readonly MemoryItem[]): RetiredValue[] {
+  const sides = new Map<string, FactItem[]>();
+  for (const item of items) if (item.kind === 'fact' && item.status === 'conflict') sides.set(conflictKey(item), [...(sides.get(conflictKey(item)) ?? []), item]);
+  const out: RetiredValue[] = [];
+  for (const group of sides.values()) {
+    const dated = group.map((fact) => ({ fact, at: newestSource(fact) ?? fact.updatedAt })).sort((a, b) => b.at.localeCompare(a.at));
+    const latest = dated[0]!;
+    for (const { fact } of dated.slice(1)) {
+      if (factValue(fact).toLowerCase() === factValue(latest.fact).toLowerCase()) continue;
+      const subject = subjectOf(fact);
+      out.push({ itemId: fact.id, records: fact.evidence.map((e) => e.recordId), value: factValue(fact), ...(subject ? { subject } : {}), reason: 'contested', at: latest.at, now: factValue(latest.fact) });
+    }
+  }
+  return out;
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -114,27 +147,38 @@ function holds(text: string, words: string): boolean {
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(words.trim())}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
-/** Whether `text` states `value` as words of its own (case-insensitive, whole words; four letters at least). */
+/** Whether `text` states `value` as words of its own (case-insensitive, whole words; four letters at least, or a number: a locker's "218"). */
 export function states(text: string, value: string): boolean {
-  return value.trim().length >= 4 && holds(text, value);
+  const words = value.trim();
+  return (words.length >= 4 || /^\d{2,}$/.test(words)) && holds(text, words);
 }
 
 /** The marker of a line stating retired values: what each became and since when, or that it was marked wrong or outdated. */
 export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): string {
-  const all = Array.isArray(found) ? (found as readonly RetiredValue[]) : [found as RetiredValue];
+  let all = Array.isArray(found) ? (found as readonly RetiredValue[]) : [found as RetiredValue];
   const day = (r: RetiredValue) => r.at.slice(0, 10);
   const wrong = all.find((r) => r.reason === 'wrong');
   if (wrong) return `(marked wrong on ${day(wrong)})`;
   const outdated = all.find((r) => r.reason === 'outdated');
   if (outdated) return `(no longer true since ${day(outdated)})`;
+  const settled = all.filter((r) => r.reason !== 'contested');
+  if (settled.length === 0) {
+    // Nothing says which holds: the line says what was said since, and when.
+    const said = [...new Set(all.map((r) => `${r.now}, on ${day(r)}`))];
+    return `(contested: later said ${said.join('; ')})`;
+  }
+  all = settled;
   // One phrase per item and day: a new role and a new employer said together read "head of design at Quillstone".
   const groups = new Map<string, RetiredValue[]>();
   for (const r of all.filter((r) => r.now)) groups.set(`${r.itemId}#${day(r)}`, [...(groups.get(`${r.itemId}#${day(r)}`) ?? []), r]);
+  // Several values in one line (a summary of a day) each name the one they replace: "218 → 312".
+  const several = groups.size > 1;
   const later = [...groups.values()].map((group) => {
     const role = group.find((r) => r.field === 'role')?.now;
     const organisation = group.find((r) => r.field === 'organisation')?.now;
     const phrase = role && organisation ? `${role} at ${organisation}` : [...new Set(group.map((r) => r.now!))].join(', ');
-    return `${phrase}, from ${day(group[0]!)}`;
+    const was = [...new Set(group.map((r) => r.value))].join(', ');
+    return `${several ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
   });
   return later.length > 0 ? `(later: ${later.join('; ')})` : `(superseded on ${day(all[0]!)})`;
 }
@@ -144,7 +188,8 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
  * by evidence (the record it was read from) or by its words, unless the line
  * also states what replaced it (the correction itself). Newest first.
  */
-export function retiredIn(line: { readonly id: string; readonly kind: string; readonly text: string }, retired: readonly RetiredValue[]): RetiredValue[] {
+export function retiredIn(line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string }, retired: readonly RetiredValue[]): RetiredValue[] {
+  if (line.kind === 'contact') return line.label ? retiredNaming(line.id, line.label, retired) : [];
   if (line.kind !== 'record' && line.kind !== 'summary') return [];
   return retired.filter((r) => {
     if (r.now && states(line.text, r.now)) return false;
@@ -155,6 +200,30 @@ export function retiredIn(line: { readonly id: string; readonly kind: string; re
     const named = /\p{Lu}/u.test(r.value);
     return states(line.text, r.value) && (evidence || named || !r.subject || (r.subject.length >= 2 && holds(line.text, r.subject)));
   });
+}
+
+/**
+ * The retired values of other items that are this contact's name: "my
+ * dentist is Dr. Moreau", superseded by "my dentist is Dr. Brennan now",
+ * leaves Dr. Moreau a contact, whose line is then marked with what replaced
+ * the fact (`(later: Dr. Brennan, from …)`).
+ */
+export function retiredNaming(contactId: string, name: string, retired: readonly RetiredValue[]): RetiredValue[] {
+  const named = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === name.trim().toLowerCase();
+  return retired.filter((r) => r.itemId !== contactId && r.reason !== 'changed' && named(r.value) && !named(r.now));
+}
+
+/**
+ * Whether a contact is known only through a value that no longer holds: its
+ * name was a replaced value ("my dentist is Dr. Moreau") and every record
+ * behind it is that value's evidence. Such a contact is no part of the current
+ * state; the records stay in the history, marked.
+ */
+export function knownOnlyAsRetired(contact: { readonly id: string; readonly name: string; readonly evidence: readonly string[] }, retired: readonly RetiredValue[]): boolean {
+  const naming = retiredNaming(contact.id, contact.name, retired).filter((r) => r.reason !== 'contested');
+  if (naming.length === 0 || contact.evidence.length === 0) return false;
+  const behind = new Set(naming.flatMap((r) => r.records));
+  return contact.evidence.every((id) => behind.has(id));
 }
 
 /** Whether a contact's sentence states one of that contact's own retired values (and not what replaced it). */

@@ -10,6 +10,8 @@ import { CachedSnapshotReader } from '../use-cases/read-snapshot.js';
 import { RecallReader } from '../use-cases/recall.js';
 
 const runtime = awsRuntime();
+const ledger = agentLedger(runtime);
+const { redactedRawLog } = redaction(runtime);
 // The query embedding model starts loading at cold start, not on the first question.
 const embeddings = await embeddingPort(runtime, { warm: true });
 
@@ -20,5 +22,7 @@ export const handler = createReadHandler({
   // Segments and query embeddings cached for the life of the warm instance, the segments in a quarter of its memory.
   recall: new RecallReader(new S3IndexSegments(runtime.clients.s3, runtime.config.rawBucketName), embeddings, (runtime.config.functionMemoryMb * 1024 * 1024) / 4),
   // What was said since the last batch, recallable at once: redacted like every derived output, cached by sequence.
-  pending: new PendingRecords(agentLedger(runtime), redaction(runtime).redactedRawLog),
+  pending: new PendingRecords(ledger, redactedRawLog),
+  // What a cited record id stands for.
+  records: { ledger, rawLog: redactedRawLog },
 });

@@ -49,7 +49,8 @@ export function addReadStage(stack: Stack, data: ServiceData, permissions: Servi
   permissions.allowEmbeddings(reader);
   reader.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [rawLog.bucket.arnForObjects('index/*')] }));
   // A question also reads the records not consolidated yet: the agent's counters, and those records.
-  agents.table.grant(reader, 'dynamodb:GetItem');
+  // A cited record by its id: the event's claim (a batch read with the counters), then its batch marker.
+  agents.table.grant(reader, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
   reader.addToRolePolicy(permissions.readRawRecords());
   reader.addToRolePolicy(permissions.knowMissingObjects());
 

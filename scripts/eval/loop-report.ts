@@ -51,6 +51,8 @@ export interface LoopFigures {
   readonly explicitCorrection: CorrectionFigure;
   readonly wrongFeedback: CorrectionFigure & { shownRightAfterRate: number | null; withoutFeedbackShownAfterRate: number | null };
   readonly staleHitRate: Record<'feedback' | 'plain', { contexts: number; rate: number | null; flaggedRate: number | null; byKind: Record<string, number | null> }> & { bm25: number | null };
+  /** Share of answers after a change that show the old value anywhere (items, records, summaries, contact lines) unmarked. */
+  readonly staleAnywhere: Record<'feedback' | 'plain', number | null> & { bm25: number | null };
   readonly conflictResidualRate: Record<'feedback' | 'plain', { active: number; conflicting: number; rate: number | null; casesWithBothValuesLive: number }> & { appendOnly: number };
   readonly volume: Record<'feedback' | 'plain', { points: VolumePoint[]; itemsPer1000Slope: number | null; lastOverFirst: number | null }>;
   readonly learningCurve: { stage: number; messages: number; feedback: number | null; plain: number | null; feedbackCurrentShown: number | null; plainCurrentShown: number | null }[];
@@ -140,6 +142,11 @@ export function loopFigures(result: LoopResult): LoopFigures {
       withoutFeedbackShownAfterRate: share(count(feedbackCases, (c) => c.withoutFeedbackShownAfterOneBatch === true), feedbackCases.length),
     },
     staleHitRate: { feedback: staleOf(of('feedback')), plain: staleOf(of('plain')), bm25: share(count(plainChanged, (a) => a.bm25UntrueShown), plainChanged.length) },
+    staleAnywhere: {
+      feedback: share(count(of('feedback').filter((a) => a.afterChange), (a) => a.staleAnywhere), of('feedback').filter((a) => a.afterChange).length),
+      plain: share(count(plainChanged, (a) => a.staleAnywhere), plainChanged.length),
+      bm25: share(count(plainChanged, (a) => a.bm25StaleAnywhere), plainChanged.length),
+    },
     conflictResidualRate: { feedback: conflicts('feedback'), plain: conflicts('plain'), appendOnly: result.appendOnlyConflictRate },
     volume: {
       feedback: volumeOf(result.points.filter((p) => p.agent === 'feedback'), result.scenario.batches),
@@ -178,6 +185,9 @@ export function loopSummaryLine(result: LoopResult): Record<string, unknown> {
     staleHitRateWithFeedback: r3(f.staleHitRate.feedback.rate),
     staleHitRateWithoutFeedback: r3(f.staleHitRate.plain.rate),
     staleHitRateBm25: r3(f.staleHitRate.bm25),
+    staleAnywhereWithFeedback: r3(f.staleAnywhere.feedback),
+    staleAnywhereWithoutFeedback: r3(f.staleAnywhere.plain),
+    staleAnywhereBm25: r3(f.staleAnywhere.bm25),
     conflictResidualWithFeedback: r3(f.conflictResidualRate.feedback.rate),
     conflictResidualWithoutFeedback: r3(f.conflictResidualRate.plain.rate),
     conflictResidualAppendOnly: r3(f.conflictResidualRate.appendOnly),
@@ -193,6 +203,11 @@ export function loopSummaryLine(result: LoopResult): Record<string, unknown> {
     refutedReappearances: f.refutedReappearances,
     seconds: Math.round(result.seconds),
   };
+}
+
+function staleExamples(result: LoopResult): string {
+  const lines = result.asked.filter((a) => a.afterChange && a.staleAnywhere).map((a) => `- pair ${a.pair}, ${a.agent === 'feedback' ? 'with' : 'without'} feedback, stage ${a.stage}, ${a.caseId}: ${a.staleLines.join(' ⏎ ')}`);
+  return lines.length ? ['Lines that showed an old value unmarked:', '', ...lines.slice(0, 40)].join('\n') : 'No block showed an old value unmarked.';
 }
 
 export function writeLoopReport(result: LoopResult, outDir: string, command: string, emulator = 'local stack'): { markdownPath: string; jsonPath: string } {
@@ -241,6 +256,16 @@ export function writeLoopReport(result: LoopResult, outDir: string, command: str
         ],
       }),
       stuck.length ? ['Lines that showed a superseded value as current:', '', ...stuck.slice(0, 40)].join('\n') : 'No context showed a superseded value as current.',
+      markdownTable({
+        header: ['context', 'answers after the change', 'old value shown anywhere unmarked (items, records, summaries, contact lines)'],
+        rows: [
+          ['service, with feedback', String(f.staleHitRate.feedback.contexts), pct(f.staleAnywhere.feedback)],
+          ['service, without feedback', String(f.staleHitRate.plain.contexts), pct(f.staleAnywhere.plain)],
+          ['BM25 over the raw turns (baseline: marks nothing)', String(f.staleHitRate.plain.contexts), pct(f.staleAnywhere.bm25)],
+        ],
+      }),
+      'Stale anywhere: a line anywhere in the block shows a value untrue at that stage, with no marker saying it no longer holds (`(marked wrong on …)`, `(no longer true since …)`, `(later: …)`, a conflict flag), other than the line that states the value replacing it.',
+      staleExamples(result),
     ),
     ...section(
       '3. Conflict residual rate (at the end)',

@@ -86,6 +86,27 @@ export interface AskedQuestion {
   readonly bm25UntrueShown: boolean;
   /** The current-state lines that show an untrue value of this case: what to look at when a figure is off. */
   readonly untrueLines: readonly string[];
+  /** A value untrue at this stage is shown anywhere in the block (items, records, summaries, contact lines) unmarked. */
+  readonly staleAnywhere: boolean;
+  /** The same, for BM25 over the raw turns (which marks nothing). */
+  readonly bm25StaleAnywhere: boolean;
+  /** The block's lines that show an untrue value unmarked. */
+  readonly staleLines: readonly string[];
+}
+
+/** The markers a line carries when the value it states no longer holds (functions/domain/supersession.ts), or is in question. */
+const RETIRED_MARK = /\((?:marked wrong on|no longer true since|later: |superseded on|contested: later said )|⚠ conflicting record/;
+
+/**
+ * Lines of a block that show one of `untrue` with nothing saying it no longer
+ * holds: not marked, not ruled out in the same breath ("Utrecht, not Lyon"),
+ * and not the line that states the value which replaced it (the correction).
+ */
+export function staleLines(markdown: string, untrue: readonly string[], current: string | undefined): string[] {
+  return markdown
+    .split('\n')
+    .filter((line) => line.startsWith('- ') && untrue.some((value) => presentsAsCurrent(line, value)))
+    .filter((line) => !RETIRED_MARK.test(line) && !(current !== undefined && mentions(line, current)));
 }
 
 export interface StagePoint {
@@ -248,6 +269,8 @@ export async function runLoopEvaluation(stack: Pick<LocalStack, 'url' | 'eventSo
       for (const { c, context } of answers) {
         const judged = judge(c, stage, context, byId, untrueNow);
         const bm25Text = bm25.context(c.question, LOOP_BUDGET).markdown;
+        const truth = truthAt(c, stage);
+        const stale = staleLines(context.markdown, truth.untrue, truth.current);
         asked.push({
           pair: state.pair,
           agent: state.agent,
@@ -259,7 +282,10 @@ export async function runLoopEvaluation(stack: Pick<LocalStack, 'url' | 'eventSo
           // Refuted and still refuted in the store: an item the store replaced by a later record (a refuted
           // contact given its new employer) is shown again by design, with the new value.
           refutedIncluded: context.items.map((i) => i.id).filter((id) => state.refuted.has(id) && byId.get(id)?.verification === 'refuted'),
-          bm25UntrueShown: truthAt(c, stage).untrue.some((value) => presentsAsCurrent(bm25Text, value)),
+          bm25UntrueShown: truth.untrue.some((value) => presentsAsCurrent(bm25Text, value)),
+          staleAnywhere: stale.length > 0,
+          bm25StaleAnywhere: staleLines(bm25Text, truth.untrue, truth.current).length > 0,
+          staleLines: stale,
         });
         if (state.agent !== 'feedback') continue;
         // The simulated user reads the item lines it was given and says what it knows.

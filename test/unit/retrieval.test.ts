@@ -214,11 +214,13 @@ describe('recall rendering', () => {
     const scores = [1, 0.95, 0.9, 0.7];
     const all = units.map((u, i) => ({ unit: withTerms(u), score: scores[i]! }));
     // A budget that holds exactly two of these lines.
-    const two = renderRecall(snapshot, [all[0]!, all[3]!], { maxTokens: 1000, countTokens, terms: [] }).tokens;
+    // Each record on a line of its own, dated, so every line costs the same whatever its neighbours (date grouping is tested below).
+    const packing = { groupByDate: false };
+    const two = renderRecall(snapshot, [all[0]!, all[3]!], { maxTokens: 1000, countTokens, terms: [], packing }).tokens;
     // (line costs are estimated one by one, a token or two above the joined text)
     // By score: a session's adjacent turns often hold an answer together (measured in docs/BENCHMARKS.md).
-    expect(renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [] }).included.map((i) => i.id)).toEqual(['D1:1', 'D1:2']);
-    const diverse = renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [], packing: { sessionDecay: 0.7 } });
+    expect(renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [], packing }).included.map((i) => i.id)).toEqual(['D1:1', 'D1:2']);
+    const diverse = renderRecall(snapshot, all, { maxTokens: two + 3, countTokens, terms: [], packing: { ...packing, sessionDecay: 0.7 } });
     expect(diverse.included.map((i) => i.id)).toEqual(['D1:1', 'D7:1']);
   });
 

@@ -10,6 +10,7 @@ import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
+import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
 
@@ -91,6 +92,69 @@ describe('retired values', () => {
     const diet = retiredValues([tea({ id: 'f_0000000000000003', row: { subject: 'Dana', attribute: 'diet', value: 'vegetarian' }, statement: 'Dana is vegetarian', verification: 'refuted' })]);
     expect(retiredIn({ id: 'm43', kind: 'record', text: 'Tom is vegetarian these days.' }, diet)).toEqual([]);
     expect(retiredIn({ id: 'm44', kind: 'record', text: 'Dana said she is vegetarian.' }, diet)).toHaveLength(1);
+  });
+});
+
+describe('values of other shapes', () => {
+  const locker = (overrides: Partial<FactItem>) =>
+    tea({ id: 'f_00000000000000a1', table: 'profile', row: { subject: 'user', attribute: 'locker number', value: '218' }, statement: 'My locker number is 218', ...overrides });
+  const dentist = (overrides: Partial<FactItem>) =>
+    tea({ id: 'f_00000000000000b1', table: 'profile', row: { subject: 'user', attribute: 'dentist', value: 'Dr. Moreau' }, statement: 'My dentist is Dr. Moreau', ...overrides });
+
+  it('marks a number as a value (a locker’s 218), and names each old value when one line states several', () => {
+    const newLocker = locker({ id: 'f_00000000000000a2', row: { subject: 'user', attribute: 'locker number', value: '312' }, evidence: [{ recordId: 'm20', sequence: 20, timestamp: '2026-11-04T09:00:00Z' }] });
+    const newDentist = dentist({ id: 'f_00000000000000b2', row: { subject: 'user', attribute: 'dentist', value: 'Dr. Brennan' }, evidence: [{ recordId: 'm21', sequence: 21, timestamp: '2026-11-05T09:00:00Z' }] });
+    const retired = retiredValues([locker({ status: 'archived', supersededBy: newLocker.id }), newLocker, dentist({ status: 'archived', supersededBy: newDentist.id }), newDentist]);
+
+    expect(retiredMarker(retiredIn({ id: 'm1', kind: 'record', text: 'the code for locker 218 is on the fridge' }, retired))).toBe('(later: 312, from 2026-11-04)');
+    expect(retiredIn({ id: 'm2', kind: 'record', text: 'Gate 2180 is closed.' }, retired)).toEqual([]);
+    expect(retiredMarker(retiredIn({ id: 'day', kind: 'summary', text: 'Locker 218; dentist is Dr. Moreau.' }, retired))).toBe('(later: Dr. Moreau → Dr. Brennan, from 2026-11-05; 218 → 312, from 2026-11-04)');
+  });
+
+  it('marks a contact whose name was a value replaced since ("my dentist is Dr. Moreau"), not the contact that replaced it', () => {
+    const newDentist = dentist({ id: 'f_00000000000000b2', row: { subject: 'user', attribute: 'dentist', value: 'Dr. Brennan' }, evidence: [{ recordId: 'm21', sequence: 21, timestamp: '2026-11-05T09:00:00Z' }] });
+    const retired = retiredValues([dentist({ status: 'archived', supersededBy: newDentist.id }), newDentist]);
+
+    expect(retiredMarker(retiredIn({ id: 'c_1', kind: 'contact', text: '', label: 'Dr. Moreau' }, retired))).toBe('(later: Dr. Brennan, from 2026-11-05)');
+    expect(retiredIn({ id: 'c_2', kind: 'contact', text: '', label: 'Dr. Brennan' }, retired)).toEqual([]);
+  });
+
+  it('leaves out of the current state a contact known only through the replaced value, and keeps one known otherwise, marked', () => {
+    const newDentist = dentist({ id: 'f_00000000000000b2', row: { subject: 'user', attribute: 'dentist', value: 'Dr. Brennan' }, evidence: [{ recordId: 'm21', sequence: 21, timestamp: '2026-11-05T09:00:00Z' }] });
+    const doctor = (id: string, name: string, recordIds: string[]): ContactItem => ({
+      ...dana,
+      id,
+      name,
+      role: undefined,
+      organisation: undefined,
+      biography: `${name}.`,
+      summary: `2026-10-02: My dentist is ${name}.`,
+      history: [],
+      evidence: recordIds.map((recordId, i) => ({ recordId, sequence: i + 1, timestamp: '2026-10-02T09:00:00Z' })),
+    });
+    const onlyAsDentist = doctor('c_00000000000000e1', 'Dr. Moreau', ['m7']);
+    const snapshot = snapshotWith([dentist({ status: 'archived', supersededBy: newDentist.id }), newDentist], [onlyAsDentist, doctor('c_00000000000000e2', 'Dr. Brennan', ['m21'])]);
+    const rendered = renderContext(snapshot, { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens });
+
+    expect(rendered.markdown).not.toContain('**Dr. Moreau**');
+    expect(rendered.markdown).toContain('**Dr. Brennan**');
+    const known = renderContext(snapshotWith([dentist({ status: 'archived', supersededBy: newDentist.id }), newDentist], [doctor('c_00000000000000e1', 'Dr. Moreau', ['m7', 'm9'])]), { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens });
+    expect(known.markdown).toMatch(/\*\*Dr\. Moreau\*\*.*\(later: Dr\. Brennan, from 2026-11-05\)/);
+  });
+
+  it('marks the older side of an unsettled conflict with what was said since, not the newer side', () => {
+    const car = (id: string, value: string, recordId: string, timestamp: string) =>
+      tea({ id, status: 'conflict', table: 'profile', row: { subject: 'user', attribute: 'car', value }, statement: `My car is ${value}`, evidence: [{ recordId, sequence: 1, timestamp }] });
+    const retired = retiredValues([car('f_00000000000000c1', 'a Mazda', 'm5', '2026-10-01T09:00:00Z'), car('f_00000000000000c2', 'a Fiat', 'm30', '2026-11-01T09:00:00Z')]);
+
+    expect(retiredMarker(retiredIn({ id: 'm5', kind: 'record', text: 'my car is a Mazda, nothing fancy' }, retired))).toBe('(contested: later said a Fiat, on 2026-11-01)');
+    expect(retiredIn({ id: 'm30', kind: 'record', text: 'sold the Mazda, my car is a Fiat now' }, retired)).toEqual([]);
+  });
+
+  it('leaves a contact line’s headline out of the biography, titles and all', () => {
+    expect(biographyBeyondName('Dr. Moreau', 'Dr. Moreau.')).toBe('');
+    expect(biographyBeyondName('Ana Reyes', "Ana Reyes: nurse at St. Mary's Hospital. The user's sister.")).toBe("The user's sister.");
+    expect(biographyBeyondName('Priya', 'Priya joined Globex in May.')).toBe('Priya joined Globex in May.');
   });
 });
 

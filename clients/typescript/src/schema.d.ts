@@ -364,6 +364,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/records/{recordId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One record by its event id (redacted), with the batch that holds it: what a cited id stands for
+         * @description Requires a key with the `read` scope.
+         */
+        get: operations["readRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -835,6 +855,24 @@ export interface components {
             snapshotVersion: number;
             /** @description Key of the injection log entry */
             requestId: string;
+        };
+        Record: {
+            /** @description The event id the record was posted with (what context blocks cite) */
+            id: string;
+            sequence: number;
+            type: string;
+            role: string;
+            speaker?: string;
+            timestamp: string;
+            /** @description Redacted as every derived output is */
+            content: string;
+            /** @description The closed batch that holds it; absent while its batch is still open */
+            batch?: {
+                index: number;
+                fromSequence: number;
+                toSequence: number;
+                consolidated: boolean;
+            };
         };
         OpenApiDocument: {
             openapi: string;
@@ -2424,6 +2462,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Context"];
+                };
+            };
+            /** @description Bad input: `issues` names each field and rule; nothing was written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this route requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request may be retried safely */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency failed or a race was lost; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit */
+                agentId: string;
+                recordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
                 };
             };
             /** @description Bad input: `issues` names each field and rule; nothing was written */

@@ -10,6 +10,8 @@
  * history; segments the snapshot lists, cached by key), each line citing
  * its ids; without one, it is built from the snapshot alone. `views`
  * restricts either to the named views (`records` is a context-only view).
+ * `GET /v1/agents/{agentId}/records/{recordId}`: what a cited record id
+ * stands for, redacted as every derived output, with its batch.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { markerNonce } from '../../domain/inert-text.js';
@@ -24,6 +26,7 @@ import type { PendingRecords } from '../../use-cases/pending-records.js';
 import { countTokens } from '../../commons/tokens.js';
 import type { SnapshotReader } from '../../use-cases/read-snapshot.js';
 import type { InjectionLog } from '../../ports/injection-log.js';
+import { readRecord, type ReadRecordDependencies } from '../../use-cases/read-record.js';
 
 export interface ReadRouteDependencies {
   readonly snapshots: SnapshotReader;
@@ -32,6 +35,8 @@ export interface ReadRouteDependencies {
   readonly recall?: Pick<RecallReader, 'recallWithPending'>;
   /** When set (with `recall`), a query also searches the records not consolidated yet. */
   readonly pending?: Pick<PendingRecords, 'read'>;
+  /** When set, `GET …/records/{recordId}` reads one record (redacted). */
+  readonly records?: ReadRecordDependencies;
   readonly now?: () => Date;
 }
 
@@ -164,5 +169,12 @@ export function createReadHandler(deps: ReadRouteDependencies) {
         { etag, 'x-request-id': requestId },
       );
     };
-  return httpRouter('Reader', { readSnapshot: read, readContext: read });
+  return httpRouter('Reader', {
+    readSnapshot: read,
+    readContext: read,
+    readRecord: async ({ event, agent }) => {
+      if (!deps.records) throw new NotFoundError('records are not readable here');
+      return jsonResponse(200, await readRecord(deps.records, agent, event.pathParameters?.recordId ?? ''));
+    },
+  });
 }

@@ -230,8 +230,10 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       const previous = candidates[candidates.length - 1];
       if (bare && previous && previous.table === 'profile') {
         const row = withDate({ ...previous.row, value: trimPhrase(bare[1]!) }, record.timestamp);
-        candidates.pop();
-        candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: [...previous.evidence, record.id] });
+        // The remark stays, superseded by the correction in the same patch (see supersedeWithinBatch).
+        const sameRecord = previous.evidence.includes(record.id);
+        if (sameRecord) candidates.pop();
+        candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: sameRecord ? [...previous.evidence] : [record.id] });
       }
     }
   }
@@ -310,13 +312,20 @@ function withDate(row: Record<string, string | null>, timestamp: string): Record
   return date ? { ...row, date: date.iso } : row;
 }
 
-/** Within one batch, a correction replaces the remark it corrects. */
+/**
+ * Within one batch, a correction replaces the remark it corrects. The remark
+ * is still added first (its value held, if only for a moment), so the patch
+ * supersedes it and every line that states it is marked with the correction
+ * (domain/supersession.ts); a remark from the same record is dropped.
+ */
 function supersedeWithinBatch(candidates: Candidate[], next: Candidate): void {
   if (!next.correction) return;
   const key = (c: Candidate) => `${c.table}\u0000${c.row.subject}\u0000${c.row.attribute ?? c.row.preference}`;
   for (let i = candidates.length - 1; i >= 0; i -= 1) {
-    if (key(candidates[i]!) === key(next)) {
-      next.evidence.unshift(...candidates[i]!.evidence);
+    const earlier = candidates[i]!;
+    if (key(earlier) !== key(next)) continue;
+    if (earlier.evidence.some((id) => next.evidence.includes(id)) || earlier.row.value === next.row.value) {
+      next.evidence.unshift(...earlier.evidence.filter((id) => !next.evidence.includes(id)));
       candidates.splice(i, 1);
     }
   }

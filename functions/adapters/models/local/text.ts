@@ -86,12 +86,16 @@ export function authorOf(record: { role: string; content: string; speaker?: stri
   return { key, ...(name ? { name } : {}), content: stripped };
 }
 
+/** A conditional that is only politeness: "If it matters,", "In case it helps:", "If you need to know,". */
+const COURTESY_CONDITION = /^(?:(?:just )?(?:if|in case) (?:it|that|this) (?:matters|helps|is (?:useful|relevant|helpful)|'s (?:useful|relevant|helpful))|if you (?:need|want|must|have) to know|if you need it|for what it'?s worth)[,:;]?\s+/i;
+
 /**
  * Questions, conditionals and wishes state nothing: "If I moved to Lisbon…",
  * "Should I call Tom?", "What if we lived in Madrid?", "I wonder whether…".
  */
 export function isHypothetical(sentence: string): boolean {
-  const text = sentence.trim();
+  // "If it matters, my dentist is Dr. Moreau" is a courtesy, and states what follows it.
+  const text = sentence.trim().replace(COURTESY_CONDITION, '');
   if (/\?["')\]]*$/.test(text)) return true;
   return /^(?:if|what if|suppose|supposing|imagine|should|would|could|might|maybe|perhaps|do you think|i wonder|wondering)\b/i.test(text) || /\b(?:i (?:sometimes )?wonder (?:whether|if)|if i (?:were|was|had|moved|lived|left|got)|i might|i may|would (?:it|i) be|thinking (?:about|of) (?:moving|leaving))\b/i.test(text);
 }
@@ -157,7 +161,7 @@ export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
 const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
-const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
+const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|into|saw|visited|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
 const DEPARTMENTS = new Set(
