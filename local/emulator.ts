@@ -1,7 +1,8 @@
 /**
  * The local AWS emulator: moto server, installed from PyPI into a
  * project-local virtualenv at a pinned version, started on a free loopback
- * port. When `AWS_ENDPOINT_URL` is set (LocalStack, or a moto you run
+ * port; or, with `MEMORY_EMULATOR=localstack`, LocalStack as a host process
+ * (local/localstack.ts). When `AWS_ENDPOINT_URL` is set (an emulator you run
  * yourself), nothing is installed or started and that endpoint is used.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,18 +29,33 @@ export interface Emulator {
   stop(): Promise<void>;
 }
 
+export type EmulatorKind = 'moto' | 'localstack';
+
 export interface StartEmulatorOptions {
   /** An already running endpoint; defaults to `AWS_ENDPOINT_URL`. */
   readonly endpoint?: string | undefined;
+  /** Which emulator to start when no endpoint is given; defaults to `MEMORY_EMULATOR`, else moto. */
+  readonly kind?: EmulatorKind | undefined;
   readonly log?: (line: string) => void;
 }
 
-/** Starts moto (or adopts `AWS_ENDPOINT_URL`) and waits until it answers. */
+/** The emulator `MEMORY_EMULATOR` names (moto when unset); anything else is a clear error. */
+export function emulatorKind(value = process.env.MEMORY_EMULATOR): EmulatorKind {
+  if (value === undefined || value === '' || value === 'moto') return 'moto';
+  if (value === 'localstack') return 'localstack';
+  throw new Error(`MEMORY_EMULATOR must be moto or localstack, not ${JSON.stringify(value)}`);
+}
+
+/** Starts moto or LocalStack (or adopts `AWS_ENDPOINT_URL`) and waits until it answers. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const log = options.log ?? (() => {});
   if (options.endpoint) {
     await waitForEndpoint(options.endpoint, 30_000);
     return { endpoint: options.endpoint, owned: false, stop: async () => {} };
+  }
+  if ((options.kind ?? emulatorKind()) === 'localstack') {
+    const { startLocalStackEmulator } = await import('./localstack.js');
+    return startLocalStackEmulator({ log });
   }
   await ensureVirtualenv(log);
   const python = join(venvDir, 'bin', 'python');
@@ -116,8 +132,7 @@ export async function waitForEndpoint(endpoint: string, timeoutMs: number): Prom
 export async function ensureVirtualenv(log: (line: string) => void): Promise<void> {
   if (existsSync(installedMarker)) return;
   mkdirSync(emulatorDir, { recursive: true });
-  await acquireLock(log);
-  try {
+  await withInstallLock(installLock, log, async () => {
     if (existsSync(installedMarker)) return;
     log(`installing moto[server]==${MOTO_VERSION} into ${venvDir} (first run only)`);
     await run('python3', ['-m', 'venv', venvDir]);
@@ -130,27 +145,31 @@ export async function ensureVirtualenv(log: (line: string) => void): Promise<voi
       `moto[server]==${MOTO_VERSION}`,
     ]);
     writeFileSync(installedMarker, new Date().toISOString());
-  } finally {
-    rmSync(installLock, { recursive: true, force: true });
-  }
+  });
 }
 
-async function acquireLock(log: (line: string) => void): Promise<void> {
+/** Runs `install` holding a directory lock, so two processes (a test run and `npm start`) never install at once. */
+export async function withInstallLock(lockDir: string, log: (line: string) => void, install: () => Promise<void>): Promise<void> {
   const staleAfterMs = 10 * 60_000;
   for (;;) {
     try {
-      mkdirSync(installLock);
-      return;
+      mkdirSync(lockDir);
+      break;
     } catch {
-      const lock = statSync(installLock, { throwIfNoEntry: false });
+      const lock = statSync(lockDir, { throwIfNoEntry: false });
       if (!lock) continue;
       if (Date.now() - lock.mtimeMs > staleAfterMs) {
-        rmSync(installLock, { recursive: true, force: true });
+        rmSync(lockDir, { recursive: true, force: true });
         continue;
       }
       log('waiting for another process to finish installing the emulator');
       await sleep(1_000);
     }
+  }
+  try {
+    await install();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
   }
 }
 

@@ -151,20 +151,57 @@ export function startStreamSourceRunner(
   };
 
   const loops = mappings.map(async (mapping) => {
-    const description = await streams.send(new DescribeStreamCommand({ StreamArn: mapping.streamArn }));
+    // Per shard: its iterator (undefined once the shard is closed and read to its end) and the last sequence number read.
     const iterators = new Map<string, string | undefined>();
-    for (const shard of description.StreamDescription?.Shards ?? []) {
-      const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shard.ShardId, ShardIteratorType: mapping.startingPosition }));
-      iterators.set(shard.ShardId!, iterator.ShardIterator);
-    }
+    const lastRead = new Map<string, string>();
+    const iteratorFor = async (shardId: string, position: 'TRIM_HORIZON' | 'LATEST' | 'AFTER_SEQUENCE_NUMBER') =>
+      (
+        await streams.send(
+          new GetShardIteratorCommand({ StreamArn: mapping.streamArn, ShardId: shardId, ShardIteratorType: position, ...(position === 'AFTER_SEQUENCE_NUMBER' ? { SequenceNumber: lastRead.get(shardId) } : {}) }),
+        )
+      ).ShardIterator;
+    /** Shards appear as others close (DynamoDB rolls them over): each new one is read from its start, as Lambda does. */
+    let described = false;
+    const discoverShards = async () => {
+      const description = await streams.send(new DescribeStreamCommand({ StreamArn: mapping.streamArn }));
+      for (const shard of description.StreamDescription?.Shards ?? []) {
+        if (iterators.has(shard.ShardId!)) continue;
+        iterators.set(shard.ShardId!, await iteratorFor(shard.ShardId!, described ? 'TRIM_HORIZON' : mapping.startingPosition));
+      }
+      described = true;
+    };
+    await discoverShards();
     const source = sources.get(mapping.logicalId)!;
+    let polls = 0;
     while (running) {
       let delivered = false;
       try {
+        // Every shard closed, or now and then: look for the shards that replaced them.
+        polls += 1;
+        if ([...iterators.values()].every((iterator) => iterator === undefined) || polls % 50 === 0) await discoverShards();
         for (const [shardId, iterator] of iterators) {
           if (!iterator) continue;
-          const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: mapping.batchSize }));
+          let page;
+          try {
+            page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: mapping.batchSize }));
+          } catch (error) {
+            const name = (error as Error).name;
+            // An iterator lives 15 minutes: take a new one after the last record read.
+            if (name === 'ExpiredIteratorException') {
+              iterators.set(shardId, await iteratorFor(shardId, lastRead.has(shardId) ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON'));
+              continue;
+            }
+            // Records past the stream's retention are gone: carry on from the oldest one kept (Lambda does the same), and say so.
+            if (name === 'TrimmedDataAccessException') {
+              log(`stream source ${mapping.logicalId}: records of shard ${shardId} were trimmed before they were read; reading on from the oldest kept`);
+              iterators.set(shardId, await iteratorFor(shardId, 'TRIM_HORIZON'));
+              continue;
+            }
+            throw error;
+          }
           iterators.set(shardId, page.NextShardIterator);
+          const sequence = page.Records?.at(-1)?.dynamodb?.SequenceNumber;
+          if (sequence) lastRead.set(shardId, sequence);
           const records = (page.Records ?? []).map((record) => toLambdaRecord(record, mapping.streamArn));
           if (records.length === 0) continue;
           delivered = true;

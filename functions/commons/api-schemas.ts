@@ -275,6 +275,8 @@ export interface OperationSchema {
   readonly responses: Readonly<Record<number, { readonly description: string; readonly schema?: z.ZodType }>>;
   /** Error statuses beyond the common ones (400, 401, 403, 404, 405, 500, 503). */
   readonly errors?: readonly number[];
+  /** What the operation does and promises, beyond its one-line summary (markdown; docs/api.md shows it). */
+  readonly about?: string;
 }
 
 const ok = (schema: z.ZodType, description = 'OK') => ({ 200: { description, schema } });
@@ -284,40 +286,40 @@ const ok = (schema: z.ZodType, description = 'OK') => ({ 200: { description, sch
  * the table without its shapes does not type-check.
  */
 export const OPERATION_SCHEMAS: Readonly<Record<Route['operation'], OperationSchema>> = {
-  ingestEvents: { body: ingestRequestSchema.meta({ id: 'IngestRequest' }), responses: { 202: { description: 'Accepted and stored', schema: ingestResultSchema } }, errors: [409, 413] },
-  readStatus: { responses: ok(statusSchema) },
-  flushAgent: { responses: { 200: { description: 'Nothing flushed (see reason)', schema: flushResultSchema }, 202: { description: 'The open batch was queued', schema: flushResultSchema } } },
-  listContacts: { query: pageQuery, responses: ok(page(contactSchema, 'ContactPage')) },
-  listFacts: { query: pageQuery, responses: ok(page(factSchema, 'FactPage')) },
-  listTasks: { query: pageQuery, responses: ok(page(taskSchema, 'TaskPage')) },
-  readAudit: { query: z.object({ batch: z.number().int().min(1).meta({ description: 'Batch index' }) }), responses: ok(auditSchema) },
-  listSummaries: {
+  ingestEvents: { about: "The body may be at most 1 MiB (413 above). Each event is stored durably before the 202; `sequence` gives each event's number in request order, and a retried id returns its original number. Messages and actions share the agent's sequence; each time the agent's message count reaches a multiple of 50, one batch job is queued covering every sequence number since the previous batch.", body: ingestRequestSchema.meta({ id: 'IngestRequest' }), responses: { 202: { description: 'Accepted and stored', schema: ingestResultSchema } }, errors: [409, 413] },
+  readStatus: { about: "`batchMessages` is the size of the open batch; `lastConsolidatedSequence` is how far every store has caught up (the stores lag by `lastSequence - lastConsolidatedSequence`). 404 for an agent that has never posted an event.", responses: ok(statusSchema) },
+  flushAgent: { about: "Closes the open partial batch and queues it, so the stores catch up without waiting for 50 messages (202), or says why nothing was flushed (200, `nothing-open`). The same happens by itself once an agent has been quiet for IDLE_FLUSH_SECONDS.", responses: { 200: { description: 'Nothing flushed (see reason)', schema: flushResultSchema }, 202: { description: 'The open batch was queued', schema: flushResultSchema } } },
+  listContacts: { about: "Page by page: `limit` 1 to 100 (default 50) and `nextToken` from the previous page (signed, bound to the agent and list: an altered or borrowed token is a 400); `status` keeps one status, so `?status=archived` shows what was archived or forgotten. Every item carries its evidence (record id, sequence, time of every source record) and history (each changed field with from, to, when, batch and evidence).", query: pageQuery, responses: ok(page(contactSchema, 'ContactPage')) },
+  listFacts: { about: "As `/contacts`: facts are rows of named tables (`table`, `row`) with a `statement`.", query: pageQuery, responses: ok(page(factSchema, 'FactPage')) },
+  listTasks: { about: "As `/contacts`: tasks have `title`, `owner`, `due` (resolved against the message's own time), `state` (open, done, cancelled) and `closedAt`.", query: pageQuery, responses: ok(page(taskSchema, 'TaskPage')) },
+  readAudit: { about: "The patches applied for batch N, one per updater: model id, prompt id and version, token usage, the operations, every changed item's before and after, and any operation quarantined as an instruction. A batch too large for one prompt says how it was read (`reading`: chunks, records cut, records left unread and why).", query: z.object({ batch: z.number().int().min(1).meta({ description: 'Batch index' }) }), responses: ok(auditSchema) },
+  listSummaries: { about: "Every level when `level` is omitted (0 is a day or one interaction, up to 4: 52 weeks or 480 interactions). `from` and `to` are the exact range; `children` the summaries it was written from; base summaries list their record ids in `sources`. A period with no activity is an `empty` marker (no model call); a silent stretch is one empty run per level, with `through` its last index.",
     query: pageQuery.extend({ ladder: z.enum(['time', 'count']), level: z.number().int().min(0).optional().meta({ description: 'One level only (default every level)' }) }),
     responses: ok(page(summarySchema, 'SummaryPage')),
   },
-  readInjection: { extraParams: z.object({ requestId: z.string() }), responses: ok(injectionSchema) },
-  sweepAgent: { responses: ok(sweepResultSchema) },
-  rebuildSummaries: { body: rebuildRequestSchema, responses: { 202: { description: 'Rebuild queued', schema: rebuildResultSchema } } },
-  readSnapshot: {
+  readInjection: { about: "What a context response injected: item ids and versions, snapshot version, budget, query and token count (kept 90 days), so any answer an agent gave can be traced back and reproduced.", extraParams: z.object({ requestId: z.string() }), responses: ok(injectionSchema) },
+  sweepAgent: { about: "Closes the agent's ended day and idle interaction now (the schedule does it every 15 minutes); `consolidation-pending` while records still wait for consolidation (flush first).", responses: ok(sweepResultSchema) },
+  rebuildSummaries: { about: "Regenerates those base summaries from their raw records and every summary above them, idempotently (at most 92 base periods); the sweep workers do it, and each regenerated summary then shows `rebuiltAt`.", body: rebuildRequestSchema, responses: { 202: { description: 'Rebuild queued', schema: rebuildResultSchema } } },
+  readSnapshot: { about: "Everything an agent reads on a turn in one lookup: each store's view (the most useful items, with `total` and `omitted`), the latest summary at every level of both ladders, and `freshness`. `views` selects parts. `ETag` is the snapshot version (`If-None-Match` answers 304). 404 until something is consolidated.",
     query: z.object({ views: contextQuerySchema.shape.views }),
     responses: { 200: { description: 'The snapshot; ETag is its version', schema: snapshotSchema }, 304: { description: 'Not modified (If-None-Match)' } },
   },
-  readContext: { query: contextQuerySchema, responses: ok(contextSchema) },
-  readRecord: { extraParams: z.object({ recordId: z.string() }), responses: ok(recordSchema) },
-  eraseAgent: { responses: { 202: { description: 'Erasure queued; afterwards the agent is gone (GET status is 404)', schema: z.looseObject({ status: z.literal('queued') }).meta({ id: 'ErasureQueued' }) } } },
-  giveFeedback: {
+  readContext: { about: "A prompt-ready markdown block of at most `maxTokens` (by the o200k tokenizer), between markers that carry a per-response nonce, opening with how far memory lags and that current instructions take precedence. Without `query`, it is built from the snapshot; with one, recalled from the agent's retrieval index (records, items and summaries of the whole history, plus the records not consolidated yet, marked so), each line citing its ids. A value that no longer holds is marked where it is shown. `x-request-id` names the response's injection-log entry.", query: contextQuerySchema, responses: ok(contextSchema) },
+  readRecord: { about: "What an id cited in a context block stands for: the record as every derived output sees it (redacted), its speaker and time, and the batch that consolidated it (absent while its batch is open). 404 names an id the agent never posted.", extraParams: z.object({ recordId: z.string() }), responses: ok(recordSchema) },
+  eraseAgent: { about: "Queued at once (202); afterwards every raw record and its versions, every item, summary, snapshot and index segment of the agent is gone, and GET status is 404.", responses: { 202: { description: 'Erasure queued; afterwards the agent is gone (GET status is 404)', schema: z.looseObject({ status: z.literal('queued') }).meta({ id: 'ErasureQueued' }) } } },
+  giveFeedback: { about: "`helpful` verifies the item, `wrong` refutes it (it never shows again, and the records it was read from are marked where they are shown), `outdated` archives it as no longer true. An audited change, reversible like any other.",
     body: feedbackRequestSchema.meta({ id: 'FeedbackRequest' }),
     responses: ok(z.looseObject({ feedbackId: z.string(), itemId: z.string(), outcome: z.enum(['helpful', 'wrong', 'outdated']), effect: z.string(), item: z.looseObject({}) }).meta({ id: 'FeedbackResult' })),
   },
-  revertBatch: {
+  revertBatch: { about: "Applies the inverse of the batch's patches as a new audited change; an item changed since is reported as a conflict, not overwritten.",
     extraParams: z.object({ batch: z.string().meta({ description: 'Batch index' }) }),
     responses: ok(z.looseObject({ batch: z.number().int(), updaters: z.array(z.looseObject({ updater: z.string(), reverted: z.array(z.string()), conflicts: z.array(z.looseObject({ itemId: z.string(), reason: z.string() })), alreadyReverted: z.boolean() })) }).meta({ id: 'RevertResult' })),
   },
-  readItemHistory: {
+  readItemHistory: { about: "Every version of the item with the batch and patch that made it, oldest first.",
     extraParams: z.object({ itemId: z.string() }),
     responses: ok(z.looseObject({ itemId: z.string(), versions: z.array(z.looseObject({ version: z.number().int(), appliedAt: z.string(), batch: z.number().int(), cause: z.string() })) }).meta({ id: 'ItemHistory' })),
   },
-  exportAgent: {
+  exportAgent: { about: "Everything of the agent as NDJSON, in parts of at most 4.5 MB; a part that stops early ends with a `continue` line whose `nextToken` asks for the next.",
     query: z.object({ nextToken: z.string().optional().meta({ description: 'From the `continue` line ending the previous part' }) }),
     responses: {
       200: {

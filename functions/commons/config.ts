@@ -26,93 +26,66 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const configSchema = z.object({
-  TENANT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default'),
-  AGENTS_TABLE_NAME: z.string().min(1),
-  RAW_BUCKET_NAME: z.string().min(1),
-  BATCH_QUEUE_URL: z.url(),
-  BATCH_DEAD_LETTER_QUEUE_URL: z.url(),
-  /** Messages per consolidation batch. */
-  BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(50),
-  RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
-  MEMORY_TABLE_NAME: z.string().min(1),
-  IDLE_CHECK_QUEUE_URL: z.url(),
-  SUMMARIES_TABLE_NAME: z.string().min(1),
-  /** PII in derived text: keep as written, mask with a typed placeholder, or drop. Secrets are always redacted. */
-  REDACT_PII_EMAIL: z.enum(['keep', 'mask', 'drop']).default('keep'),
-  REDACT_PII_PHONE: z.enum(['keep', 'mask', 'drop']).default('keep'),
-  REDACT_PII_ADDRESS: z.enum(['keep', 'mask', 'drop']).default('keep'),
-  /** Redact at ingest as well, so the raw log holds no secret either (default: the raw log keeps the evidence). */
-  REDACT_RAW_LOG: flag.default(false),
-  /** The sweep workers' queue (due agents, summary rebuilds); only the sweep function uses it. */
-  SWEEP_QUEUE_URL: z.url().optional(),
-  /** How long an agent handed to the sweep workers is not handed out again (the schedule's interval). */
-  SWEEP_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
-  /** Erasure jobs (DELETE /v1/agents/{agentId}); only the erase function uses it. */
-  ERASURE_QUEUE_URL: z.url().optional(),
-  /** API keys by SHA-256 digest; only the authorizer reads it. */
-  KEYS_TABLE_NAME: z.string().min(1).optional(),
-  /** IANA time zone in which days are cut for the time ladder. */
-  SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC'),
-  /** Records without an interactionId further apart than this start a new interaction. */
-  INTERACTION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
-  /** Fan-ins of the levels above the base, comma-separated. */
-  TIME_LADDER_FAN_INS: fanIns.default([7, 4, 3, 4]),
-  COUNT_LADDER_FAN_INS: fanIns.default([10, 4, 3, 4]),
-  /** How long a warm read function serves a snapshot without looking it up again. */
-  SNAPSHOT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
-  /** Quiet period after which an agent's open batch is consolidated. */
-  IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  /** Which model adapter consolidates: the local rules (default), Amazon Bedrock, or an OpenAI-compatible server. */
-  /** Age after which a committed sequence number without a raw record is consolidated as a hole (above the ingest timeout). */
-  HOLE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
-  /** How long one consolidation run waits for a young hole to come due, instead of failing and waiting for redelivery. */
-  HOLE_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
-  /** Flushes within this many seconds of a flush whose batch is still consolidating coalesce (0: never). */
-  FLUSH_COALESCE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
-  /** Summary model calls one placement or sweep run may make (base summaries). */
-  SUMMARY_MAX_CALLS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(400),
-  MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
-  MODEL_ID: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url().optional(),
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  /** A Secrets Manager secret (name or ARN) holding the key: read once per cold start, never kept in the environment. */
-  OPENAI_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
-  /** Secrets Manager secret whose string keys the page tokens' HMAC (the stack generates one). */
-  PAGE_TOKEN_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
-  /** The page tokens' key itself, instead of a secret (at least 32 characters). */
-  PAGE_TOKEN_KEY: z.string().min(32).max(1024).optional(),
-  /** Which embedding adapter indexes units and queries: local (default, no network), Amazon Bedrock, or an OpenAI-compatible server. */
-  EMBEDDING_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local'),
-  EMBEDDING_MODEL_ID: z.string().min(1).optional(),
-  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
-  /** Up to and including `/v1`; defaults to OPENAI_BASE_URL. */
-  OPENAI_EMBEDDINGS_BASE_URL: z.url().optional(),
-  /** Defaults to OPENAI_API_KEY. */
-  OPENAI_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
-  /** Defaults to OPENAI_API_KEY_SECRET_ID. */
-  OPENAI_EMBEDDINGS_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional(),
-  MODEL_MAX_CALLS_PER_BATCH: z.coerce.number().int().min(1).max(1000).default(12),
-  MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000),
-  MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000),
-  MODEL_MAX_WALL_MS_PER_BATCH: z.coerce.number().int().min(1).default(240_000),
-  /** The cap on one model call's prompt; larger input (a batch, a day's summary) is read in chunks. */
-  MODEL_MAX_PROMPT_TOKENS: z.coerce.number().int().min(4_000).max(1_000_000).default(16_000),
-  /** Days without a hit or reinforcement after which a low-confidence item is forgotten (archived). */
-  FORGET_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
-  /** The same for open tasks, rules and security constraints. */
-  FORGET_PROTECTED_AFTER_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
-  /** Only items at or below this confidence are forgotten (verified items never are). */
-  FORGET_MAX_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.75),
-  /** Days an archived item is kept before the sweep deletes it; 0 keeps archived items for good. */
-  ARCHIVED_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  /** Set by Lambda: the function's memory size, which in-memory caches are sized from. */
-  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().min(128).max(10_240).default(1024),
-  AWS_ENDPOINT_URL: z.url().optional(),
-  AWS_ENDPOINT_URL_S3: z.url().optional(),
-  /** Path-style S3 addressing; on by default whenever an endpoint override is set (emulators). */
-  S3_FORCE_PATH_STYLE: flag.optional(),
+/**
+ * Every setting, with what it means (`.describe`): docs/configuration.md is
+ * generated from this schema (`npm run docs`), and a test fails when it is stale.
+ */
+export const configSchema = z.object({
+  TENANT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default').describe("The stack's tenant for tools that act outside a request (keys, redrive); requests never use it: their tenant is the API key's (or the JWT's)."),
+  AGENTS_TABLE_NAME: z.string().min(1).describe('The agents table (counters, event claims, batch markers). Set by the stack.'),
+  RAW_BUCKET_NAME: z.string().min(1).describe('The raw-log bucket (raw records, export parts, index segments). Set by the stack.'),
+  BATCH_QUEUE_URL: z.url().describe('The consolidation queue (FIFO, one message group per agent). Set by the stack.'),
+  BATCH_DEAD_LETTER_QUEUE_URL: z.url().describe("The consolidation queue's dead-letter queue. Set by the stack."),
+  BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(50).describe('Messages per consolidation batch.'),
+  RAW_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16).describe('Raw records one ingest request writes to S3 at once.'),
+  MEMORY_TABLE_NAME: z.string().min(1).describe('The memory table (items, views, snapshot, audit, injection log). Set by the stack.'),
+  IDLE_CHECK_QUEUE_URL: z.url().describe('The delayed idle-check queue behind the idle flush. Set by the stack.'),
+  SUMMARIES_TABLE_NAME: z.string().min(1).describe('The summaries table (both ladders; its stream drives the levels above the base). Set by the stack.'),
+  REDACT_PII_EMAIL: z.enum(['keep', 'mask', 'drop']).default('keep').describe('E-mail addresses in derived text (items, summaries, index, export): keep as written, mask with a typed placeholder, or drop. Secrets are always redacted.'),
+  REDACT_PII_PHONE: z.enum(['keep', 'mask', 'drop']).default('keep').describe('Phone numbers in derived text, as REDACT_PII_EMAIL.'),
+  REDACT_PII_ADDRESS: z.enum(['keep', 'mask', 'drop']).default('keep').describe('Street addresses in derived text, as REDACT_PII_EMAIL.'),
+  REDACT_RAW_LOG: flag.default(false).describe('Redact at ingest as well, so the raw log holds no secret either (by default the raw log keeps the evidence as sent).'),
+  SWEEP_QUEUE_URL: z.url().optional().describe("The sweep workers' queue (due agents, summary rebuilds); only the sweep function uses it. Set by the stack."),
+  SWEEP_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900).describe('How long an agent handed to the sweep workers is not handed out again (the schedule interval).'),
+  ERASURE_QUEUE_URL: z.url().optional().describe('Erasure jobs (DELETE /v1/agents/{agentId}); only the erase function uses it. Set by the stack.'),
+  KEYS_TABLE_NAME: z.string().min(1).optional().describe('API keys by SHA-256 digest; only the authorizer reads it. Set by the stack.'),
+  SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC').describe('IANA time zone in which the time ladder cuts days.'),
+  INTERACTION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30).describe('Records without an interactionId further apart than this start a new interaction.'),
+  TIME_LADDER_FAN_INS: fanIns.default([7, 4, 3, 4]).describe('Children per parent for the time ladder levels above the day (week, 4, 12, 52 weeks), comma-separated.'),
+  COUNT_LADDER_FAN_INS: fanIns.default([10, 4, 3, 4]).describe('Children per parent for the count ladder levels above one interaction (10, 40, 120, 480), comma-separated.'),
+  SNAPSHOT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000).describe('How long a warm read function serves a snapshot without looking it up again.'),
+  IDLE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900).describe("Quiet period after which an agent's open batch is consolidated."),
+  HOLE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120).describe('Age after which a committed sequence number without a raw record is consolidated as a hole (above the ingest timeout).'),
+  HOLE_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(900).default(60).describe('How long one consolidation run waits for a young hole to come due, instead of failing and waiting for redelivery.'),
+  FLUSH_COALESCE_SECONDS: z.coerce.number().int().min(0).max(300).default(5).describe('Flushes within this many seconds of a flush whose batch is still consolidating coalesce (0: never).'),
+  SUMMARY_MAX_CALLS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(400).describe('Summary model calls one placement or sweep run may make (base summaries).'),
+  MODEL_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local').describe('Which model consolidates: the local rules (deterministic, no network), Amazon Bedrock, or an OpenAI-compatible server.'),
+  MODEL_ID: z.string().min(1).optional().describe(`Model or inference profile for Bedrock (default ${'`'}global.anthropic.claude-haiku-4-5-20251001-v1:0${'`'}), or the OpenAI-compatible server's model (required there).`),
+  OPENAI_BASE_URL: z.url().optional().describe('OpenAI-compatible server, up to and including /v1 (http://localhost:11434/v1 for Ollama).'),
+  OPENAI_API_KEY: z.string().min(1).optional().describe("The OpenAI-compatible server's key, when it needs one."),
+  OPENAI_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional().describe('A Secrets Manager secret (name or ARN; the key, or JSON {"apiKey": ...}) read once per cold start instead of OPENAI_API_KEY, never kept in the environment; the deployed stack sets it from openAiApiKeySecretName.'),
+  PAGE_TOKEN_KEY_SECRET_ID: z.string().min(1).max(2048).optional().describe("Secrets Manager secret whose string keys the page and export tokens' HMAC (the stack generates one); an altered, forged or borrowed token is a 400."),
+  PAGE_TOKEN_KEY: z.string().min(32).max(1024).optional().describe("The page tokens' key itself, instead of a secret (at least 32 characters). With neither set, the process makes its own key (tokens then last as long as the process)."),
+  EMBEDDING_PROVIDER: z.enum(['local', 'bedrock', 'openai']).default('local').describe('Which embedding adapter indexes units and queries: local (bundled model, no network), Amazon Bedrock, or an OpenAI-compatible server.'),
+  EMBEDDING_MODEL_ID: z.string().min(1).optional().describe('Embedding model (Bedrock default amazon.titan-embed-text-v2:0; required for openai).'),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional().describe('Vector size (Bedrock Titan V2: 256, 512 (default) or 1024; required for openai).'),
+  OPENAI_EMBEDDINGS_BASE_URL: z.url().optional().describe('Embeddings server, up to and including /v1; defaults to OPENAI_BASE_URL.'),
+  OPENAI_EMBEDDINGS_API_KEY: z.string().min(1).optional().describe('Defaults to OPENAI_API_KEY.'),
+  OPENAI_EMBEDDINGS_API_KEY_SECRET_ID: z.string().min(1).max(2048).optional().describe('Defaults to OPENAI_API_KEY_SECRET_ID.'),
+  MODEL_MAX_CALLS_PER_BATCH: z.coerce.number().int().min(1).max(1000).default(12).describe('Per-batch budget: model calls.'),
+  MODEL_MAX_INPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(120_000).describe('Per-batch budget: input tokens.'),
+  MODEL_MAX_OUTPUT_TOKENS_PER_BATCH: z.coerce.number().int().min(1).default(24_000).describe('Per-batch budget: output tokens.'),
+  MODEL_MAX_WALL_MS_PER_BATCH: z.coerce.number().int().min(1).default(240_000).describe('Per-batch budget: wall time (model calls are aborted past it).'),
+  MODEL_MAX_PROMPT_TOKENS: z.coerce.number().int().min(4_000).max(1_000_000).default(16_000).describe("The cap on one model call's prompt; larger input (a batch, a day's summary) is read in chunks, and records too long for it are cut (noted in the audit entry)."),
+  FORGET_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(60).describe('Days without a hit or reinforcement after which an unverified, low-confidence item is forgotten (archived).'),
+  FORGET_PROTECTED_AFTER_DAYS: z.coerce.number().int().min(1).max(36500).default(365).describe('The same for open tasks, rules, policies and security or safety facts.'),
+  FORGET_MAX_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.75).describe('Only items at or below this confidence are forgotten (verified items never are).'),
+  ARCHIVED_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365).describe('Days an archived item is kept before the sweep deletes it; 0 keeps archived items for good (stack: retention.archivedItemsDays).'),
+  AWS_REGION: z.string().min(1).default('us-east-1').describe('The Region of every AWS client (set by Lambda).'),
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().min(128).max(10_240).default(1024).describe("The function's memory size in MB, which in-memory caches are sized from (set by Lambda)."),
+  AWS_ENDPOINT_URL: z.url().optional().describe("The AWS SDK's standard endpoint override: an emulator (moto, LocalStack)."),
+  AWS_ENDPOINT_URL_S3: z.url().optional().describe("The same for S3 alone (the SDK's AWS_ENDPOINT_URL_<SERVICE> variables all apply)."),
+  S3_FORCE_PATH_STYLE: flag.optional().describe('Path-style S3 addressing; on by default whenever an endpoint override is set (emulators).'),
 });
 
 /**

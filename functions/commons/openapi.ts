@@ -46,7 +46,7 @@ export function openApiDocument(): Record<string, unknown> {
       path: route.path,
       operationId: route.operation,
       summary: route.summary,
-      description: isPublic ? 'No key needed.' : `Requires a key with the \`${route.scope}\` scope.`,
+      description: `${shapes.about ? `${shapes.about}\n\n` : ''}${isPublic ? 'No key needed.' : `Requires a key with the \`${route.scope}\` scope.`}`,
       tags: [route.functionId],
       security: isPublic ? [] : [{ [bearer.name]: [] }],
       request: {

@@ -54,30 +54,35 @@ const metadataSchema = z
 
 export const eventSchema = z.strictObject(
   {
-    id: printableId('id'),
-    type: z.enum(['message', 'action'], { error: required('must be one of message, action') }),
-    role: z.enum(['user', 'assistant', 'tool', 'system'], {
-      error: required('must be one of user, assistant, tool, system'),
-    }),
+    id: printableId('id').meta({ description: '1 to 128 printable ASCII characters without spaces (`D1:3`, a UUID); unique per agent: a retry with the same id and content is a duplicate, with other content a 409' }),
+    type: z.enum(['message', 'action'], { error: required('must be one of message, action') }).meta({ description: 'Batches are counted in messages; actions (tool calls and their outcomes) share the sequence' }),
+    role: z
+      .enum(['user', 'assistant', 'tool', 'system'], {
+        error: required('must be one of user, assistant, tool, system'),
+      })
+      .meta({ description: "Who said it: an assistant's words are read as the assistant's (an acknowledgement confirms a task, never closes it)" }),
     content: z
       .string({ error: required('must be a string') })
       .refine((text) => text.trim().length > 0, { error: 'must be non-empty text' })
       .refine((text) => text.length <= MAX_CONTENT_CHARS, {
         error: `must be at most ${MAX_CONTENT_CHARS} characters`,
-      }),
+      })
+      .meta({ description: `Non-empty text, at most ${MAX_CONTENT_CHARS} characters` }),
     timestamp: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-30T09:15:00Z' })
-      .optional(),
-    interactionId: printableId('interactionId').optional(),
-    contact: contactSchema.optional(),
+      .optional()
+      .meta({ description: 'ISO 8601 with a time zone, at most 24 hours ahead of the server clock; the server time when absent (kept on retries). Relative dates in the text are read against it' }),
+    interactionId: printableId('interactionId').optional().meta({ description: 'One conversation or session (same characters as id); without it, records further apart than INTERACTION_IDLE_MINUTES start a new one' }),
+    contact: contactSchema.optional().meta({ description: 'Who the message is from or about: an id, a name (at most 200 characters), or both' }),
     /** Who wrote the record when several people share a role (a group chat): first-person statements are theirs. */
     speaker: z
       .string({ error: 'must be a string' })
       .trim()
       .min(1, { error: 'must not be empty' })
       .max(200, { error: 'must be at most 200 characters' })
-      .optional(),
-    metadata: metadataSchema.optional(),
+      .optional()
+      .meta({ description: 'Who wrote it when several people share a role (a group chat): first-person statements are theirs' }),
+    metadata: metadataSchema.optional().meta({ description: 'A JSON object of at most 8,192 bytes serialised; `project` scopes what is learnt from the record' }),
   },
   { error: required('must be an object') },
 );
@@ -89,7 +94,8 @@ export const ingestRequestSchema = z.strictObject(
     events: z
       .array(eventSchema, { error: required('must be an array of events') })
       .min(1, { error: 'must hold at least 1 event' })
-      .max(MAX_EVENTS_PER_REQUEST, { error: `must hold at most ${MAX_EVENTS_PER_REQUEST} events` }),
+      .max(MAX_EVENTS_PER_REQUEST, { error: `must hold at most ${MAX_EVENTS_PER_REQUEST} events` })
+      .meta({ description: `1 to ${MAX_EVENTS_PER_REQUEST} events, ids unique within the request; unknown fields are refused` }),
   },
   { error: 'must be a JSON object with an events array' },
 );

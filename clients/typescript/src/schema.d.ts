@@ -15,7 +15,9 @@ export interface paths {
         put?: never;
         /**
          * Append events to the raw log (no model call); every 50th message queues a batch
-         * @description Requires a key with the `write` scope.
+         * @description The body may be at most 1 MiB (413 above). Each event is stored durably before the 202; `sequence` gives each event's number in request order, and a retried id returns its original number. Messages and actions share the agent's sequence; each time the agent's message count reaches a multiple of 50, one batch job is queued covering every sequence number since the previous batch.
+         *
+         *     Requires a key with the `write` scope.
          */
         post: operations["ingestEvents"];
         delete?: never;
@@ -33,7 +35,9 @@ export interface paths {
         };
         /**
          * The agent's counters and consolidation progress
-         * @description Requires a key with the `read` scope.
+         * @description `batchMessages` is the size of the open batch; `lastConsolidatedSequence` is how far every store has caught up (the stores lag by `lastSequence - lastConsolidatedSequence`). 404 for an agent that has never posted an event.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readStatus"];
         put?: never;
@@ -55,7 +59,9 @@ export interface paths {
         put?: never;
         /**
          * Consolidate the open partial batch now
-         * @description Requires a key with the `write` scope.
+         * @description Closes the open partial batch and queues it, so the stores catch up without waiting for 50 messages (202), or says why nothing was flushed (200, `nothing-open`). The same happens by itself once an agent has been quiet for IDLE_FLUSH_SECONDS.
+         *
+         *     Requires a key with the `write` scope.
          */
         post: operations["flushAgent"];
         delete?: never;
@@ -73,7 +79,9 @@ export interface paths {
         };
         /**
          * Contacts, page by page
-         * @description Requires a key with the `read` scope.
+         * @description Page by page: `limit` 1 to 100 (default 50) and `nextToken` from the previous page (signed, bound to the agent and list: an altered or borrowed token is a 400); `status` keeps one status, so `?status=archived` shows what was archived or forgotten. Every item carries its evidence (record id, sequence, time of every source record) and history (each changed field with from, to, when, batch and evidence).
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["listContacts"];
         put?: never;
@@ -93,7 +101,9 @@ export interface paths {
         };
         /**
          * Facts, page by page
-         * @description Requires a key with the `read` scope.
+         * @description As `/contacts`: facts are rows of named tables (`table`, `row`) with a `statement`.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["listFacts"];
         put?: never;
@@ -113,7 +123,9 @@ export interface paths {
         };
         /**
          * Tasks, page by page
-         * @description Requires a key with the `read` scope.
+         * @description As `/contacts`: tasks have `title`, `owner`, `due` (resolved against the message's own time), `state` (open, done, cancelled) and `closedAt`.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["listTasks"];
         put?: never;
@@ -133,7 +145,9 @@ export interface paths {
         };
         /**
          * The patches applied for one batch, with before and after
-         * @description Requires a key with the `admin` scope.
+         * @description The patches applied for batch N, one per updater: model id, prompt id and version, token usage, the operations, every changed item's before and after, and any operation quarantined as an instruction. A batch too large for one prompt says how it was read (`reading`: chunks, records cut, records left unread and why).
+         *
+         *     Requires a key with the `admin` scope.
          */
         get: operations["readAudit"];
         put?: never;
@@ -153,7 +167,9 @@ export interface paths {
         };
         /**
          * A ladder's summaries, page by page
-         * @description Requires a key with the `read` scope.
+         * @description Every level when `level` is omitted (0 is a day or one interaction, up to 4: 52 weeks or 480 interactions). `from` and `to` are the exact range; `children` the summaries it was written from; base summaries list their record ids in `sources`. A period with no activity is an `empty` marker (no model call); a silent stretch is one empty run per level, with `through` its last index.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["listSummaries"];
         put?: never;
@@ -173,7 +189,9 @@ export interface paths {
         };
         /**
          * What one context response injected
-         * @description Requires a key with the `read` scope.
+         * @description What a context response injected: item ids and versions, snapshot version, budget, query and token count (kept 90 days), so any answer an agent gave can be traced back and reproduced.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readInjection"];
         put?: never;
@@ -195,7 +213,9 @@ export interface paths {
         put?: never;
         /**
          * Close the agent's ended days and idle interactions now
-         * @description Requires a key with the `admin` scope.
+         * @description Closes the agent's ended day and idle interaction now (the schedule does it every 15 minutes); `consolidation-pending` while records still wait for consolidation (flush first).
+         *
+         *     Requires a key with the `admin` scope.
          */
         post: operations["sweepAgent"];
         delete?: never;
@@ -215,7 +235,9 @@ export interface paths {
         put?: never;
         /**
          * Regenerate a range of base summaries and their ancestors
-         * @description Requires a key with the `admin` scope.
+         * @description Regenerates those base summaries from their raw records and every summary above them, idempotently (at most 92 base periods); the sweep workers do it, and each regenerated summary then shows `rebuiltAt`.
+         *
+         *     Requires a key with the `admin` scope.
          */
         post: operations["rebuildSummaries"];
         delete?: never;
@@ -233,7 +255,9 @@ export interface paths {
         };
         /**
          * The ready-made snapshot (one lookup)
-         * @description Requires a key with the `read` scope.
+         * @description Everything an agent reads on a turn in one lookup: each store's view (the most useful items, with `total` and `omitted`), the latest summary at every level of both ladders, and `freshness`. `views` selects parts. `ETag` is the snapshot version (`If-None-Match` answers 304). 404 until something is consolidated.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readSnapshot"];
         put?: never;
@@ -256,7 +280,9 @@ export interface paths {
         post?: never;
         /**
          * Erase everything of the agent (queued; 202): raw records and their versions, every item in every table
-         * @description Requires a key with the `admin` scope.
+         * @description Queued at once (202); afterwards every raw record and its versions, every item, summary, snapshot and index segment of the agent is gone, and GET status is 404.
+         *
+         *     Requires a key with the `admin` scope.
          */
         delete: operations["eraseAgent"];
         options?: never;
@@ -275,7 +301,9 @@ export interface paths {
         put?: never;
         /**
          * Say whether an item was helpful, wrong or outdated (an audited change)
-         * @description Requires a key with the `write` scope.
+         * @description `helpful` verifies the item, `wrong` refutes it (it never shows again, and the records it was read from are marked where they are shown), `outdated` archives it as no longer true. An audited change, reversible like any other.
+         *
+         *     Requires a key with the `write` scope.
          */
         post: operations["giveFeedback"];
         delete?: never;
@@ -293,7 +321,9 @@ export interface paths {
         };
         /**
          * Everything of the agent (raw records, items with history, summaries, audit) as NDJSON, in parts of at most 4.5 MB
-         * @description Requires a key with the `admin` scope.
+         * @description Everything of the agent as NDJSON, in parts of at most 4.5 MB; a part that stops early ends with a `continue` line whose `nextToken` asks for the next.
+         *
+         *     Requires a key with the `admin` scope.
          */
         get: operations["exportAgent"];
         put?: never;
@@ -315,7 +345,9 @@ export interface paths {
         put?: never;
         /**
          * Apply the inverse of a batch's patches as a new audited change
-         * @description Requires a key with the `admin` scope.
+         * @description Applies the inverse of the batch's patches as a new audited change; an item changed since is reported as a conflict, not overwritten.
+         *
+         *     Requires a key with the `admin` scope.
          */
         post: operations["revertBatch"];
         delete?: never;
@@ -333,7 +365,9 @@ export interface paths {
         };
         /**
          * Every version of an item with the batch and patch that made it
-         * @description Requires a key with the `read` scope.
+         * @description Every version of the item with the batch and patch that made it, oldest first.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readItemHistory"];
         put?: never;
@@ -353,7 +387,9 @@ export interface paths {
         };
         /**
          * Budgeted, cited context for a prompt
-         * @description Requires a key with the `read` scope.
+         * @description A prompt-ready markdown block of at most `maxTokens` (by the o200k tokenizer), between markers that carry a per-response nonce, opening with how far memory lags and that current instructions take precedence. Without `query`, it is built from the snapshot; with one, recalled from the agent's retrieval index (records, items and summaries of the whole history, plus the records not consolidated yet, marked so), each line citing its ids. A value that no longer holds is marked where it is shown. `x-request-id` names the response's injection-log entry.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readContext"];
         put?: never;
@@ -373,7 +409,9 @@ export interface paths {
         };
         /**
          * One record by its event id (redacted), with the batch that holds it: what a cited id stands for
-         * @description Requires a key with the `read` scope.
+         * @description What an id cited in a context block stands for: the record as every derived output sees it (redacted), its speaker and time, and the batch that consolidated it (absent while its batch is open). 404 names an id the agent never posted.
+         *
+         *     Requires a key with the `read` scope.
          */
         get: operations["readRecord"];
         put?: never;
@@ -426,21 +464,37 @@ export interface components {
             }[];
         };
         IngestRequest: {
+            /** @description 1 to 100 events, ids unique within the request; unknown fields are refused */
             events: {
+                /** @description 1 to 128 printable ASCII characters without spaces (`D1:3`, a UUID); unique per agent: a retry with the same id and content is a duplicate, with other content a 409 */
                 id: string;
-                /** @enum {string} */
+                /**
+                 * @description Batches are counted in messages; actions (tool calls and their outcomes) share the sequence
+                 * @enum {string}
+                 */
                 type: "message" | "action";
-                /** @enum {string} */
+                /**
+                 * @description Who said it: an assistant's words are read as the assistant's (an acknowledgement confirms a task, never closes it)
+                 * @enum {string}
+                 */
                 role: "user" | "assistant" | "tool" | "system";
+                /** @description Non-empty text, at most 32768 characters */
                 content: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 with a time zone, at most 24 hours ahead of the server clock; the server time when absent (kept on retries). Relative dates in the text are read against it
+                 */
                 timestamp?: string;
+                /** @description One conversation or session (same characters as id); without it, records further apart than INTERACTION_IDLE_MINUTES start a new one */
                 interactionId?: string;
+                /** @description Who the message is from or about: an id, a name (at most 200 characters), or both */
                 contact?: {
                     id?: string;
                     name?: string;
                 };
+                /** @description Who wrote it when several people share a role (a group chat): first-person statements are theirs */
                 speaker?: string;
+                /** @description A JSON object of at most 8,192 bytes serialised; `project` scopes what is learnt from the record */
                 metadata?: {
                     [key: string]: unknown;
                 };
