@@ -24,6 +24,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AwsClients } from '../functions/commons/clients.js';
 import { mulberry32 } from '../scripts/corpus/random.js';
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from '../functions/ports/model.js';
+import type { EmbeddingPort } from '../functions/ports/embeddings.js';
 
 export interface FaultRates {
   /** Probability that one AWS call of a function fails. */
@@ -49,10 +50,11 @@ export interface FaultCounts {
   afterKill: number;
 }
 
-/** What `startLocalStack` needs from a fault injector. */
+/** What `startLocalStack` needs from a fault injector (or any wrapper of the functions' clients, model and invocations: the cost meter). */
 export interface LocalFaults {
   wrapClients(clients: AwsClients): AwsClients;
   wrapModel(model: ModelPort): ModelPort;
+  wrapEmbeddings?(embeddings: EmbeddingPort): EmbeddingPort;
   wrapInvocation(functionName: string, invoke: () => Promise<unknown>): Promise<unknown>;
 }
 

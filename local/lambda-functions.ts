@@ -14,6 +14,7 @@ import { lambdaContext } from './lambda-events.js';
 import type { CfnTemplate } from './template.js';
 import { provideRuntimeWrappers } from '../functions/commons/runtime/aws.js';
 import type { LocalFaults } from './fault-injection.js';
+import type { EmbeddingPort } from '../functions/ports/embeddings.js';
 import { signalActivity } from './poll-pacing.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -85,7 +86,15 @@ export async function loadFunctions(
   shareFunctionEnvironment(specs);
   const faults = options.faults;
   // Before any handler is imported: each builds the process-wide clients and model on import.
-  provideRuntimeWrappers(faults ? { clients: (clients) => faults.wrapClients(clients), model: (model) => faults.wrapModel(model) } : {});
+  provideRuntimeWrappers(
+    faults
+      ? {
+          clients: (clients) => faults.wrapClients(clients),
+          model: (model) => faults.wrapModel(model),
+          ...(faults.wrapEmbeddings ? { embeddings: (port: EmbeddingPort) => faults.wrapEmbeddings!(port) } : {}),
+        }
+      : {},
+  );
 
   const functions = new Map<string, LocalFunction>();
   for (const spec of specs) {

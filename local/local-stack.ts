@@ -56,6 +56,8 @@ export interface LocalStackOptions {
    * and model port the functions share, and every invocation. @default none
    */
   readonly faults?: LocalFaults;
+  /** Wrappers that only observe (the cost benchmark's meter, local/metering.ts): the same hooks as `faults`. */
+  readonly instruments?: LocalFaults;
   /**
    * What runs the functions: `sources` imports the TypeScript handlers into
    * this process; `bundles` synthesises the stack with bundling, as `cdk
@@ -128,7 +130,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const emulator: Emulator = await startEmulator({ endpoint: options.endpoint, log });
   try {
     useEmulatorEnvironment(emulator.endpoint);
-    if (options.functions === 'bundles' && options.faults) throw new Error('fault injection wraps in-process clients; it needs functions: sources');
+    if (options.functions === 'bundles' && (options.faults ?? options.instruments)) throw new Error('fault injection and metering wrap in-process clients; they need functions: sources');
     const assembly = options.functions === 'bundles' ? await synthesizeAssembly(options.stackProps) : undefined;
     const template = assembly?.template ?? (await synthesizeTemplate(options.stackProps));
     const clients = emulatorClients(emulator.endpoint);
@@ -145,7 +147,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       bundles = loadBundledFunctions(assembly, resources);
       functions = bundles;
     } else {
-      functions = await loadFunctions(template, resources, options.faults ? { faults: options.faults } : {});
+      const wrappers = options.faults ?? options.instruments;
+      functions = await loadFunctions(template, resources, wrappers ? { faults: wrappers } : {});
     }
     let ready = false;
     const api = await startApiServer(routesFromTemplate(template, functions), {

@@ -1,12 +1,14 @@
 /**
  * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is
- * named: ingest, consolidate, ladders, read, eval, extract, bundles) on a fresh local
+ * named: ingest, consolidate, ladders, read, eval, extract, bundles, cost) on a fresh local
  * stack each (extract needs none: it calls the model port directly), prints each table and JSON line, and records each section in
  * docs/BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startLocalStack } from '../local/local-stack.js';
+import { emulatorKind } from '../local/emulator.js';
+import { LOCALSTACK_VERSION } from '../local/localstack.js';
 import { benchIngest } from './bench/ingest.js';
 import { benchConsolidate } from './bench/consolidate.js';
 import { benchLadders } from './bench/ladders.js';
@@ -14,6 +16,8 @@ import { benchRead } from './bench/read.js';
 import { benchEval } from './bench/eval.js';
 import { benchExtract } from './bench/extract.js';
 import { benchBundles } from './bench/bundles.js';
+import { benchCost } from './bench/cost.js';
+import { UsageMeter } from '../local/metering.js';
 import { printReport, recordReport, type BenchReport } from './bench/report.js';
 import type { LocalStack } from '../local/local-stack.js';
 
@@ -26,7 +30,11 @@ const benchmarks: Record<string, (stack: LocalStack) => Promise<BenchReport>> = 
   eval: benchEval,
   extract: () => benchExtract(),
   bundles: benchBundles,
+  cost: (stack) => benchCost(stack, meter),
 };
+/** The cost benchmark meters the functions' clients, model and invocations (local/metering.ts). */
+const meter = new UsageMeter();
+const metered = new Set(['cost']);
 /** Benchmarks that run the functions from their synthesised bundles instead of the sources. */
 const bundled = new Set(['bundles']);
 /** Benchmarks that call the model port directly and need no emulator. */
@@ -40,6 +48,8 @@ if (unknown.length > 0) {
 }
 // Read before any stack starts: starting one points AWS_ENDPOINT_URL at its own emulator.
 const externalEndpoint = process.env.AWS_ENDPOINT_URL;
+// MEMORY_EMULATOR=localstack: each benchmark's stack runs on a LocalStack of its own (local/localstack.ts).
+const onLocalStack = !externalEndpoint && emulatorKind() === 'localstack';
 const names = requested.length > 0 ? requested : Object.keys(benchmarks);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -68,12 +78,25 @@ for (const name of names) {
     continue;
   }
   // A fresh stack (and emulator) per benchmark, so one cannot warm or load the emulator for another.
-  const stack = await startLocalStack({ endpoint: externalEndpoint, port: 0, namePrefix: `bench-${name}`, log, functions: bundled.has(name) ? 'bundles' : 'sources' });
+  const stack = await startLocalStack({
+    endpoint: externalEndpoint,
+    port: 0,
+    namePrefix: `bench-${name}`,
+    log,
+    functions: bundled.has(name) ? 'bundles' : 'sources',
+    ...(metered.has(name) ? { instruments: meter } : {}),
+  });
   try {
     log(`running ${name}`);
     const report = await benchmarks[name]!(stack);
     printReport(report);
-    recordReport(report, externalEndpoint ? `external endpoint ${externalEndpoint}` : undefined);
+    if (onLocalStack) {
+      // Its own section beside moto's, so the two emulators' figures can be read side by side.
+      recordReport(
+        { ...report, name: `${report.name}-localstack`, title: `${report.title}, on LocalStack`, command: `MEMORY_EMULATOR=localstack ${report.command}` },
+        `LocalStack ${LOCALSTACK_VERSION} (host process)`,
+      );
+    } else recordReport(report, externalEndpoint ? `external endpoint ${externalEndpoint}` : undefined);
   } finally {
     await stack.stop();
   }

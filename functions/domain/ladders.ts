@@ -24,6 +24,12 @@ export interface LadderConfig {
   readonly fanIns: Readonly<Record<Ladder, readonly number[]>>;
   /** Longest summary, in tokens, per level (index = level). */
   readonly maxTokens: readonly number[];
+  /**
+   * Sources of at most this many tokens (per level) are their own summary,
+   * written without a model call. @default the level's `maxTokens`: a summary
+   * is never asked for when what it would summarise already fits it.
+   */
+  readonly verbatimTokens?: readonly number[];
 }
 
 export const DEFAULT_LADDERS: LadderConfig = {

@@ -75,6 +75,9 @@ export interface SummaryRequest extends RequestBase {
 export interface ModelUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens read from, or written to, the provider's prompt cache (Bedrock), when it says. */
+  readonly cacheReadInputTokens?: number;
+  readonly cacheWriteInputTokens?: number;
 }
 
 export interface ModelResponse {

@@ -26,6 +26,7 @@ import type { ModelPort, PromptRecord, UpdaterInput } from '../ports/model.js';
 import { CURRENT_PROMPTS } from '../domain/prompts/index.js';
 import { renderPrompt } from '../domain/prompts/render.js';
 import { projectOf } from '../domain/scope.js';
+import { itemsForPrompt } from '../domain/prompt-items.js';
 import { placeholderCounts } from '../domain/redaction.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { placeRecords, type SummaryDependencies } from './summaries.js';
@@ -115,7 +116,7 @@ function untilDeadline(deps: Pick<ConsolidationDependencies, 'deadline'>, limitM
   return deps.deadline === undefined ? limitMs : Math.max(1_000, Math.floor(Math.min(limitMs, deps.deadline - Date.now())));
 }
 
-/** Items given to the model, most recently reinforced first, to bound its input. */
+/** Items given to the model at most, to bound its input. */
 const MAX_EXISTING_IN_PROMPT = 150;
 
 export async function consolidateBatch(deps: ConsolidationDependencies, job: BatchJob): Promise<BatchOutcome[]> {
@@ -275,11 +276,9 @@ async function runUpdater(
   );
   // The input is planned before any call: a batch larger than one prompt is read in chunks,
   // each seeing what the chunks before it changed, and committed as one patch.
-  const promptFor = (current: UpdaterStore, chunk: readonly PromptRecord[]) => {
-    const visible = [...current.items]
-      .filter((item) => item.status !== 'archived')
-      .sort((a, b) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt))
-      .slice(0, MAX_EXISTING_IN_PROMPT);
+  const promptFor = (current: UpdaterStore, chunk: readonly PromptRecord[], about: readonly PromptRecord[] = chunk) => {
+    // What the records talk about, the open tasks and the latest few (domain/prompt-items.ts): every item shown costs tokens on every call.
+    const visible = itemsForPrompt(current.items, about.map((r) => r.content), MAX_EXISTING_IN_PROMPT);
     const { aliasOf, idOf } = aliasItems(updater, visible);
     const input: UpdaterInput = {
       updater,
@@ -289,7 +288,8 @@ async function runUpdater(
     };
     return { input, idOf, prompt: renderPrompt(template, input) };
   };
-  const empty = promptFor(store, []).prompt;
+  // The fixed part of each call, planned with the items the whole batch may show (a chunk shows no more).
+  const empty = promptFor(store, [], records.map(toPromptRecord)).prompt;
   const plan = planModelInput(records.map(toPromptRecord), countTokens(empty.system) + countTokens(empty.user), {
     maxPromptTokens: share.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
     maxCalls: share.maxCalls,

@@ -16,10 +16,13 @@
  * Every write is idempotent: summaries are put once (conditional), slots are
  * string sets, and the cursor is versioned.
  */
+import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { childIndices, coveredRange, coveredRunRange, parentIndex, splitEmptyRun, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
 import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
+import { anchorRelativeDates } from '../domain/dates.js';
+import { looksLikeInstruction } from '../domain/instructions.js';
 import type { ModelPort, SummaryInput } from '../ports/model.js';
 import { countTokens } from '../commons/tokens.js';
 import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
@@ -144,13 +147,26 @@ async function writeBase(
   }
   const { fromSequence, toSequence } = period.range;
   const records = covered.filter((record) => record.sequence >= fromSequence && record.sequence <= toSequence);
-  const summary = await summarise(deps, {
-    ladder: period.ladder,
-    level: 0,
-    ...range,
-    maxTokens: levelBound(deps.ladders, 0),
-    sources: records.map((record: RawRecord) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
-  }, budget);
+  // A day and an interaction of the same records, closed together (or one after the other), share one call.
+  const key = baseKey(agent, records);
+  const recentBase = recentBaseOf(deps.summaries);
+  const shared = recentBase.get(key);
+  const pending =
+    shared ??
+    summarise(deps, {
+      ladder: period.ladder,
+      level: 0,
+      ...range,
+      maxTokens: levelBound(deps.ladders, 0),
+      sources: records.map((record: RawRecord) => ({ id: record.id, at: record.timestamp, text: record.content, role: record.role })),
+    }, budget);
+  if (!shared) {
+    recentBase.set(key, pending);
+    // A failed call is not remembered: the next attempt asks again.
+    pending.catch(() => recentBase.delete(key));
+    while (recentBase.size > RECENT_BASE_LIMIT) recentBase.delete(recentBase.keys().next().value!);
+  }
+  const summary = shared ? { ...(await shared), inputTokens: 0 } : await pending;
   const stored: StoredSummary = { ...base, sources: records.map((r) => r.id), range: period.range, ...summary, empty: false, createdAt: now };
   return (await deps.summaries.putSummary(agent, stored)) ? stored : undefined;
 }
@@ -162,6 +178,12 @@ async function writeBase(
  * cut. Every call counts against the run's budget.
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
+  // Sources no longer than the summary they would make are their own summary: no call.
+  const verbatim = verbatimSummary(input.sources);
+  const verbatimTokens = countTokens(verbatim);
+  if (verbatimTokens <= Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens)) {
+    return { text: verbatim, tokens: verbatimTokens, inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  }
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {
     const partials: SummaryInput['sources'][number][] = [];
@@ -185,6 +207,50 @@ async function summarise(deps: LadderDependencies, input: SummaryInput, budget?:
   const text = truncateToTokens(parsed.data.text, input.maxTokens);
   return { text, tokens: countTokens(text), inputTokens: response.usage.inputTokens, modelId: response.modelId };
 }
+
+/** The model id an audit shows for a summary written without a call. */
+export const VERBATIM_MODEL_ID = 'verbatim';
+
+/**
+ * Sources as their own summary: each record or child text on dated lines
+ * ("2026-11-02: …"; a child's own dated lines kept), relative dates anchored
+ * to the record's day, and nothing that reads as an instruction to the memory
+ * (as a model's summary would leave it out).
+ */
+export function verbatimSummary(sources: SummaryInput['sources']): string {
+  const lines: string[] = [];
+  for (const source of sources) {
+    for (const raw of source.text.split('\n')) {
+      const line = raw.trim();
+      if (!line || looksLikeInstruction(line)) continue;
+      // A record's line is dated by its time; a child summary's lines carry their own dates (a count ladder's child has no date of its own).
+      const dated = /^\d{4}-\d{2}-\d{2}: /.test(line) || !/^\d{4}-\d{2}-\d{2}/.test(source.at);
+      lines.push(dated ? line : `${source.at.slice(0, 10)}: ${anchorRelativeDates(line, source.at)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Base summaries written lately, by agent and the records they summarise: a
+ * day and an interaction that hold the same records (one session that day)
+ * share one summary instead of two calls. Bounded; kept for the warm instance.
+ */
+type BaseText = Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }>;
+/** Per summary store (one per warm instance; one per world in tests). */
+const recentBaseByStore = new WeakMap<object, Map<string, BaseText>>();
+const recentBaseOf = (store: object) => {
+  let recent = recentBaseByStore.get(store);
+  if (!recent) recentBaseByStore.set(store, (recent = new Map()));
+  return recent;
+};
+const RECENT_BASE_LIMIT = 256;
+/** Keyed by what the records say, not only their numbers: an agent erased and begun again never gets an old text back. */
+const baseKey = (agent: AgentKey, records: readonly RawRecord[]) => {
+  const digest = createHash('sha256');
+  for (const record of records) digest.update(`${record.sequence}\u0000${record.timestamp}\u0000${record.content}\u0000`);
+  return `${agent.tenantId}/${agent.agentId}/${digest.digest('hex')}`;
+};
 
 /** Map-reduce rounds before the sources of one call are cut to fit instead (each round divides them by 6 or more). */
 const MAX_SUMMARY_DEPTH = 3;

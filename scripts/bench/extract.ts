@@ -12,6 +12,7 @@ import { createModel } from '../../functions/commons/runtime/model.js';
 import { UPDATERS, updaterOutputSchemas, type Evidence, type MemoryItem, type UpdaterName, type UpdaterStore } from '../../functions/domain/memory.js';
 import { aliasItems, applyPatch } from '../../functions/domain/patch.js';
 import { CURRENT_PROMPTS } from '../../functions/domain/prompts/index.js';
+import { itemsForPrompt } from '../../functions/domain/prompt-items.js';
 import { renderPrompt } from '../../functions/domain/prompts/render.js';
 import { issuesFromZod } from '../../functions/domain/events.js';
 import type { ModelPort, UpdaterInput } from '../../functions/ports/model.js';
@@ -49,10 +50,8 @@ export async function consolidateCorpus(model: ModelPort, corpus: ExtractionCorp
     const now = records[records.length - 1]!.timestamp;
     for (const updater of UPDATERS) {
       const store = stores.get(updater)!;
-      const visible = store.items
-        .filter((item) => item.status !== 'archived')
-        .sort((a, b) => b.lastReinforcedAt.localeCompare(a.lastReinforcedAt))
-        .slice(0, MAX_EXISTING_IN_PROMPT);
+      // The items the consolidator would show for this batch (functions/domain/prompt-items.ts).
+      const visible = itemsForPrompt(store.items, records.map((r) => r.content), MAX_EXISTING_IN_PROMPT);
       const { aliasOf, idOf } = aliasItems(updater, visible);
       const input: UpdaterInput = { updater, records: records.map(toPromptRecord), existing: visible.map((item) => ({ alias: aliasOf.get(item.id)!, ...forModel(item) })), tables: store.tables };
       let response;

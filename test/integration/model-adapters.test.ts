@@ -104,12 +104,28 @@ describe('Bedrock adapter (Converse API)', () => {
     expect(sent!.method).toBe('POST');
     expect(decodeURIComponent(sent!.url)).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1:0/converse');
     expect(sent!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
-    expect(sent!.body.system).toEqual([{ text: CURRENT_PROMPTS.tasks.system }]);
+    // A model with prompt caching gets a cache point after the static part (tools and system prompt).
+    expect(sent!.body.system).toEqual([{ text: CURRENT_PROMPTS.tasks.system }, { cachePoint: { type: 'default' } }]);
     expect(sent!.body.messages[0].content[0].text).toContain('[D1:3] 2026-11-02T09:00:00Z message user: Remind me to call the bank tomorrow.');
     expect(sent!.body.messages[0].content[0].text).toContain('"alias":"T1"');
     expect(sent!.body.toolConfig.toolChoice).toEqual({ tool: { name: 'submit_patch' } });
     expect(sent!.body.toolConfig.tools[0].toolSpec.inputSchema.json).toMatchObject({ type: 'object', required: ['ops'] });
     expect(sent!.body.inferenceConfig).toEqual({ maxTokens: 1000, temperature: 0 });
+  });
+
+  it('sends no cache point to a model without prompt caching, and reports cache reads when Bedrock does', async () => {
+    const reply = converseReply(patch);
+    const cached = { ...reply, body: { ...(reply.body as Record<string, unknown>), usage: { inputTokens: 300, outputTokens: 64, totalTokens: 364, cacheReadInputTokens: 1200, cacheWriteInputTokens: 0 } } };
+    const fake = await scriptedServer([converseReply(patch), cached], 'http2');
+    const plain = new BedrockModel({ modelId: 'mistral.mistral-large-2407-v1:0', region: 'us-east-1', endpoint: fake.url });
+    const nova = new BedrockModel({ modelId: 'us.amazon.nova-lite-v1:0', region: 'us-east-1', endpoint: fake.url });
+
+    await plain.invoke(request);
+    const second = await nova.invoke(request);
+
+    expect(fake.requests[0]!.body.system).toEqual([{ text: CURRENT_PROMPTS.tasks.system }]);
+    expect(fake.requests[1]!.body.system.at(-1)).toEqual({ cachePoint: { type: 'default' } });
+    expect(second.usage).toEqual({ inputTokens: 300, outputTokens: 64, cacheReadInputTokens: 1200 });
   });
 
   it('retries with backoff when Bedrock throttles', async () => {

@@ -14,14 +14,30 @@ export interface BedrockModelOptions {
   readonly maxAttempts?: number;
   /** Endpoint override (tests point it at a local server speaking the Converse wire format). */
   readonly endpoint?: string;
+  /** A cache point after the static part of each prompt (tool schema and system prompt). @default on for models that support prompt caching */
+  readonly promptCache?: boolean;
+}
+
+/**
+ * Models whose Converse API takes a cache point (Claude 3.7 Sonnet and Claude
+ * 4 and later, Claude 3.5 Haiku, Amazon Nova). A prefix shorter than the
+ * model's minimum (1,024 to 4,096 tokens) is simply not cached, and costs
+ * nothing extra.
+ */
+const PROMPT_CACHE_MODELS = /anthropic\.claude-(?:3-7-sonnet|3-5-haiku|(?:sonnet|opus|haiku)-4)|amazon\.nova-/;
+
+export function supportsPromptCache(modelId: string): boolean {
+  return PROMPT_CACHE_MODELS.test(modelId);
 }
 
 export class BedrockModel implements ModelPort {
   readonly modelId: string;
   private readonly client: BedrockRuntimeClient;
+  private readonly promptCache: boolean;
 
   constructor(options: BedrockModelOptions, client?: BedrockRuntimeClient) {
     this.modelId = options.modelId;
+    this.promptCache = options.promptCache ?? supportsPromptCache(options.modelId);
     this.client =
       client ??
       new BedrockRuntimeClient({
@@ -36,7 +52,9 @@ export class BedrockModel implements ModelPort {
     const output = await this.client.send(
       new ConverseCommand({
         modelId: this.modelId,
-        system: [{ text: request.prompt.system }],
+        // Tools, then the system prompt, are the same on every call of an updater: the cache point after them lets
+        // calls within the cache's lifetime read that prefix at the cache price (the batch, after it, is new each time).
+        system: [{ text: request.prompt.system }, ...(this.promptCache ? [{ cachePoint: { type: 'default' as const } }] : [])],
         messages: [{ role: 'user', content: [{ text: request.prompt.user }] }],
         toolConfig: {
           tools: [{ toolSpec: { name: SUBMIT_TOOL, description: toolDescription(request), inputSchema: { json: toolSchema(request) } as ToolInputSchema } }],
@@ -51,7 +69,12 @@ export class BedrockModel implements ModelPort {
     return {
       output: toolUse.input,
       modelId: this.modelId,
-      usage: { inputTokens: output.usage?.inputTokens ?? 0, outputTokens: output.usage?.outputTokens ?? 0 },
+      usage: {
+        inputTokens: output.usage?.inputTokens ?? 0,
+        outputTokens: output.usage?.outputTokens ?? 0,
+        ...(output.usage?.cacheReadInputTokens ? { cacheReadInputTokens: output.usage.cacheReadInputTokens } : {}),
+        ...(output.usage?.cacheWriteInputTokens ? { cacheWriteInputTokens: output.usage.cacheWriteInputTokens } : {}),
+      },
     };
   }
 }

@@ -8,6 +8,7 @@
 import { loadConfig, type ServiceConfig } from '../config.js';
 import { createAwsClients, type AwsClients } from '../clients.js';
 import type { ModelPort } from '../../ports/model.js';
+import type { EmbeddingPort } from '../../ports/embeddings.js';
 
 export interface AwsRuntime {
   readonly config: ServiceConfig;
@@ -15,13 +16,15 @@ export interface AwsRuntime {
 }
 
 /**
- * Local runtime only (`local/lambda-functions.ts`, for `npm run chaos` and the
- * fault tests): wrappers applied to the process-wide clients and model before
- * any handler is imported. No Lambda entry point sets them.
+ * Local runtime only (`local/lambda-functions.ts`, for `npm run chaos`, the
+ * fault tests and the cost benchmark's meter): wrappers applied to the
+ * process-wide clients, model and embeddings before any handler is imported.
+ * No Lambda entry point sets them.
  */
 export interface RuntimeWrappers {
   readonly clients?: (clients: AwsClients) => AwsClients;
   readonly model?: (model: ModelPort) => ModelPort;
+  readonly embeddings?: (embeddings: EmbeddingPort) => EmbeddingPort;
 }
 
 let wrappers: RuntimeWrappers = {};

@@ -7,7 +7,7 @@
 import type { ServiceConfig } from '../config.js';
 import type { EmbeddingPort } from '../../ports/embeddings.js';
 import { createEmbeddings } from '../../adapters/embeddings/index.js';
-import type { AwsRuntime } from './aws.js';
+import { runtimeWrappers, type AwsRuntime } from './aws.js';
 
 /**
  * With `warm`, the local model starts loading at once (the reader: a
@@ -26,6 +26,6 @@ let shared: Promise<EmbeddingPort> | undefined;
 
 /** The process-wide embedding port of an entry file. */
 export function embeddingPort({ config }: AwsRuntime, options: { readonly warm?: boolean } = {}): Promise<EmbeddingPort> {
-  shared ??= createEmbeddingPort(config, options);
+  shared ??= createEmbeddingPort(config, options).then((port) => runtimeWrappers().embeddings?.(port) ?? port);
   return shared;
 }
