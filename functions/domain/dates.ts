@@ -7,12 +7,16 @@ import * as chrono from 'chrono-node';
 
 /** Resolves the first date in `text` against `reference`; returns an ISO date (YYYY-MM-DD). */
 export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
-  const [result] = chrono.parse(text, new Date(reference), { forwardDate: forward });
+  // In chat, "bc" is "because" ("moved to nov 5 bc the dr is out"), never an era: no year before 1000 is meant.
+  const [result] = chrono.parse(text.replace(ERA, (era) => ' '.repeat(era.length)), new Date(reference), { forwardDate: forward });
   if (!result) return bareDayOfMonth(text, reference);
   const date = result.start.date();
+  if (date.getUTCFullYear() < 1000) return undefined;
   const iso = `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
-  return { iso, text: result.text };
+  return { iso, text: result.text.trimEnd() };
 }
+
+const ERA = /\b(?:b\.?c\.?e?|a\.?d\.?)(?=[^\p{L}]|$)/giu;
 
 /** "the 14th" alone: that day of the reference's month, or of the next month when it has passed. */
 function bareDayOfMonth(text: string, reference: string): { iso: string; text: string } | undefined {

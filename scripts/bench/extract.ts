@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- extract`: extraction quality on three labelled corpora
+ * `npm run bench -- extract`: extraction quality on four labelled corpora
  * (see scripts/corpus/extract/). Needs no emulator: the corpus is fed in
  * batches of 50 records straight to the model port, exactly as the
  * consolidator builds each updater's input, and each patch is applied with the
@@ -110,7 +110,7 @@ export async function benchExtract(): Promise<BenchReport> {
     title: `Extraction quality (${model.modelId})`,
     command: 'npm run bench -- extract',
     description: [
-      `Three labelled corpora (${results.map((r) => `${r.corpus.name}: ${r.corpus.style}, ${r.corpus.records.length} records`).join('; ')}), generated from events with paraphrased templates (scripts/corpus/extract/).`,
+      `${results.length} labelled corpora (${results.map((r) => `${r.corpus.name}: ${r.corpus.style}, ${r.corpus.records.length} records`).join('; ')}), generated from events with paraphrased templates (scripts/corpus/extract/).`,
       `Fed to the model port in batches of ${EXTRACT_BATCH_SIZE} records, patches applied with the domain code; no emulator. Matching rules: docs/design/extraction.md.`,
       `Goal: F1 >= 0.85 for contacts and tasks, >= 0.75 for facts, on every corpus.`,
     ].join('\n'),

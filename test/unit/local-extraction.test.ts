@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { extractContacts } from '../../functions/adapters/models/local/contacts.js';
 import { extractFacts } from '../../functions/adapters/models/local/facts.js';
 import { extractTasks } from '../../functions/adapters/models/local/tasks.js';
-import { authorOf, isHypothetical, resolveDate, sentences } from '../../functions/adapters/models/local/text.js';
+import { authorOf, isHypothetical, recaseKnownNames, resolveDate, sentences } from '../../functions/adapters/models/local/text.js';
 import type { PromptRecord, UpdaterInput } from '../../functions/ports/model.js';
 import { toPromptRecord } from '../../functions/use-cases/consolidate-batch.js';
 import type { RawRecord } from '../../functions/ports/pipeline.js';
@@ -144,6 +144,19 @@ describe('facts: what is stated, not what is wondered', () => {
     },
   );
 
+  it.each([
+    ['I moved to Lisbon last week and I work at Acme as a designer now.', ['I moved to Lisbon last week', 'I work at Acme as a designer now']],
+    ['We live in Porto; my favourite tea is oolong.', ['We live in Porto', 'my favourite tea is oolong']],
+  ])('states each of two things in one sentence by its own clause: %s', (line, statements) => {
+    const ops = extractFacts(input('facts', [line])).ops.flatMap((op) => (op.op === 'add' ? [op.statement] : []));
+    expect(ops.sort()).toEqual([...statements].sort());
+  });
+
+  it('keeps the whole sentence when one thing is stated', () => {
+    const ops = extractFacts(input('facts', ['I live in Lisbon and love it.'])).ops.flatMap((op) => (op.op === 'add' ? [op.statement] : []));
+    expect(ops).toEqual(['I live in Lisbon and love it']);
+  });
+
   it('keeps a time qualifier out of the attribute', () => {
     expect(facts('My morning routine these days is a long swim.')).toEqual([expect.objectContaining({ attribute: 'morning routine', value: 'a long swim' })]);
   });
@@ -186,6 +199,11 @@ describe('facts: what is stated, not what is wondered', () => {
     expect(resolveDate('the 14th', '2026-05-02T09:00:00Z', true)?.iso).toBe('2026-05-14');
   });
 
+  it('reads "bc" in chat as "because", never as an era', () => {
+    expect(resolveDate('moved to dec 3 bc the venue flooded', '2026-11-20T09:00:00Z', true)?.iso).toBe('2026-12-03');
+    expect(resolveDate('the 4th of july, 1776 AD', '2026-11-20T09:00:00Z')?.iso).toBe('1776-07-04');
+  });
+
   it('knows a question or a conditional when it sees one', () => {
     for (const line of ['Should I call Tom?', 'If I moved to Lisbon, fine.', 'What if we went?', 'Maybe I am allergic to cats.']) expect(isHypothetical(line)).toBe(true);
     for (const line of ['I called Tom.', 'I moved to Lisbon.', 'If anything, it got better.'.replace('If anything, ', '')]) expect(isHypothetical(line)).toBe(false);
@@ -225,6 +243,85 @@ describe('chat shorthand', () => {
 
   it('keeps an in-law relation whole', () => {
     expect(contact('Rosa', 'My mother-in-law Rosa arrives on Sunday.')).toMatchObject({ relationships: [{ type: 'mother-in-law', to: 'user' }] });
+  });
+});
+
+describe('lower-case chat', () => {
+  const casedContacts = (lines: Line[]) => {
+    const records = input('contacts', lines).records;
+    return extractContacts({ updater: 'contacts', records: recaseKnownNames(records), existing: [], tables: [] }).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
+  };
+
+  it('reads a name the batch spells with a capital elsewhere, where it was written in lower case', () => {
+    const found = casedContacts(['bumped into rafa from globex at the conference, hes their new cto', { role: 'assistant', content: 'Good to hear you met Rafa from Globex!' }]);
+    expect(found).toEqual([expect.objectContaining({ name: 'Rafa', organisation: 'Globex' })]);
+  });
+
+  it('reads a first name, a city or an unknown organisation written in lower case where one belongs', () => {
+    const records = recaseKnownNames([{ content: 'drinks w oskar later, hes a designer at figma now' }, { content: 'we might move to glasgow next year' }]);
+    expect(records.map((r) => r.content)).toEqual(['drinks w Oskar later, hes a designer at Figma now', 'we might move to Glasgow next year']);
+  });
+
+  it.each([['Bea works nights as a paramedic.'], ['Bea works at the big hospital as a paramedic now.']])('reads the role someone works as, whoever employs them: %s', (line) => {
+    expect(contact('Bea', line)).toMatchObject({ role: 'paramedic' });
+  });
+
+  it.each([['Noted, I will remind you.'], ["Sure, I'll remind you!"]])('opens no task for an assistant’s bare "I will remind you": %s', (line) => {
+    expect(taskOps([{ role: 'assistant', content: line }])).toEqual([]);
+  });
+
+  it('reads a role given in parentheses after a name', () => {
+    expect(contact('Wen Li', 'Lunch with Wen Li (head of design at Pallet Co) went well.')).toMatchObject({ role: 'head of design', organisation: 'Pallet Co' });
+  });
+
+  it.each([['my neighbour is a carpenter'], ['my flatmate zoltan is moving out in june']])('keeps no fact of the user from what a relation is or does: %s', (line) => {
+    expect(facts(line)).toEqual([]);
+  });
+
+  it('reads "veggie" as a vegetarian diet', () => {
+    expect(fact('diet', "i'm veggie these days")).toEqual([expect.objectContaining({ value: 'vegetarian' })]);
+  });
+
+  it('leaves addresses and links as written', () => {
+    const records = recaseKnownNames([{ content: 'write to farid@example.com or see example.com/farid' }, { content: 'Ask Farid about it.' }]);
+    expect(records[0]!.content).toBe('write to farid@example.com or see example.com/farid');
+  });
+
+  it('leaves words the lexicon knows as something else in lower case', () => {
+    const records = recaseKnownNames([{ content: 'will you mark it done, may be late' }, { content: 'Ask Will, Mark and May.' }]);
+    expect(records[0]!.content).toBe('will you mark it done, may be late');
+  });
+
+  it.each([
+    ['Follow-up call set for Thursday Nov 12 with Priya.', 'Nov'],
+    ['Booked the Thai place for Saturday with Priya.', 'Thai'],
+  ])('takes neither an abbreviated month nor a cuisine for a person: %s', (line, word) => {
+    expect(contacts(line).map((c) => c.name)).not.toContain(word);
+  });
+
+  it.each([["Noted that Omar's staying with Lena."], ["Rafa's flying to Globex HQ on Monday."]])('reads what someone is doing as no role: %s', (line) => {
+    expect(contacts(line).filter((c) => c.role)).toEqual([]);
+  });
+
+  it('reads "my cousin tariq is ..." as no attribute named after him', () => {
+    expect(facts('my cousin tariq is staying over the long weekend')).toEqual([]);
+  });
+
+  it.each([
+    ['Had coffee with Lucia Ferrand today. Remind me to send her the venue list tomorrow.', 'Send Lucia Ferrand the venue list'],
+    ['Lunch with Omar ran long, remind me to forward him the article', 'Forward Omar the article'],
+    ['Met Ines at the fair. I need to return her umbrella', "Return Ines's umbrella"],
+    ['Remind me to call her back tomorrow.', 'Call her back'],
+    ['Saw Ana and Ben today, remind me to text her the photos', 'Text her the photos'],
+  ])('names the one person a pronoun in a title stands for, and only then: %s', (line, title) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title }) })]);
+  });
+
+  it.each([
+    ['need to renew my library card before june could you just do it online for me', "Renew the user's library card"],
+    ['gotta get tariq a housewarming gift, his party is on the 20th', 'Get tariq a housewarming gift'],
+  ])('ends a task title where the request or the aside begins: %s', (line, title) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title }) })]);
   });
 });
 

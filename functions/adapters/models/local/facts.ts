@@ -86,7 +86,7 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // A new job: "starting as a junior analyst at Brightwater", "taking up the position of Head of Logistics at Varnhagen Freight", "new gig as a barista at Kiln".
   { pattern: NEW_JOB_AT, build: (m) => profile(ME, 'occupation', asJob(m[1]!, m[1]!)), change: true },
   { pattern: NEW_JOB_AT, build: (m) => profile(ME, 'employer', asJob(m[1]!, m[2]!).replace(/ (?:next|this|from|on|starting|tomorrow|today|in (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\b.*$/i, '')), change: true },
-  { pattern: /\b(?:i(?:'m|’m| am)|im|i went|i've gone|i have gone|i've been|i have been) (?:now |still |also )?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\b/giu, build: (m) => profile(ME, 'diet', m[1]!) },
+  { pattern: /\b(?:i(?:'m|’m| am)|im|i went|i've gone|i have gone|i've been|i have been) (?:now |still |also )?(vegetarian|veggie|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\b/giu, build: (m) => profile(ME, 'diet', m[1]!.toLowerCase() === 'veggie' ? 'vegetarian' : m[1]!) },
   // What the author does not eat: "I don't eat meat", "dairy's off the menu".
   { pattern: /\bi (?:don't|dont|do not|no longer|never|can't|cannot|can no longer) (?:eat|drink) (meat|red meat|pork|beef|dairy|gluten|fish|seafood|shellfish|eggs|nuts|peanuts|sugar|alcohol)\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
   { pattern: /\b(meat|red meat|pork|beef|dairy|gluten|seafood|shellfish|sugar|alcohol|caffeine)(?:'s|’s| is) (?:now |officially )?off the menu\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
@@ -145,6 +145,11 @@ function profile(subject: string, attribute: string, value: string) {
   if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
   // "my home base these days is Bilbao": the qualifier says when, it is not part of the attribute.
   const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old|usual) /, '').replace(/ (?:these days|nowadays|now|at the moment|currently|lately|right now|for now)$/, ''));
+  // "my sister maya is visiting ...": a relation and a name are a person (a contact), not an attribute.
+  const personal = `${RELATIONS}|sister|brother|mom|mum|dad|friend|boss|trainer|roommate|flatmate|cousin|aunt|uncle|neighbou?r|colleague|coworker|bro|sis`;
+  if (new RegExp(`^(?:${personal}) \\S+$`).test(cleanAttribute)) return undefined;
+  // "my neighbour is a plumber" says what the neighbour does (their contact's role), not a value of the user's.
+  if (new RegExp(`^(?:${personal})$`).test(cleanAttribute) && /^(?:an?|the) /i.test(value.trim())) return undefined;
   if (new RegExp(`^(?:${RELATIONS})$`).test(cleanAttribute)) {
     // "my dentist is Dr. Weiss on Elm St." names Dr. Weiss.
     const person = PERSON_VALUE.exec(value.trim().replace(/^(?:called|named) /i, ''));
@@ -190,12 +195,12 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       }
       const correction = isCorrection(held);
       const sentence = correction ? statedValue(held) : held;
-      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean }[] = [];
+      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
       for (const { pattern, build, change, fallback } of PATTERNS) {
         if (fallback && found.length > 0) continue;
         for (const match of sentence.matchAll(pattern)) {
           const built = build(match);
-          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence) });
+          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });
         }
       }
       const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject));
@@ -209,7 +214,9 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         // One statement, one value per subject and attribute: the first pattern that read it wins.
         if (matched && candidates.some((c) => c.evidence.includes(record.id) && c.row.subject === row.subject && (c.row.attribute ?? c.row.preference) === (row.attribute ?? row.preference))) continue;
         matched = true;
-        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(held), correction: correction || built.change, explicit: correction, evidence: [record.id] };
+        // A sentence that states two things makes two statements, each its own clause, not the sentence twice.
+        const clause = found.length > 1 ? clauseAt(sentence, built.at, row) : undefined;
+        const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(clause ?? held), correction: correction || built.change, explicit: correction, evidence: [record.id] };
         supersedeWithinBatch(candidates, candidate);
         candidates.push(candidate);
       }
@@ -329,4 +336,31 @@ function supersedeWithinBatch(candidates: Candidate[], next: Candidate): void {
       candidates.splice(i, 1);
     }
   }
+}
+
+/** Where one clause of a sentence ends and the next begins: a semicolon, or "and"/"but" before a new subject. */
+const CLAUSE_BOUNDARY = /\s*(?:;\s*|,?\s+(?:and|but|while|whereas|so)\s+(?=(?:i|we|my|our|she|he|they|his|her|their|its)\b))/giu;
+
+/**
+ * The clause of `sentence` that holds the value read at `at` ("I moved to
+ * Lisbon and I work at Acme now" → "I work at Acme now"), when it names the
+ * value and is more than a word or two; otherwise nothing (the whole sentence
+ * stands).
+ */
+function clauseAt(sentence: string, at: number | undefined, row: Candidate['row']): string | undefined {
+  if (at === undefined) return undefined;
+  let start = 0;
+  let clause: string | undefined;
+  for (const boundary of sentence.matchAll(CLAUSE_BOUNDARY)) {
+    const end = boundary.index!;
+    if (end > at) {
+      clause = sentence.slice(start, end);
+      break;
+    }
+    start = end + boundary[0].length;
+  }
+  clause ??= sentence.slice(start);
+  const value = (row.value ?? row.preference ?? '').toLowerCase();
+  if (!value || !clause.toLowerCase().includes(value) || clause.trim().split(/\s+/).length < 3 || clause.length === sentence.length) return undefined;
+  return clause;
 }

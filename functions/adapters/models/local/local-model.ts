@@ -5,12 +5,12 @@
  * it was given and of the JSON it returned (o200k encoding), so its cost can be
  * compared with other strategies on the same scale.
  */
-import type { ModelPort, ModelRequest, ModelResponse } from '../../../ports/model.js';
+import type { ModelPort, ModelRequest, ModelResponse, UpdaterInput } from '../../../ports/model.js';
 import { extractContacts } from './contacts.js';
 import { extractFacts } from './facts.js';
 import { extractTasks } from './tasks.js';
 import { summariseExtractively } from './summaries.js';
-import { countTokens } from './text.js';
+import { countTokens, recaseKnownNames } from './text.js';
 
 export const LOCAL_MODEL_ID = 'local-rules-v1';
 
@@ -22,10 +22,10 @@ export class LocalModel implements ModelPort {
       request.task === 'summary'
         ? summariseExtractively(request.input)
         : request.task === 'contacts'
-          ? extractContacts(request.input)
+          ? extractContacts(withNamesCased(request.input))
           : request.task === 'facts'
-            ? extractFacts(request.input)
-            : extractTasks(request.input);
+            ? extractFacts(withNamesCased(request.input))
+            : extractTasks(withNamesCased(request.input));
     return {
       output,
       modelId: this.modelId,
@@ -35,4 +35,10 @@ export class LocalModel implements ModelPort {
       },
     };
   }
+}
+
+/** Names the batch spells with capitals somewhere, or the store knows, read as names where chat wrote them in lower case. */
+function withNamesCased(input: UpdaterInput): UpdaterInput {
+  const known = input.existing.flatMap((item) => [item.name, ...((item.aliases as unknown[] | undefined) ?? [])].filter((name): name is string => typeof name === 'string'));
+  return { ...input, records: recaseKnownNames(input.records, known) };
 }

@@ -13,7 +13,7 @@ import nlp from 'compromise';
 import type { TaskOp } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), and refusals ("I will not ..."). */
 const NOT_WORK = '(?!not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
@@ -68,6 +68,7 @@ const SAME_WORK: Readonly<Record<string, string>> = {
   email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', arrange: 'send',
   ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call',
   reserve: 'book', reimburse: 'refund',
+  grab: 'pick', grabbed: 'pick', collect: 'pick', collected: 'pick',
 };
 
 const MAX_TASKS_PER_RECORD = 10;
@@ -102,7 +103,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     let created = 0;
     // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
     const typographic = /’/.test(author.content);
-    for (const [index, held] of heldSentences(author.content.replace(/[’‘]/g, "'")).entries()) {
+    const heldInRecord = heldSentences(author.content.replace(/[’‘]/g, "'"));
+    for (const [index, held] of heldInRecord.entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
       // Done or called off is read from a report of the deed, never from an assistant's acknowledgement or
@@ -128,8 +130,13 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           who = addressee.key;
         }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
+        // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
+        if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
         const due = resolveDate(phrase, record.timestamp, true);
-        const plainTitle = cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : undefined);
+        const plainTitle = resolvePronouns(
+          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : undefined),
+          [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
+        );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
         if (!title || title.split(' ').length < 2 || lemmas(title).size < 2) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
@@ -210,11 +217,30 @@ function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefine
   return best;
 }
 
+/**
+ * "Email her the pricing sheet" after "Met Jess from Acme today": a pronoun in a
+ * title names the one person the message named before it. With nobody, or
+ * with two or more people named, the title is left as it is.
+ */
+function resolvePronouns(title: string, before: string): string {
+  if (!/\b(?:her|him|his)\b/i.test(title)) return title;
+  const people = personNames(restoreDots(before));
+  if (people.length !== 1) return title;
+  const name = people[0]!;
+  return title
+    .replace(/\bhim\b/g, name)
+    .replace(/\bhis\b/g, `${name}'s`)
+    .replace(/\bher\b(?=$|[.,;!?]|\s+(?:the|a|an|this|that|these|those|some|my|our|back|again|about|on|at|in|to|for|with|by|up|out)\b)/g, name)
+    .replace(/\bher\b/g, `${name}'s`);
+}
+
 function cleanTitle(phrase: string, authorName: string | undefined, addressee?: string): string {
   const title = trimPhrase(phrase)
     .replace(/^to /i, '')
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
-    .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she)\b.*$/i, '')
+    .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|his|her|their|its|that|bc|cos|because)\b.*$/i, '')
+    // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
+    .replace(/\s+(?:(?:can|could|would|will) (?:u|you|ya)|pls|plz|please)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
     .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";

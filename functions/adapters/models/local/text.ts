@@ -149,6 +149,9 @@ const NOT_NAMES = new Set(
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
     'christmas', 'easter', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
     'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
+    // Month and weekday abbreviations ("Monday Nov 9"), and nationalities that name cuisines ("the Thai place"); not "Jan", a name.
+    'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri',
+    'thai', 'chinese', 'italian', 'indian', 'mexican', 'japanese', 'korean', 'french', 'greek', 'vietnamese', 'spanish', 'turkish', 'lebanese',
     'guess', 'oops', 'work', "i've", "i'm", "i'll", "i'd", 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
   ].map((word) => word.toLowerCase()),
 );
@@ -161,7 +164,7 @@ export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
 const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
-const MENTION_PATTERN = new RegExp(`\\b(?:with|to|from|into|saw|visited|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
+const MENTION_PATTERN = new RegExp(`\\b(?:with|w/?|to|from|into|saw|visited|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
 const DEPARTMENTS = new Set(
@@ -248,3 +251,71 @@ export function trimPhrase(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** What compromise's lexicon knows a lower-case word as, when it knows it. */
+const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon;
+/** Lexicon tags a name may carry ("tom" is a MaleName, "denver" a City); a word known as anything else ("will", "may", "thai") is left alone. */
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person', 'City', 'Country', 'Place', 'Region', 'Organization', 'Noun']);
+/** A capitalised word inside a sentence (after a lower-case word), or an acronym anywhere: how the batch spells a name. */
+const CASED_WORD = /(?<=\p{Ll}[,']?\s)(\p{Lu}\p{Ll}{2,}|\p{Lu}{2,5})\b|\b(\p{Lu}{3,5})\b/gu;
+
+/**
+ * Casual chat writes names in lower case ("met jess from acme"); the rules
+ * read names by their capitals. Words the batch itself (or a known contact)
+ * spells with a capital inside a sentence ("Jess", "Acme", "KPMG", usually in
+ * the assistant's replies) are given that spelling wherever they appear in
+ * lower case, unless the lexicon knows the word as something other than a
+ * name. Nothing else in the text changes.
+ */
+export function recaseKnownNames<T extends { readonly content: string }>(records: readonly T[], known: readonly string[] = []): T[] {
+  const spelling = new Map<string, string>();
+  const add = (word: string) => {
+    const lower = word.toLowerCase();
+    if (lower.length < 3 || NOT_NAMES.has(lower) || spelling.has(lower)) return;
+    const tags = LEXICON[lower];
+    if (tags !== undefined && !(Array.isArray(tags) ? tags : [tags]).some((tag) => NAME_TAGS.has(tag))) return;
+    spelling.set(lower, word);
+  };
+  for (const name of known) for (const word of name.split(/\s+/)) if (/^\p{Lu}[\p{L}'-]+$/u.test(word)) add(word);
+  for (const record of records) for (const match of record.content.matchAll(CASED_WORD)) add(match[1] ?? match[2]!);
+  // A first name the lexicon knows only as a name ("nadia", "theo"), used as a person where it stands ("my brother theo").
+  for (const record of records) {
+    if (!/\b\p{Ll}/u.test(record.content)) continue;
+    for (const term of nlp(record.content).terms().json() as { terms: { text: string; normal: string; tags: string[] }[] }[]) {
+      for (const t of term.terms) {
+        const tags = LEXICON[t.normal];
+        const known = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+        const given = known.some((tag) => tag === 'MaleName' || tag === 'FemaleName') && t.tags.includes('Person');
+        // A city or a country the lexicon knows, read as a place where it stands ("we live in leeds").
+        const place = known.some((tag) => tag === 'City' || tag === 'Country') && t.tags.includes('Place');
+        if ((given || place) && t.text === t.normal && !t.tags.some((tag) => NOT_NAME_USES.has(tag))) add(capitalise(t.normal));
+      }
+    }
+  }
+  // An unknown word where an organisation or a person goes ("a data analyst at spotify", "coffee w priti").
+  for (const record of records) {
+    for (const match of record.content.matchAll(PLACE_OF_NAME)) {
+      const word = match[1]!;
+      if (LEXICON[word] === undefined && !NOT_NAMES.has(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
+    }
+  }
+  if (spelling.size === 0) return [...records];
+  // Never inside an address, a handle or a link ("farid@example.com", "/jess").
+  const pattern = new RegExp(`(?<![\\p{L}\\d@/._-])(${[...spelling.keys()].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d@/_-]|\\.\\p{L})`, 'gu');
+  return records.map((record) => {
+    if (!record.content.match(pattern)) return record;
+    // Where the sentence uses the word as a verb or a modifier ("mark it done"), it stays as written.
+    const asWord = new Set<string>();
+    for (const term of nlp(record.content).terms().json() as { terms: { normal: string; tags: string[] }[] }[]) {
+      // Only for words the lexicon knows: an unknown word's tag is compromise's guess ("at spotify" reads as a verb).
+      for (const t of term.terms) if (spelling.has(t.normal) && LEXICON[t.normal] !== undefined && t.tags.some((tag) => NOT_NAME_USES.has(tag))) asWord.add(t.normal);
+    }
+    return { ...record, content: record.content.replace(pattern, (word) => (asWord.has(word) ? word : (spelling.get(word) ?? word))) };
+  });
+}
+
+const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:at|from|joined|w\/?|with) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
+/** Words chat puts after "at" that name no one ("at uni", "at wfh"). */
+const NOT_ORGANISATIONS = new Set(['uni', 'wfh', 'gym', 'home', 'work', 'school', 'tmrw', 'tmr', 'bday', 'lunch', 'brunch', 'hq', 'office', 'asap', 'idk', 'tbh', 'ngl', 'rn', 'atm']);
+
+const NOT_NAME_USES = new Set(['Verb', 'Modal', 'Adjective', 'Adverb', 'Determiner', 'Preposition', 'Conjunction', 'Pronoun']);
