@@ -68,6 +68,18 @@ const readUnits = (bytes: number, consistent: boolean) => Math.max(1, Math.ceil(
 
 type Input = Record<string, unknown>;
 
+/** DynamoDB's low-level command names, as the document client's (the units are the same). */
+const LOW_LEVEL: Readonly<Record<string, string>> = {
+  PutItemCommand: 'PutCommand',
+  UpdateItemCommand: 'UpdateCommand',
+  DeleteItemCommand: 'DeleteCommand',
+  GetItemCommand: 'GetCommand',
+  BatchGetItemCommand: 'BatchGetCommand',
+  BatchWriteItemCommand: 'BatchWriteCommand',
+  TransactWriteItemsCommand: 'TransactWriteCommand',
+  TransactGetItemsCommand: 'TransactGetCommand',
+};
+
 /** The call site of a model request: the updater, or the summary's ladder and level. */
 export function modelSite(request: ModelRequest): string {
   return request.task === 'summary' ? `summary:${request.input.ladder}:${request.input.level}` : request.task;
@@ -94,7 +106,8 @@ export class UsageMeter implements LocalFaults {
 
   private dynamo(usage: AwsUsage, command: string, input: Input, output: Input): void {
     const items = (list: unknown) => ((list as unknown[] | undefined) ?? []);
-    switch (command) {
+    // The functions' document clients send the low-level commands through this client (PutItemCommand, ...).
+    switch (LOW_LEVEL[command] ?? command) {
       case 'PutCommand':
         usage.dynamoWriteUnits += writeUnits(itemBytes(input.Item));
         break;

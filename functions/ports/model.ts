@@ -73,9 +73,10 @@ export interface SummaryRequest extends RequestBase {
 }
 
 export interface ModelUsage {
+  /** Every input token of the call, those read from or written to a prompt cache included. */
   readonly inputTokens: number;
   readonly outputTokens: number;
-  /** Input tokens read from, or written to, the provider's prompt cache (Bedrock), when it says. */
+  /** The part of `inputTokens` read from, or written to, the provider's prompt cache (Bedrock), when it says. */
   readonly cacheReadInputTokens?: number;
   readonly cacheWriteInputTokens?: number;
 }

@@ -214,8 +214,9 @@ export const VERBATIM_MODEL_ID = 'verbatim';
 /**
  * Sources as their own summary: each record or child text on dated lines
  * ("2026-11-02: …"; a child's own dated lines kept), relative dates anchored
- * to the record's day, and nothing that reads as an instruction to the memory
- * (as a model's summary would leave it out).
+ * to the record's day, an assistant's lines marked as its own, and nothing
+ * that reads as an instruction to the memory (as a model's summary would leave
+ * it out).
  */
 export function verbatimSummary(sources: SummaryInput['sources']): string {
   const lines: string[] = [];
@@ -225,7 +226,9 @@ export function verbatimSummary(sources: SummaryInput['sources']): string {
       if (!line || looksLikeInstruction(line)) continue;
       // A record's line is dated by its time; a child summary's lines carry their own dates (a count ladder's child has no date of its own).
       const dated = /^\d{4}-\d{2}-\d{2}: /.test(line) || !/^\d{4}-\d{2}-\d{2}/.test(source.at);
-      lines.push(dated ? line : `${source.at.slice(0, 10)}: ${anchorRelativeDates(line, source.at)}`);
+      // An assistant's words are marked as its own ("I'll remind you ..." is not the user's).
+      const said = source.role === 'assistant' ? `Assistant: ${line}` : line;
+      lines.push(dated ? said : `${source.at.slice(0, 10)}: ${anchorRelativeDates(said, source.at)}`);
     }
   }
   return lines.join('\n');

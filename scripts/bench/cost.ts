@@ -293,7 +293,7 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
   const awsPerMillion = sum(Object.values(whole)) * perMillion + storageDollars;
   const writePath = awsCost(meter, stack, prices, run.singleRequests + run.batchRequests, (fn) => fn.startsWith('Ingest') || fn.startsWith('Authorizer'));
   // The write path is priced per event at the stated request mix (authorizer invocations are shared with reads: counted here in full, an upper bound).
-  const writePathPerMillionEvents = sum(Object.values(writePath)) * perMillion + ((storage.s3Bytes * 0) / GB) * prices.s3.perGbMonth;
+  const writePathPerMillionEvents = sum(Object.values(writePath)) * perMillion;
   const readerOnly = awsCost(meter, stack, prices, run.reads, (fn) => fn.startsWith('Reader'));
   const per1000Reads = run.reads === 0 ? 0 : (sum(Object.values(readerOnly)) / run.reads) * 1000;
 

@@ -125,7 +125,8 @@ describe('Bedrock adapter (Converse API)', () => {
 
     expect(fake.requests[0]!.body.system).toEqual([{ text: CURRENT_PROMPTS.tasks.system }]);
     expect(fake.requests[1]!.body.system.at(-1)).toEqual({ cachePoint: { type: 'default' } });
-    expect(second.usage).toEqual({ inputTokens: 300, outputTokens: 64, cacheReadInputTokens: 1200 });
+    // Budgets count every input token: the 300 new ones and the 1,200 read from the cache.
+    expect(second.usage).toEqual({ inputTokens: 1500, outputTokens: 64, cacheReadInputTokens: 1200 });
   });
 
   it('retries with backoff when Bedrock throttles', async () => {

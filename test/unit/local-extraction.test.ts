@@ -270,6 +270,27 @@ describe('lower-case chat', () => {
     expect(taskOps([{ role: 'assistant', content: line }])).toEqual([]);
   });
 
+  it.each([['Sam works twice as fast as the other developer.'], ['Maya works as hard as any nurse.']])('reads a comparison as no role: %s', (line) => {
+    expect(contacts(line).filter((c) => c.role)).toEqual([]);
+  });
+
+  it.each([['Back from vacation, what a week.'], ['home from church now'], ['had dinner with bestie last night']])('takes no everyday word after "from" or "with" for a name: %s', (line) => {
+    expect(contacts(line)).toEqual([]);
+  });
+
+  it.each([
+    ['Had lunch with Tom today. Remind me to ask his wife for her recipe.', 'Ask his wife for her recipe'],
+    ['Met Jess at the fair. Remind me to call my mom and thank her', "Call the user's mom and thank her"],
+    ['Remind me to invite Maya, her partner and the kids to the bbq', 'Invite Maya, her partner and the kids to the bbq'],
+  ])('leaves a pronoun alone when the title names someone else it could mean, and keeps a list whole: %s', (line, title) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title }) })]);
+  });
+
+  it('states a corrected value whole, not by a clause of the rewritten sentence', () => {
+    const statements = extractFacts(input('facts', ['I live in Lisbon and I am not vegan but I am vegetarian.'])).ops.flatMap((op) => (op.op === 'add' ? [op.statement] : []));
+    expect(statements.every((statement) => !/\bI am I am\b/.test(statement))).toBe(true);
+  });
+
   it('reads a role given in parentheses after a name', () => {
     expect(contact('Wen Li', 'Lunch with Wen Li (head of design at Pallet Co) went well.')).toMatchObject({ role: 'head of design', organisation: 'Pallet Co' });
   });

@@ -70,7 +70,8 @@ export class BedrockModel implements ModelPort {
       output: toolUse.input,
       modelId: this.modelId,
       usage: {
-        inputTokens: output.usage?.inputTokens ?? 0,
+        // Every input token, cached or not, so budgets and metrics count what the prompt was (Converse reports the cached part apart).
+        inputTokens: (output.usage?.inputTokens ?? 0) + (output.usage?.cacheReadInputTokens ?? 0) + (output.usage?.cacheWriteInputTokens ?? 0),
         outputTokens: output.usage?.outputTokens ?? 0,
         ...(output.usage?.cacheReadInputTokens ? { cacheReadInputTokens: output.usage.cacheReadInputTokens } : {}),
         ...(output.usage?.cacheWriteInputTokens ? { cacheWriteInputTokens: output.usage.cacheWriteInputTokens } : {}),

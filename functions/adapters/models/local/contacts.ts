@@ -42,7 +42,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"
   { pattern: new RegExp(`\\b(${NAME})(?: here)?, ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "she works nights as a paramedic", "works at boots as a pharmacist": the role, wherever (or whoever) the employer is
-  { pattern: new RegExp(`\\b${WHO} (?:now )?works? (?:[^.,;!?]{1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b${WHO} (?:now )?works? (?:(?:(?!\\bas\\b)[^.,;!?]){1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "Mark O'Neill (procurement lead, Brightwell Inc.)", "Priti (head of sales at Greenway)"
   { pattern: new RegExp(`\\b(${NAME}) \\(${ROLE}, (${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
   { pattern: new RegExp(`\\b(${NAME}) \\((?:the |their )?${ROLE} (?:at|of|for) (?:the )?(${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
@@ -165,6 +165,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             const role = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '')) : undefined;
             if (rule.jobNoun && role && !JOB_NOUN.test(role)) continue;
             if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving)\b/.test(role)) continue;
+            // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
+            if (role && /\bas\b/.test(role)) continue;
             // "Maya's visiting the weekend of Oct 17", "Sam's coming with Maya": what someone is doing is not a role.
             if (role && !rule.department && /^\p{L}+ing\b/u.test(role) && !JOB_NOUN.test(role)) continue;
             if (!org && !role) continue;

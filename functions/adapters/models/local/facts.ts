@@ -215,7 +215,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         if (matched && candidates.some((c) => c.evidence.includes(record.id) && c.row.subject === row.subject && (c.row.attribute ?? c.row.preference) === (row.attribute ?? row.preference))) continue;
         matched = true;
         // A sentence that states two things makes two statements, each its own clause, not the sentence twice.
-        const clause = found.length > 1 ? clauseAt(sentence, built.at, row) : undefined;
+        // (A correction's sentence is rewritten to its stated value: its clauses are not the record's.)
+        const clause = found.length > 1 && !correction ? clauseAt(sentence, built.at, row) : undefined;
         const candidate = { table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(clause ?? held), correction: correction || built.change, explicit: correction, evidence: [record.id] };
         supersedeWithinBatch(candidates, candidate);
         candidates.push(candidate);

@@ -222,8 +222,12 @@ function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefine
  * title names the one person the message named before it. With nobody, or
  * with two or more people named, the title is left as it is.
  */
+const PERSON_NOUN = /\b(?:mom|mum|mother|dad|father|wife|husband|partner|sister|brother|son|daughter|kids?|children|boss|friend|aunt|uncle|cousin|grandma|grandpa|neighbou?r|colleague|teacher|doctor|landlord)s?\b/i;
+
 function resolvePronouns(title: string, before: string): string {
-  if (!/\b(?:her|him|his)\b/i.test(title)) return title;
+  const pronouns = title.match(/\b(?:her|him|his)\b/gi) ?? [];
+  // One pronoun only, and no other person in the title it could stand for ("ask his wife for her recipe", "thank my mom").
+  if (pronouns.length !== 1 || PERSON_NOUN.test(title)) return title;
   const people = personNames(restoreDots(before));
   if (people.length !== 1) return title;
   const name = people[0]!;
@@ -238,7 +242,9 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
   const title = trimPhrase(phrase)
     .replace(/^to /i, '')
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
-    .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|his|her|their|its|that|bc|cos|because)\b.*$/i, '')
+    .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|bc|cos|because)\b.*$/i, '')
+    // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
+    .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
     .replace(/\s+(?:(?:can|could|would|will) (?:u|you|ya)|pls|plz|please)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')

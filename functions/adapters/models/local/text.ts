@@ -281,7 +281,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   // A first name the lexicon knows only as a name ("nadia", "theo"), used as a person where it stands ("my brother theo").
   for (const record of records) {
     if (!/\b\p{Ll}/u.test(record.content)) continue;
-    for (const term of nlp(record.content).terms().json() as { terms: { text: string; normal: string; tags: string[] }[] }[]) {
+    for (const term of nlp(record.content.slice(0, RECASE_READ_CHARS)).terms().json() as { terms: { text: string; normal: string; tags: string[] }[] }[]) {
       for (const t of term.terms) {
         const tags = LEXICON[t.normal];
         const known = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
@@ -292,7 +292,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       }
     }
   }
-  // An unknown word where an organisation or a person goes ("a data analyst at spotify", "coffee w priti").
+  // An unknown word where only an employer or a person can go ("a data analyst at spotify", "coffee w priti (head of sales ...)").
   for (const record of records) {
     for (const match of record.content.matchAll(PLACE_OF_NAME)) {
       const word = match[1]!;
@@ -306,7 +306,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
     if (!record.content.match(pattern)) return record;
     // Where the sentence uses the word as a verb or a modifier ("mark it done"), it stays as written.
     const asWord = new Set<string>();
-    for (const term of nlp(record.content).terms().json() as { terms: { normal: string; tags: string[] }[] }[]) {
+    for (const term of nlp(record.content.slice(0, RECASE_READ_CHARS)).terms().json() as { terms: { normal: string; tags: string[] }[] }[]) {
       // Only for words the lexicon knows: an unknown word's tag is compromise's guess ("at spotify" reads as a verb).
       for (const t of term.terms) if (spelling.has(t.normal) && LEXICON[t.normal] !== undefined && t.tags.some((tag) => NOT_NAME_USES.has(tag))) asWord.add(t.normal);
     }
@@ -314,8 +314,11 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   });
 }
 
-const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:at|from|joined|w\/?|with) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
+const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 /** Words chat puts after "at" that name no one ("at uni", "at wfh"). */
 const NOT_ORGANISATIONS = new Set(['uni', 'wfh', 'gym', 'home', 'work', 'school', 'tmrw', 'tmr', 'bday', 'lunch', 'brunch', 'hq', 'office', 'asap', 'idk', 'tbh', 'ngl', 'rn', 'atm']);
+
+/** What is tagged of a record to re-case its names: a long record's head (compromise's cost grows with the text). */
+const RECASE_READ_CHARS = 2_000;
 
 const NOT_NAME_USES = new Set(['Verb', 'Modal', 'Adjective', 'Adverb', 'Determiner', 'Preposition', 'Conjunction', 'Pronoun']);
