@@ -261,11 +261,16 @@ const CASED_WORD = /(?<=\p{Ll}[,']?\s)(\p{Lu}\p{Ll}{2,}|\p{Lu}{2,5})\b|\b(\p{Lu}
 
 /**
  * Casual chat writes names in lower case ("met jess from acme"); the rules
- * read names by their capitals. Words the batch itself (or a known contact)
- * spells with a capital inside a sentence ("Jess", "Acme", "KPMG", usually in
- * the assistant's replies) are given that spelling wherever they appear in
- * lower case, unless the lexicon knows the word as something other than a
- * name. Nothing else in the text changes.
+ * read names by their capitals. Given a capital wherever they appear in lower
+ * case: words the batch itself (or a known contact) spells with a capital
+ * inside a sentence ("Jess", "Acme", "KPMG", usually in the assistant's
+ * replies); first names and cities the lexicon knows only as such, where the
+ * sentence uses them as a person or a place ("my brother theo", "live in
+ * leeds"); and unknown words where only an employer or a person can go ("an
+ * analyst at spotify"). A word the lexicon knows as something other than a
+ * name, or that the sentence uses as a verb or a modifier, is left alone, and
+ * nothing inside an address or a link changes. Only the case of these words
+ * changes; the model's statements quote the re-cased text.
  */
 export function recaseKnownNames<T extends { readonly content: string }>(records: readonly T[], known: readonly string[] = []): T[] {
   const spelling = new Map<string, string>();
