@@ -246,7 +246,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
     .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
-    .replace(/\s+(?:(?:can|could|would|will) (?:u|you|ya)|pls|plz|please)\b.*$/i, '')
+    .replace(/\s+(?:can|could|would|will) (?:u|you|ya)\b.*$/i, '')
+    .replace(/\s+(?:pls|plz|please)$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
     .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
