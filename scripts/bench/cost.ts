@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { createApiKey } from '../../functions/use-cases/api-keys.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { OUTSIDE, type AwsUsage, type UsageMeter } from '../../local/metering.js';
@@ -175,15 +175,7 @@ async function stored(stack: LocalStack): Promise<{ s3Bytes: number; dynamoBytes
     } while (token);
   }
   let dynamoBytes = 0;
-  for (const resource of stack.resources.values()) {
-    if (resource.type !== 'AWS::DynamoDB::Table') continue;
-    let key: Record<string, unknown> | undefined;
-    do {
-      const page = await stack.clients.dynamodb.send(new ScanCommand({ TableName: resource.ref, ExclusiveStartKey: key as never }));
-      for (const item of page.Items ?? []) dynamoBytes += Buffer.byteLength(JSON.stringify(item)) + 100;
-      key = page.LastEvaluatedKey;
-    } while (key);
-  }
+  for await (const item of everyItem(stack)) dynamoBytes += Buffer.byteLength(JSON.stringify(item)) + 100;
   return { s3Bytes, dynamoBytes };
 }
 
@@ -364,18 +356,23 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
 /** Live items (contacts, facts, tasks) and session summaries: the long-term records AgentCore would keep for this workload. */
 async function liveItems(stack: LocalStack): Promise<{ records: number }> {
   let records = 0;
+  for await (const item of everyItem(stack)) {
+    const sk = item.sk?.S ?? '';
+    if (/^ITEM#/.test(sk) && item.status?.S !== 'archived') records += 1;
+    if (/^SUM#count#0#/.test(sk) && item.empty?.BOOL !== true) records += 1;
+  }
+  return { records };
+}
+
+/** Every item of every table of the stack, scanned page by page. */
+async function* everyItem(stack: LocalStack): AsyncGenerator<Record<string, AttributeValue>> {
   for (const resource of stack.resources.values()) {
     if (resource.type !== 'AWS::DynamoDB::Table') continue;
-    let key: Record<string, unknown> | undefined;
+    let key: Record<string, AttributeValue> | undefined;
     do {
-      const page = await stack.clients.dynamodb.send(new ScanCommand({ TableName: resource.ref, ExclusiveStartKey: key as never }));
-      for (const item of page.Items ?? []) {
-        const sk = item.sk?.S ?? '';
-        if (/^ITEM#/.test(sk) && item.status?.S !== 'archived') records += 1;
-        if (/^SUM#count#0#/.test(sk) && item.empty?.BOOL !== true) records += 1;
-      }
+      const page = await stack.clients.dynamodb.send(new ScanCommand({ TableName: resource.ref, ExclusiveStartKey: key }));
+      yield* page.Items ?? [];
       key = page.LastEvaluatedKey;
     } while (key);
   }
-  return { records };
 }

@@ -15,7 +15,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { countTokens } from '../../functions/commons/tokens.js';
@@ -28,8 +27,9 @@ import { unpackSnapshot, type Snapshot } from '../../functions/domain/snapshot.j
 import { SCOPES } from '../../functions/domain/auth.js';
 import { startLocalStack } from '../../local/local-stack.js';
 import { Bm25Baseline, embeddingText, HybridBaseline } from '../eval/baselines.js';
-import { parseCorpus, turnEvent, type CorpusSample } from '../eval/corpus.js';
+import { parseCorpus, type CorpusSample } from '../eval/corpus.js';
 import { answerContained, answerDateForms, printedIds, strictRecall } from '../eval/metrics.js';
+import { postSamples, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -51,16 +51,9 @@ async function capture(corpusFile: string, out: string) {
   try {
     const started = Date.now();
     const agents = samples.map((s, i) => `lab-${i}-${s.id}`.slice(0, 64));
-    for (const [i, sample] of samples.entries()) {
-      for (let at = 0; at < sample.turns.length; at += 100) await call('POST', `/v1/agents/${agents[i]}/events`, { events: sample.turns.slice(at, at + 100).map(turnEvent) });
-      await call('POST', `/v1/agents/${agents[i]}/flush`);
-    }
+    await postSamples(call, samples, agents);
     for (const agent of agents) {
-      for (;;) {
-        const s = await call<{ lastSequence: number; lastConsolidatedSequence: number }>('GET', `/v1/agents/${agent}/status`);
-        if (s.lastConsolidatedSequence >= s.lastSequence) break;
-        await sleep(500);
-      }
+      await waitConsolidated(call, agent);
       await stack.eventSources.waitForIdle(1_800_000);
       await call('POST', `/v1/agents/${agent}/sweep`);
     }

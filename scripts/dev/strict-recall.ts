@@ -13,7 +13,6 @@
  * every question asked through `GET /context`.
  */
 import { parseArgs } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { countTokens } from '../../functions/commons/tokens.js';
 import { LocalEmbeddings } from '../../functions/adapters/embeddings/local.js';
 import { recordUnit, searchText } from '../../functions/domain/index-units.js';
@@ -27,6 +26,7 @@ import { Bm25Baseline } from '../eval/baselines.js';
 import { turnEvent, turnLine, type CorpusSample, type CorpusTurn } from '../eval/corpus.js';
 import { answerContained, strictRecall } from '../eval/metrics.js';
 import { loadCorpus } from '../eval/run.js';
+import { postSamples, waitConsolidated } from './replay.js';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string' }, samples: { type: 'string' }, months: { type: 'string' }, offline: { type: 'boolean' }, budgets: { type: 'string' }, verbose: { type: 'boolean' } } });
 const budgets = (values.budgets ?? '1024').split(',').map(Number);
@@ -120,16 +120,9 @@ async function online(samples: readonly CorpusSample[]) {
   const run = Date.now().toString(36);
   const agents = samples.map((s, i) => `dev-${run}-${i}`);
   const started = Date.now();
-  for (const [i, sample] of samples.entries()) {
-    for (let at = 0; at < sample.turns.length; at += 100) await call('POST', `/v1/agents/${agents[i]}/events`, { events: sample.turns.slice(at, at + 100).map(turnEvent) });
-    await call('POST', `/v1/agents/${agents[i]}/flush`);
-  }
+  await postSamples(call, samples, agents);
   for (const agent of agents) {
-    for (;;) {
-      const s = await call<{ lastSequence: number; lastConsolidatedSequence: number }>('GET', `/v1/agents/${agent}/status`);
-      if (s.lastConsolidatedSequence >= s.lastSequence) break;
-      await sleep(500);
-    }
+    await waitConsolidated(call, agent);
     await call('POST', `/v1/agents/${agent}/sweep`);
   }
   await stack.eventSources.waitForIdle(1_800_000);
