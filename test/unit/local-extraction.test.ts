@@ -501,6 +501,19 @@ describe('speaker roles: an assistant’s words are read as the assistant’s', 
     expect(ops.find((op) => op.op === 'update')).toMatchObject({ op: 'update', changes: {}, target: expect.stringMatching(/^new:/) });
   });
 
+  it('takes no task from what someone will be, feel or pretend, however hedged', () => {
+    for (const content of [
+      "Okay, starting Monday. Cheese is going to be the hard part.",
+      'Priya will be impressed you thought ahead.',
+      "I'll probably be sore from moving boxes all weekend.",
+      "Ha, I'll pretend I didn't hear the first part of that.",
+      'Would you want to have changed anything about the plan?',
+    ]) expect(taskOps([content]), content).toEqual([]);
+    // A hedged commitment is still one; a named person's errand too.
+    expect(taskOps(["I'll probably ring the landlord about the boiler tomorrow."]).filter((op) => op.op === 'add')).toHaveLength(1);
+    expect(taskOps(['Marco will book the table for Friday.'])).toMatchObject([{ op: 'add', task: { owner: 'Marco' } }]);
+  });
+
   it('never takes a refusal for a task', () => {
     expect(taskOps([{ content: 'I will not be able to book the flights for you, but I can list the cheapest options.', role: 'assistant' }])).toEqual([]);
     expect(taskOps([{ content: "I can't change the billing address on the invoice myself.", role: 'assistant' }])).toEqual([]);

@@ -15,8 +15,13 @@ import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
-/** Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), and refusals ("I will not ..."). */
-const NOT_WORK = '(?!not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b)';
+/** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
+const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely)\\s+)?';
+/**
+ * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
+ * feel ("I'll probably be sore"), and refusals ("I will not ...").
+ */
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b))${HEDGE}`;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 /**
@@ -52,10 +57,11 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
-    pattern: /\b(?:can you|could you|would you|please)\s+(?:kindly\s+)?(?!kindly\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
+    pattern: /\b(?:can you|could you|would you|please)\s+(?:kindly\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
-  { pattern: /\b(\p{Lu}[\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\s+([^.!?;]+)/gu, owner: 'named' },
+  // "Marco will book the table"; not what someone will be or feel ("Priya will be impressed", "Cheese is going to be the hard part").
+  { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named' },
 ];
 
 const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
