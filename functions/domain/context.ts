@@ -21,6 +21,7 @@ import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
+import { citedRun, joinRun, runIds, splitRun } from './summary-lines.js';
 import { currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
@@ -159,7 +160,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
         kind: 'summary',
         version: summary.asOf,
         section: 'Summaries',
-        line: `- ${label}: ${clean(summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
+        line: `- ${label}: ${clean(citedRun(summary.text, ladder === 'time' && summary.level === 0 ? summary.from : undefined) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
         search: summary.text,
         confidence: 0.6 - summary.level * 0.05,
         at: summary.asOf,
@@ -272,9 +273,32 @@ export interface PackingTuning {
   readonly groupByDate: boolean;
   /** The compact header (still historical, still saying how far it lags) whatever the budget. */
   readonly compactHeader: boolean;
+  /** A record's sentences that carry nothing but a reaction or a name ("omg!!", "So proud of you, Josh!") are left out of its line. */
+  readonly dropFiller: boolean;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true };
+
+/** Stems of words that only react ("amazing", "congrats", "so proud"): a sentence of these and names says nothing to recall. */
+const REACTION_STEMS = new Set(
+  'amaz awesom great cool nice love fantast wonder brilliant congrat congratul thank thx glad sorri omg yay aww ahh ugh hmm um damn god gosh jeez true exact total absolut definit sound good fun proud bless cute sweet perfect incred hilari lmao yep yup nope yes ya sure right well ha hah hahaha heh welcom bye night morn tonight soon later ttyl xx xxx hug miss huge massiv ador'.split(' '),
+);
+
+/**
+ * A record's text without the sentences that only react (every content word a reaction or a name the
+ * conversation knows), so the line spends its tokens on what was said. A text that is all reaction is kept whole.
+ */
+export function withoutFiller(text: string, names: ReadonlySet<string>): string {
+  const sentences = text.split(/(?<=[.!?])\s+/).filter(Boolean);
+  if (sentences.length < 2) return text;
+  // Chat stretches words ("JOSHHHH", "yesss", "omggg"): a letter said three times or more reads as once.
+  const says = (term: string) => {
+    const plain = term.replace(/(\p{L})\1{2,}/gu, '$1');
+    return !REACTION_STEMS.has(plain) && !names.has(plain);
+  };
+  const kept = sentences.filter((sentence) => indexTerms(sentence).some(says));
+  return kept.length === 0 || kept.length === sentences.length ? text : kept.join(' ');
+}
 
 /**
  * Current state first (contacts, tasks, facts), then one section of dated
@@ -306,7 +330,8 @@ const DUPLICATE_JACCARD = 0.8;
 /** The sentences of `text` that best match `terms`, in their order, within `maxTokens`. */
 export function cutToRelevant(text: string, terms: readonly string[], maxTokens: number, countTokens: (text: string) => number): string {
   if (countTokens(text) <= maxTokens) return text;
-  const parts = text.split(/(?<=[.!?;])\s+/).filter(Boolean);
+  // Sentences, and the lines of a summary that cite their records ("[D3:5] …").
+  const parts = text.split(/(?<=[.!?;])\s+|\s(?=\[\S+(?:, \S+)*\] )/).filter(Boolean);
   const wanted = new Set(terms);
   const scored = parts.map((part, i) => ({ i, part, score: indexTerms(part).filter((t) => wanted.has(t)).length, tokens: countTokens(part) }));
   const chosen = new Set<number>();
@@ -336,6 +361,8 @@ interface RecallLine {
   readonly ids: string[];
   readonly termSet: ReadonlySet<string>;
   text: string;
+  /** A summary whose every line cites its records (domain/summary-lines.ts). */
+  readonly cited?: boolean;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -352,6 +379,8 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
     case 'record':
       return [line.ids.join(', '), date, unit.speaker].filter(Boolean).join(' · ');
     case 'summary': {
+      // A summary whose lines cite their records says its evidence in its text.
+      if (line.cited) return unit.label ?? '';
       const sources = unit.level === 0 ? [...unit.evidence].filter((id) => relevance.has(id)).sort((a, b) => relevance.get(b)! - relevance.get(a)!).slice(0, MAX_SUMMARY_SOURCES) : [];
       return [unit.label, sources.join(', ')].filter(Boolean).join(' · ');
     }
@@ -390,9 +419,16 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
   const packing: PackingTuning = { ...PACKING, ...options.packing };
   const retired = retiredOf(snapshot);
+  // The names a conversation knows (its speakers and contacts): "Josh!" alone says nothing.
+  const names = new Set<string>();
+  if (packing.dropFiller) {
+    const spoken = new Set(ranked.flatMap(({ unit }) => [unit.speaker ?? '', unit.kind === 'contact' ? (unit.label ?? '') : '']));
+    for (const name of spoken) for (const term of indexTerms(name)) names.add(term);
+  }
   // A line's text: cut to the query, a contact's stale "Lately" left out, a retired value marked (domain/supersession.ts).
-  const shown = (unit: SegmentUnit) => {
-    let text = clean(unit.text);
+  const shown = (unit: SegmentUnit, raw = unit.text) => {
+    let text = clean(raw);
+    if (packing.dropFiller && unit.kind === 'record') text = withoutFiller(text, names);
     if (unit.kind === 'contact') {
       const at = text.indexOf(' Lately: ');
       const lately = at >= 0 ? text.slice(at + 9) : '';
@@ -402,6 +438,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const cut = cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens);
     return cut + marked({ ...unit, text: cut }, retired);
   };
+  const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;
   const head = packing.compactHeader ? header(snapshot, true) : headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
@@ -409,6 +446,8 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const taken = new Set<number>();
   const perSession = new Map<string, number>();
   const lines: RecallLine[] = [];
+  /** Record ids the block already shows with their words: as a record line, or as a summary line citing it. */
+  const printed = new Set<string>();
   const sectionsUsed = new Set<RecallSection>();
   let tokens = options.countTokens(head);
   const grouped = packing.groupByDate;
@@ -423,7 +462,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     let c = ownCost.get(i);
     if (c === undefined) {
       const unit = remaining[i]!.unit;
-      c = cost({ unit, section: SECTION_OF[unit.kind], ids: [unit.id], termSet: new Set(), text: shown(unit) });
+      c = cost({ unit, section: SECTION_OF[unit.kind], ids: [unit.id], termSet: new Set(), text: shown(unit), cited: isCited(unit) });
       ownCost.set(i, c);
     }
     return c;
@@ -451,15 +490,29 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       duplicate.ids.push(unit.id);
       const extra = cost(duplicate) - before;
       if (tokens + extra > options.maxTokens) duplicate.ids.pop();
-      else tokens += extra;
+      else {
+        tokens += extra;
+        printed.add(unit.id);
+      }
       continue;
     }
+    // A record whose words a summary line already shows, citing it, is in the block; a summary line shows only
+    // the lines whose records are not (summary lines are the records' own sentences: domain/summary-lines.ts).
+    if (unit.kind === 'record' && printed.has(unit.id)) continue;
+    let text: string;
+    if (isCited(unit)) {
+      const parts = splitRun(unit.text).filter((part) => part.ids.some((id) => !printed.has(id)));
+      if (parts.length === 0) continue;
+      text = shown(unit, joinRun(parts, unit.ladder === 'time' && unit.level === 0 ? unit.at?.slice(0, 10) : undefined));
+    } else text = shown(unit);
     const section = SECTION_OF[unit.kind];
-    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text: shown(unit) };
+    const line: RecallLine = { unit, section, ids: [unit.id], termSet, text, cited: isCited(unit) };
     const lineCost = cost(line) + dateCost(unit) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
     if (tokens + lineCost > options.maxTokens) continue;
     lines.push(line);
     sectionsUsed.add(section);
+    if (unit.kind === 'record') printed.add(unit.id);
+    if (line.cited) for (const id of runIds(text)) printed.add(id);
     if (grouped && unit.kind === 'record') datesShown.add(dateOf(unit));
     tokens += lineCost;
     const session = unit.session ?? unit.id;

@@ -8,6 +8,7 @@
 import { anchorRelativeDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
 import { projectOf } from './scope.js';
+import { citedRun, withoutCitations } from './summary-lines.js';
 
 /** A sentence's end: a full stop that does not close a title or an abbreviation ("Dr.", "St.", "Inc."). */
 const HEADLINE = /^(?:[^.]|(?<=\b(?:Dr|Mr|Mrs|Ms|Prof|St|Inc|Ltd|Co|Corp|Jr|Sr))\.)*\.\s*/;
@@ -55,6 +56,8 @@ export interface IndexUnit {
   readonly about?: string;
   /** The project a record names, or an item belongs to (domain/scope.ts); absent when agent-wide. */
   readonly project?: string;
+  /** A summary whose text cites the records of each of its lines inline ("[D3:5] …"): its line needs no other citation. */
+  readonly cites?: boolean;
   /** A record counted but not consolidated yet (read path only, never stored in a segment). */
   readonly pending?: boolean;
 }
@@ -109,6 +112,21 @@ export function recordUnit(record: RecordLike): IndexUnit {
   };
 }
 
+/** A record with at most this many index terms (speaker included) is a short reply: "yep", "june 14, in Denver", "sent. with interest". */
+export const SHORT_REPLY_TERMS = 8;
+
+/**
+ * The turn a short reply answers, as the dense ranking should read it with the reply: the previous record of the
+ * same session, said by someone else ("Amy: why won't gran eat grapes?" before "Josh: she says they're too much
+ * effort"). Undefined for a record that says enough on its own, the first of a session, or a speaker going on.
+ * Lexical search keeps reading the reply's own words; the line shows only the reply.
+ */
+export function replyContext(unit: IndexUnit, ownTerms: number, previous: IndexUnit | undefined): string | undefined {
+  if (unit.kind !== 'record' || previous?.kind !== 'record' || ownTerms > SHORT_REPLY_TERMS) return undefined;
+  if (previous.session !== unit.session || previous.speaker === unit.speaker || previous.sequence === undefined || previous.sequence !== (unit.sequence ?? 0) - 1) return undefined;
+  return `${previous.speaker ?? ''}: ${previous.text}`;
+}
+
 /** The summary fields a unit is built from (a stored summary satisfies it). */
 export interface SummaryLike {
   readonly id: string;
@@ -127,10 +145,13 @@ export function summaryUnit(summary: SummaryLike): IndexUnit | undefined {
   if (summary.empty || !summary.text.trim()) return undefined;
   const name = LEVEL_NAMES[summary.ladder][summary.level] ?? `level ${summary.level}`;
   const span = summary.from === summary.to ? summary.from : `${summary.from} to ${summary.to}`;
+  // Lines that cite their records become one run with the ids inline (a day's label already has its date).
+  const cited = citedRun(summary.text, summary.ladder === 'time' && summary.level === 0 ? summary.from : undefined);
   return {
     id: summary.id,
     kind: 'summary',
-    text: squash(summary.text.replace(/\n/g, '; ')),
+    text: squash(cited ?? summary.text.replace(/\n/g, '; ')),
+    ...(cited ? { cites: true } : {}),
     ...(summary.ladder === 'time' ? { at: `${summary.from}T00:00:00.000Z` } : {}),
     session: `summary:${summary.ladder}:${summary.level}`,
     evidence: summary.level === 0 ? [...summary.sources] : [...summary.children],
@@ -199,5 +220,5 @@ const KIND_WORDS: Partial<Record<UnitKind, string>> = { task: 'task to-do todo',
 
 /** What lexical search reads of a unit: its label, speaker, text, who it is about, and its kind's own words. */
 export function searchText(unit: IndexUnit): string {
-  return [unit.label, unit.speaker, unit.text, unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
+  return [unit.label, unit.speaker, unit.kind === 'summary' ? withoutCitations(unit.text) : unit.text, unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
 }

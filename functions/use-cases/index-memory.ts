@@ -20,8 +20,9 @@ import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
-import { itemUnit, recordUnit, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
+import { itemUnit, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
+import { withoutCitations } from '../domain/summary-lines.js';
 import type { UpdaterView } from '../domain/views.js';
 import type { EmbeddingPort } from '../ports/embeddings.js';
 import type { RawLog } from '../ports/pipeline.js';
@@ -32,7 +33,7 @@ export interface IndexDependencies {
   readonly segments: IndexSegmentStore;
   readonly embeddings: EmbeddingPort;
   /** Reads records an earlier attempt left unindexed. */
-  readonly rawLog?: Pick<RawLog, 'getRange'>;
+  readonly rawLog?: Pick<RawLog, 'getRange' | 'get'>;
 }
 
 export class IndexConflictError extends MemoryServiceError {
@@ -45,15 +46,25 @@ function emptyManifest(embeddings: EmbeddingPort): IndexManifest {
   return { version: 0, modelId: embeddings.modelId, dimensions: embeddings.dimensions, segments: [], recordsThrough: 0, dropped: [] };
 }
 
-/** What the embedding model reads of a unit. */
-function embeddingText(unit: IndexUnit): string {
-  if (unit.kind === 'record') return `${unit.speaker ?? ''}: ${unit.text}`;
-  return unit.label ? `${unit.label}: ${unit.text}` : unit.text;
+/** What the embedding model reads of a unit: a short reply is read after the turn it answers (`replyContext`). */
+function embeddingText(unit: IndexUnit, context?: string): string {
+  if (unit.kind === 'record') return `${context ? `${context}\n` : ''}${unit.speaker ?? ''}: ${unit.text}`;
+  const text = unit.kind === 'summary' ? withoutCitations(unit.text) : unit.text;
+  return unit.label ? `${unit.label}: ${text}` : text;
 }
 
-async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[], reuse: ReadonlyMap<string, Float32Array> = new Map()): Promise<IndexSegment> {
+/**
+ * Units with their terms and vectors. `previous` is the record said just before the first unit, when it is not
+ * among them (the last of the batch before), so a batch's first reply is read in context too.
+ */
+async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[], reuse: ReadonlyMap<string, Float32Array> = new Map(), previous?: IndexUnit): Promise<IndexSegment> {
   const withTerms: SegmentUnit[] = units.map((unit) => ({ ...unit, terms: indexTerms(searchText(unit)).join(' ') }));
-  const texts = units.map(embeddingText);
+  const bySequence = new Map(units.filter((u) => u.kind === 'record' && u.sequence !== undefined).map((u) => [u.sequence!, u]));
+  if (previous?.sequence !== undefined && !bySequence.has(previous.sequence)) bySequence.set(previous.sequence, previous);
+  const texts = withTerms.map((unit, i) => {
+    const before = unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined;
+    return embeddingText(units[i]!, replyContext(units[i]!, unit.terms ? unit.terms.split(' ').length : 0, before));
+  });
   const missing = [...new Set(texts.filter((text) => !reuse.has(text)))];
   const fresh = new Map<string, Float32Array>();
   const vectors = await embeddings.embed(missing);
@@ -81,9 +92,9 @@ async function updateManifest(deps: IndexDependencies, agent: AgentKey, change: 
 }
 
 /** Adds units as one new segment, then merges tiers that are full. */
-async function addSegment(deps: IndexDependencies, agent: AgentKey, units: readonly IndexUnit[], recordsThrough?: number): Promise<IndexManifest | undefined> {
+async function addSegment(deps: IndexDependencies, agent: AgentKey, units: readonly IndexUnit[], recordsThrough?: number, previous?: IndexUnit): Promise<IndexManifest | undefined> {
   if (units.length === 0) return undefined;
-  const segment = await toSegment(deps.embeddings, units);
+  const segment = await toSegment(deps.embeddings, units, new Map(), previous);
   const stored = await deps.segments.put(agent, 't0', segment);
   const ref: SegmentRef = { key: stored.key, units: units.length, bytes: stored.bytes, tier: 0 };
   const manifest = await updateManifest(deps, agent, (current) => ({
@@ -139,7 +150,11 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   if (deps.rawLog && gapEnd > done) pending = [...(await deps.rawLog.getRange(agent, done + 1, gapEnd)), ...pending];
   const units = [...pending.map(recordUnit), ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
-  return addSegment(deps, agent, units, Math.max(done, through));
+  // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
+  // reply that opens a batch is read with what it answers.
+  const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
+  const before = deps.rawLog && Number.isFinite(first) && first > 1 ? await deps.rawLog.get(agent, first - 1) : undefined;
+  return addSegment(deps, agent, units, Math.max(done, through), before ? recordUnit(before) : undefined);
 }
 
 /** Indexes summaries written by the ladder or the sweep. */

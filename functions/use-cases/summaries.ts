@@ -23,6 +23,7 @@ import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPerio
 import { MemoryServiceError } from '../domain/errors.js';
 import { anchorRelativeDates } from '../domain/dates.js';
 import { looksLikeInstruction } from '../domain/instructions.js';
+import { formatSummaryLine, parseSummaryLine } from '../domain/summary-lines.js';
 import type { ModelPort, SummaryInput } from '../ports/model.js';
 import { countTokens } from '../commons/tokens.js';
 import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
@@ -179,10 +180,12 @@ async function writeBase(
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
   // Sources no longer than the summary they would make are their own summary: no call.
-  const verbatim = verbatimSummary(input.sources);
-  const verbatimTokens = countTokens(verbatim);
-  if (verbatimTokens <= Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens)) {
-    return { text: verbatim, tokens: verbatimTokens, inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  // Its lines cite their records when that still fits the bound; a quiet day never becomes a model call for its ids.
+  const bound = Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens);
+  for (const cite of [true, false]) {
+    const verbatim = verbatimSummary(input.sources, cite);
+    const tokens = countTokens(verbatim);
+    if (tokens <= bound) return { text: verbatim, tokens, inputTokens: 0, modelId: VERBATIM_MODEL_ID };
   }
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {
@@ -213,22 +216,26 @@ export const VERBATIM_MODEL_ID = 'verbatim';
 
 /**
  * Sources as their own summary: each record or child text on dated lines
- * ("2026-11-02: …"; a child's own dated lines kept), relative dates anchored
- * to the record's day, an assistant's lines marked as its own, and nothing
- * that reads as an instruction to the memory (as a model's summary would leave
- * it out).
+ * citing the record ("2026-11-02 [D3:5]: …", domain/summary-lines.ts; a
+ * child's own dated lines kept with their ids), relative dates anchored to the
+ * record's day, an assistant's lines marked as its own, and nothing that reads
+ * as an instruction to the memory (as a model's summary would leave it out).
+ * `cite: false` leaves every id out (to measure the text alone).
  */
-export function verbatimSummary(sources: SummaryInput['sources']): string {
+export function verbatimSummary(sources: SummaryInput['sources'], cite = true): string {
   const lines: string[] = [];
   for (const source of sources) {
     for (const raw of source.text.split('\n')) {
       const line = raw.trim();
       if (!line || looksLikeInstruction(line)) continue;
-      // A record's line is dated by its time; a child summary's lines carry their own dates (a count ladder's child has no date of its own).
-      const dated = /^\d{4}-\d{2}-\d{2}: /.test(line) || !/^\d{4}-\d{2}-\d{2}/.test(source.at);
+      // A record's line is dated by its time and cites it; a child summary's lines carry their own dates and ids
+      // (a count ladder's child has no date of its own).
+      const child = parseSummaryLine(line);
+      const dated = child !== undefined || !/^\d{4}-\d{2}-\d{2}/.test(source.at);
       // An assistant's words are marked as its own ("I'll remind you ..." is not the user's).
-      const said = source.role === 'assistant' ? `Assistant: ${line}` : line;
-      lines.push(dated ? said : `${source.at.slice(0, 10)}: ${anchorRelativeDates(said, source.at)}`);
+      const said = child && !cite ? formatSummaryLine({ ...child, ids: [] }) : source.role === 'assistant' ? `Assistant: ${line}` : line;
+      const ids = cite && source.role !== undefined ? [source.id] : [];
+      lines.push(dated ? said : formatSummaryLine({ date: source.at.slice(0, 10), ids, text: anchorRelativeDates(said, source.at) }));
     }
   }
   return lines.join('\n');

@@ -6,7 +6,7 @@
  *
  *   npx tsx scripts/dev/recall-lab.ts capture --corpus corpus.json --out .lab/friends
  *   npx tsx scripts/dev/recall-lab.ts score --dir .lab/friends [--budgets 512,1024,2048] [--variants all,records] [--misses]
- *       [--tuning '{"denseWeight":1}'] [--packing '{"sessionDecay":1}'] [--skip-baselines]
+ *       [--compare [--all-misses]] [--tuning '{"denseWeight":1}'] [--packing '{"sessionDecay":1}'] [--skip-baselines]
  *
  * Variants restrict the units recall may return, as `views=` does:
  * `all`, `records` (the raw turns only), `consolidated` (items and summaries,
@@ -33,7 +33,7 @@ import { postSamples, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' } },
+  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' } },
 });
 const log = (line: string) => process.stderr.write(`[lab] ${line}\n`);
 const KEY = 'lab-key-0123456789abcdef';
@@ -169,9 +169,9 @@ async function score(dir: string) {
         const ours = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: 1024, nonce: '123456789012345678', countTokens }).markdown;
         const theirs = hybridContexts.get(1024)?.markdown ?? hybrid.context(question.question, queryVector!, 1024).markdown;
         const [a, b] = [strictRecall(question.evidence, ours), strictRecall(question.evidence, theirs)];
-        if (a !== b) {
+        if (a !== b || (values['all-misses'] && a < 1)) {
           const turns = new Map(sample.turns.map((t) => [t.id, t]));
-          process.stderr.write(`\n${a < b ? 'LOST' : 'WON '} [${question.category}] ${question.question} (${question.answer ?? ''}) ours ${a.toFixed(2)} hybrid ${b.toFixed(2)}\n`);
+          process.stderr.write(`\n${a < b ? 'LOST' : a > b ? 'WON ' : 'MISS'} [${question.category}] ${question.question} (${question.answer ?? ''}) ours ${a.toFixed(2)} hybrid ${b.toFixed(2)}\n`);
           for (const id of question.evidence) {
             const rank = ranked.findIndex((r) => r.unit.id === id);
             process.stderr.write(`   ${id} ours:${printedIds(ours, [id]).size ? 'Y' : 'n'} hybrid:${printedIds(theirs, [id]).size ? 'Y' : 'n'} rank ${rank} ${turns.get(id)?.speaker}: ${turns.get(id)?.text.slice(0, 110)}\n`);

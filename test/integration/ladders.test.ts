@@ -141,7 +141,7 @@ describe('shape of thirteen months', () => {
     expect(days.some((d) => d.through !== undefined && d.empty)).toBe(true);
     expect(days.filter((d) => d.through !== undefined).every((d) => d.empty && !active.has(d.from) && !active.has(d.to))).toBe(true);
     expect(levelIndices('time', 4).size).toBeGreaterThanOrEqual(1);
-    expect(summaries.time.find((s) => s.level === 4)).toMatchObject({ empty: false, text: expect.stringMatching(/\d{4}-\d{2}-\d{2}: /) });
+    expect(summaries.time.find((s) => s.level === 4)).toMatchObject({ empty: false, text: expect.stringMatching(/\d{4}-\d{2}-\d{2}(?: \[\S+(?:, \S+)*\])?: /) });
   });
 
   it('writes nothing twice when stream deliveries are duplicated or out of order', async () => {

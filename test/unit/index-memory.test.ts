@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentKey } from '../../functions/domain/agent-key.js';
 import type { IndexManifest, IndexSegment } from '../../functions/domain/index-segment.js';
 import type { EmbeddingPort } from '../../functions/ports/embeddings.js';
+import type { RawRecord } from '../../functions/ports/pipeline.js';
 import type { IndexManifestStore, IndexSegmentStore } from '../../functions/ports/retrieval-index.js';
 import { dropAgentIndex, dropUnits, indexBatch, refreshItems, type IndexDependencies } from '../../functions/use-cases/index-memory.js';
 import { DECODED_PER_STORED_BYTE, RecallReader } from '../../functions/use-cases/recall.js';
@@ -94,6 +95,28 @@ describe('index maintenance', () => {
     await refreshItems(deps, agent, { facts: view('Rosa has two cats') });
     expect(manifest()!.items!.key).not.toBe(first);
     expect(embedded).toEqual(['Rosa has two cats']);
+  });
+
+  it('embeds a short reply after the turn it answers, across a batch boundary too, and searches its own words only', async () => {
+    const { deps, embedded, objects } = fakes();
+    const say = (sequence: number, speaker: string, content: string, interactionId = 's1') => ({ id: `r${sequence}`, sequence, timestamp: '2026-01-01T10:00:00Z', role: 'user', content, interactionId, metadata: { speaker } });
+    const earlier = [say(1, 'Amy', 'why does gran refuse to eat grapes these days?'), say(2, 'Josh', "she says they're too much effort")];
+    await indexBatch(deps, agent, 2, earlier);
+    // The next batch opens with a reply; the turn it answers is read back from the raw log.
+    const log = new Map([[3, say(3, 'Amy', 'how much did you send mum for the train ticket in the end?')]]);
+    const withLog: IndexDependencies = { ...deps, rawLog: { getRange: async () => [], get: async (_agent, sequence) => log.get(sequence) as RawRecord | undefined } };
+    const long = 'I booked the villa in Lagos for the second week of September and paid the deposit already today';
+    await indexBatch(withLog, agent, 7, [say(4, 'Josh', 'sent. with interest'), say(5, 'Josh', 'and the van is sorted'), say(6, 'Amy', long), say(7, 'Josh', 'yep', 's2')]);
+
+    expect(embedded).toContain("Amy: why does gran refuse to eat grapes these days?\nJosh: she says they're too much effort");
+    expect(embedded).toContain('Amy: how much did you send mum for the train ticket in the end?\nJosh: sent. with interest');
+    // The same speaker going on, a record that says enough, and the first of another session stand alone.
+    expect(embedded).toContain('Josh: and the van is sorted');
+    expect(embedded).toContain(`Amy: ${long}`);
+    expect(embedded).toContain('Josh: yep');
+    const reply = [...objects.values()].flatMap((s) => s.units).find((u) => u.id === 'r2')!;
+    expect(reply.text).toBe("she says they're too much effort");
+    expect(reply.terms).not.toContain('grape');
   });
 
   it('hides dropped units from recall at once, and deletes a whole index on request', async () => {

@@ -21,9 +21,9 @@ describe('relative dates', () => {
     }
   });
 
-  it('are anchored in summaries of raw records, and kept as written in summaries of summaries', () => {
+  it('are anchored in summaries of raw records, and kept as written (with the record each line cites) in summaries of summaries', () => {
     const base = summariseExtractively({ ladder: 'time', level: 0, from: '2025-01-15', to: '2025-01-15', maxTokens: 200, sources: [{ id: 'D1:1', at, text: 'Yesterday I ran a half marathon with Marco.', role: 'user' }] });
-    expect(base.text).toBe('2025-01-15: Yesterday (2025-01-14) I ran a half marathon with Marco.');
+    expect(base.text).toBe('2025-01-15 [D1:1]: Yesterday (2025-01-14) I ran a half marathon with Marco.');
     const week = summariseExtractively({ ladder: 'time', level: 1, from: '2025-01-13', to: '2025-01-19', maxTokens: 200, sources: [{ id: 'time:0:1', at: '2025-01-16T00:00:00Z', text: base.text }] });
     expect(week.text).toBe(base.text);
   });

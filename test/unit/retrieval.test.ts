@@ -186,6 +186,27 @@ describe('recall rendering', () => {
     expect(rendered.included.map((i) => [i.id, i.kind])).toEqual([['D3:5', 'record'], ['f1', 'fact'], ['time:0:19485', 'summary']]);
   });
 
+  it('leaves out the sentences of a record that only react, and keeps a record that is nothing else whole', () => {
+    const units = [
+      record('D4:11', 'JOSHHHH!!! So proud of you, Caroline! They rang this afternoon: data analyst at Fernway, starting 5th May.', '2023-05-08T13:56:00Z'),
+      record('D4:12', 'Wow. Amazing!!', '2023-05-08T13:57:00Z'),
+      record('D4:13', 'Thanks mum, I start in May and the pay is better.', '2023-05-08T13:58:00Z', 'Josh'),
+    ];
+    const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown).toContain('- D4:11 Caroline: They rang this afternoon: data analyst at Fernway, starting 5th May.');
+    expect(rendered.markdown).toContain('- D4:12 Caroline: Wow. Amazing!!');
+    const kept = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [], packing: { dropFiller: false } });
+    expect(kept.markdown).toContain('JOSHHHH!!! So proud of you, Caroline!');
+  });
+
+  it('lets a summary whose lines cite their records print those ids in its text, and nothing else', () => {
+    const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
+    const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:1', 'D3:2', 'D3:6'], children: [], empty: false })!;
+    const rendered = renderRecall(snapshot, ranked([day, record('D3:1', 'Hey Mel, how was your weekend?', '2023-05-08T13:50:00Z')]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown).toContain('- [day 2023-05-08] [D3:2] Caroline went to the support group. [D3:6] Melanie signed up for a pottery class.');
+    expect(withTerms(day).terms).not.toMatch(/d3/);
+  });
+
   it('fits the budget by the real tokenizer', () => {
     const units = Array.from({ length: 200 }, (_, i) => record(`D${i}:1`, `Turn number ${i} about gardening and tomatoes in the greenhouse.`, `2023-05-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`));
     for (const maxTokens of [150, 400, 1024]) {

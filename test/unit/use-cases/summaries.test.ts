@@ -246,7 +246,7 @@ describe('base summaries and the sweep', () => {
     expect((await world.summaries.getCursor(agent))?.cursor.lastSequence).toBe(3);
   });
 
-  it('writes a period that already fits its summary verbatim, without a call: dated lines, relative dates anchored, the assistant marked, no instruction', async () => {
+  it('writes a period that already fits its summary verbatim, without a call: dated lines citing their records, relative dates anchored, the assistant marked, no instruction', async () => {
     const world = fakeWorld({ batchSize: 50, model: quiet });
     await ingestEvents(world.ingest, agent, [
       message('Booked the venue by Friday.', { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
@@ -260,10 +260,28 @@ describe('base summaries and the sweep', () => {
     const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
     expect(day).toMatchObject({
       sources: ['r1', 'r2', 'r2b'],
-      text: '2026-11-02: Booked the venue by Friday (2026-11-06).\n2026-11-02: Assistant: Noted, I will remind you on Thursday.',
+      text: '2026-11-02 [r1]: Booked the venue by Friday (2026-11-06).\n2026-11-02 [r2b]: Assistant: Noted, I will remind you on Thursday.',
       modelId: VERBATIM_MODEL_ID,
       inputTokens: 0,
     });
+    expect(world.model.requests.filter((request) => request.task === 'summary')).toEqual([]);
+  });
+
+  it('writes a quiet day verbatim without its ids, rather than call the model, when the ids alone would break the bound', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    const longId = (n: number) => `${n}-${'9f3a7c1e5b2d8046'.repeat(7)}`;
+    await ingestEvents(world.ingest, agent, [
+      message('Booked the barn near Harrogate for the wedding on the 21st of June.', { id: longId(1), timestamp: '2026-11-02T09:00:00Z' }),
+      message('Priya starts at Globex on 9 November as a sales director.', { id: longId(2), timestamp: '2026-11-02T09:05:00Z' }),
+      message('The deposit of four hundred pounds went out this morning.', { id: longId(3), timestamp: '2026-11-02T09:06:00Z' }),
+      message('Bought flowers.', { id: 'r4', timestamp: '2026-11-03T09:00:00Z' }),
+    ]);
+
+    await placeRecords(world.summaryDeps, agent, await world.rawLog.getRange(agent, 1, 4));
+
+    const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
+    expect(day).toMatchObject({ modelId: VERBATIM_MODEL_ID, text: expect.stringMatching(/^2026-11-02: Booked the barn/) });
+    expect(day!.tokens).toBeLessThanOrEqual(DEFAULT_LADDERS.maxTokens[0]!);
     expect(world.model.requests.filter((request) => request.task === 'summary')).toEqual([]);
   });
 

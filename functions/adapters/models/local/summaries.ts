@@ -2,11 +2,13 @@
  * Local extractive summaries within a token budget: the most informative
  * sentences of the sources (named people, dates and numbers, commitments,
  * decisions and facts score high; small talk and instruction-like text are
- * dropped), kept in time order, each with its date. Relative dates in raw
+ * dropped), kept in time order, each with its date and the record it came
+ * from (domain/summary-lines.ts). Relative dates in raw
  * records ("yesterday", "last Tuesday", "by Friday") are anchored with the
  * date they mean, so the summary reads right long after.
  */
 import { looksLikeInstruction } from '../../../domain/instructions.js';
+import { formatSummaryLine, parseSummaryLine } from '../../../domain/summary-lines.js';
 import type { SummaryInput } from '../../../ports/model.js';
 import { anchorRelativeDates, countTokens, isSmallTalk, sentences } from './text.js';
 
@@ -28,19 +30,20 @@ function score(sentence: string, role: string | undefined): number {
 }
 
 export function summariseExtractively(input: SummaryInput): { text: string } {
-  const candidates: { at: string; order: number; text: string; score: number }[] = [];
+  const candidates: { at: string; ids: readonly string[]; order: number; text: string; score: number }[] = [];
   let order = 0;
   for (const source of input.sources) {
     for (const line of source.text.split('\n')) {
-      // Child summaries carry "YYYY-MM-DD: sentence" lines; keep their own dates.
-      const dated = /^(\d{4}-\d{2}-\d{2}): (.*)$/.exec(line);
-      const at = dated ? dated[1]! : source.at.slice(0, 10);
-      for (const sentence of sentences(dated ? dated[2]! : line)) {
+      // Child summaries carry "YYYY-MM-DD [ids]: sentence" lines; keep their own dates and ids. A record cites itself.
+      const dated = parseSummaryLine(line);
+      const at = dated ? dated.date : source.at.slice(0, 10);
+      const ids = dated ? dated.ids : source.role !== undefined ? [source.id] : [];
+      for (const sentence of sentences(dated ? dated.text : line)) {
         if (isSmallTalk(sentence) || looksLikeInstruction(sentence) || /^no notable activity/i.test(sentence)) continue;
         const value = score(sentence, source.role);
         // A sentence with no signal at all (no name, date, number, decision or commitment) is filler.
         if (value < MIN_SCORE) continue;
-        candidates.push({ at, order: order++, text: dated ? sentence : anchorRelativeDates(sentence, source.at), score: value });
+        candidates.push({ at, ids, order: order++, text: dated ? sentence : anchorRelativeDates(sentence, source.at), score: value });
       }
     }
   }
@@ -50,7 +53,7 @@ export function summariseExtractively(input: SummaryInput): { text: string } {
   for (const candidate of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order)) {
     const key = candidate.text.toLowerCase();
     if (seen.has(key)) continue;
-    const line = `${candidate.at}: ${candidate.text}`;
+    const line = formatSummaryLine({ date: candidate.at, ids: candidate.ids, text: candidate.text });
     const cost = countTokens(line) + 1;
     if (tokens + cost > input.maxTokens) continue;
     seen.add(key);
@@ -58,5 +61,5 @@ export function summariseExtractively(input: SummaryInput): { text: string } {
     tokens += cost;
   }
   if (kept.length === 0) return { text: `No notable activity from ${input.from} to ${input.to}.` };
-  return { text: kept.sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order).map((c) => `${c.at}: ${c.text}`).join('\n') };
+  return { text: kept.sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order).map((c) => formatSummaryLine({ date: c.at, ids: c.ids, text: c.text })).join('\n') };
 }

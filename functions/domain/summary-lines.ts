@@ -1,0 +1,91 @@
+/**
+ * The lines of an extractive summary (the local model's and the verbatim
+ * one): each dated and citing the records it was taken from,
+ * `2026-11-02 [D3:5]: Booked the venue.`, so the evidence behind every line
+ * stays with it up the ladders (a week's line keeps the record ids of the day
+ * it came from) and into the context block. Record ids are printable ASCII
+ * without spaces (domain/events.ts), so a space ends one.
+ */
+
+export interface SummaryLine {
+  readonly date: string;
+  /** Record ids the line rests on; empty for a line written before lines cited them. */
+  readonly ids: readonly string[];
+  readonly text: string;
+}
+
+const LINE = /^(\d{4}-\d{2}-\d{2})(?: \[(\S+(?:, \S+)*)\])?: (.*)$/s;
+
+export function formatSummaryLine(line: SummaryLine): string {
+  return `${line.date}${line.ids.length > 0 ? ` [${line.ids.join(', ')}]` : ''}: ${line.text}`;
+}
+
+/** A dated line, with the ids it cites; undefined for a line that is not one. */
+export function parseSummaryLine(line: string): SummaryLine | undefined {
+  const match = LINE.exec(line.trim());
+  return match ? { date: match[1]!, ids: match[2] ? match[2].split(', ') : [], text: match[3]! } : undefined;
+}
+
+/**
+ * A summary whose every line cites its records, as one compact run for a
+ * context line: the date once per day, then `[ids] text` ("2026-11-02 [D3:5]
+ * Booked the venue. [D3:7] Paid the deposit."; no date before the first line
+ * when it is `dateShown`, a day's label). Undefined when any line cites
+ * nothing (a model's summary): the caller cites the summary's sources instead.
+ */
+export function citedRun(text: string, dateShown?: string): string | undefined {
+  const lines = text.split('\n').filter((l) => l.trim());
+  const parsed = lines.map(parseSummaryLine);
+  if (parsed.length === 0 || parsed.some((l) => !l || l.ids.length === 0)) return undefined;
+  // A day's summary is labelled with its date already.
+  let lastDate = dateShown;
+  return (parsed as SummaryLine[])
+    .map((l) => {
+      const head = l.date === lastDate ? `[${l.ids.join(', ')}]` : `${l.date} [${l.ids.join(', ')}]`;
+      lastDate = l.date;
+      return `${head} ${l.text.trim()}`;
+    })
+    .join(' ');
+}
+
+/** The text without the ids its lines cite (as stored, or as a run): what search and embeddings read of a summary. */
+export function withoutCitations(text: string): string {
+  return text.replace(/^(\d{4}-\d{2}-\d{2}) \[\S+(?:, \S+)*\]: /gm, '$1: ').replace(/(^|\s)\[\S+(?:, \S+)*\] /g, '$1');
+}
+
+/** One line of a cited run: its date (the last one the run states before it, if any), the ids it cites, its text. */
+export interface RunPart {
+  readonly date?: string;
+  readonly ids: readonly string[];
+  readonly text: string;
+}
+
+const RUN_MARK = /(?:^|\s)(?:(\d{4}-\d{2}-\d{2}) )?\[(\S+(?:, \S+)*)\] /g;
+
+/** The lines of a cited run (`citedRun`), each with the date stated before it, if any. */
+export function splitRun(run: string): RunPart[] {
+  const marks = [...run.matchAll(RUN_MARK)];
+  let date: string | undefined;
+  return marks.map((mark, i) => {
+    const end = i + 1 < marks.length ? marks[i + 1]!.index : run.length;
+    date = mark[1] ?? date;
+    return { ...(date ? { date } : {}), ids: mark[2]!.split(', '), text: run.slice(mark.index + mark[0].length, end).trim() };
+  });
+}
+
+/** Parts of a run joined again, each date stated where it changes (`dateShown`: the date already said). */
+export function joinRun(parts: readonly RunPart[], dateShown?: string): string {
+  let lastDate = dateShown;
+  return parts
+    .map((part) => {
+      const head = part.date && part.date !== lastDate ? `${part.date} [${part.ids.join(', ')}]` : `[${part.ids.join(', ')}]`;
+      lastDate = part.date ?? lastDate;
+      return `${head} ${part.text}`;
+    })
+    .join(' ');
+}
+
+/** The ids a rendered run cites. */
+export function runIds(run: string): string[] {
+  return [...run.matchAll(RUN_MARK)].flatMap((mark) => mark[2]!.split(', '));
+}
