@@ -207,6 +207,23 @@ describe('recall rendering', () => {
     expect(withTerms(day).terms).not.toMatch(/d3/);
   });
 
+  it('shows the words of a record once: never as its own line beside a summary line that cites it, nor again in a later summary', () => {
+    const day = (id: string, text: string) => summaryUnit({ id, ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
+    const summary = day('time:0:19485', '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.');
+    const supportGroup = record('D3:2', 'Caroline went to the support group.', '2023-05-08T13:50:00Z');
+    // The summary first: the record it shows is not shown again.
+    const first = renderRecall(snapshot, ranked([summary, supportGroup]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(first.markdown.match(/support group/g)).toHaveLength(1);
+    expect(first.markdown).not.toContain('- D3:2 Caroline:');
+    // The record first: the summary shows only its other line.
+    const second = renderRecall(snapshot, ranked([supportGroup, summary]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(second.markdown).toContain('- [day 2023-05-08] [D3:6] Melanie signed up for a pottery class.');
+    expect(second.markdown.match(/support group/g)).toHaveLength(1);
+    // A summary whose every line is already shown adds nothing.
+    const third = renderRecall(snapshot, ranked([supportGroup, record('D3:6', 'Melanie signed up for a pottery class.', '2023-05-08T13:55:00Z'), summary]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(third.markdown).not.toContain('[day 2023-05-08]');
+  });
+
   it('fits the budget by the real tokenizer', () => {
     const units = Array.from({ length: 200 }, (_, i) => record(`D${i}:1`, `Turn number ${i} about gardening and tomatoes in the greenhouse.`, `2023-05-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`));
     for (const maxTokens of [150, 400, 1024]) {
