@@ -21,7 +21,7 @@ import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
-import { citedRun, joinRun, runIds, splitRun } from './summary-lines.js';
+import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
 import { currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
@@ -160,7 +160,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
         kind: 'summary',
         version: summary.asOf,
         section: 'Summaries',
-        line: `- ${label}: ${clean(citedRun(summary.text, ladder === 'time' && summary.level === 0 ? summary.from : undefined) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
+        line: `- ${label}: ${clean(citedRun(summary.text, labelledDay({ ladder, level: summary.level }, summary.from)) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
         search: summary.text,
         confidence: 0.6 - summary.level * 0.05,
         at: summary.asOf,
@@ -503,7 +503,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (isCited(unit)) {
       const parts = splitRun(unit.text).filter((part) => part.ids.some((id) => !printed.has(id)));
       if (parts.length === 0) continue;
-      text = shown(unit, joinRun(parts, unit.ladder === 'time' && unit.level === 0 ? unit.at?.slice(0, 10) : undefined));
+      text = shown(unit, joinRun(parts, labelledDay(unit, unit.at)));
     } else text = shown(unit);
     const section = SECTION_OF[unit.kind];
     const line: RecallLine = { unit, section, ids: [unit.id], termSet, text, cited: isCited(unit) };

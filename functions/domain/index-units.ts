@@ -8,7 +8,7 @@
 import { anchorRelativeDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
 import { projectOf } from './scope.js';
-import { citedRun, withoutCitations } from './summary-lines.js';
+import { citedRun, labelledDay, withoutCitations } from './summary-lines.js';
 
 /** A sentence's end: a full stop that does not close a title or an abbreviation ("Dr.", "St.", "Inc."). */
 const HEADLINE = /^(?:[^.]|(?<=\b(?:Dr|Mr|Mrs|Ms|Prof|St|Inc|Ltd|Co|Corp|Jr|Sr))\.)*\.\s*/;
@@ -146,7 +146,7 @@ export function summaryUnit(summary: SummaryLike): IndexUnit | undefined {
   const name = LEVEL_NAMES[summary.ladder][summary.level] ?? `level ${summary.level}`;
   const span = summary.from === summary.to ? summary.from : `${summary.from} to ${summary.to}`;
   // Lines that cite their records become one run with the ids inline (a day's label already has its date).
-  const cited = citedRun(summary.text, summary.ladder === 'time' && summary.level === 0 ? summary.from : undefined);
+  const cited = citedRun(summary.text, labelledDay(summary, summary.from));
   return {
     id: summary.id,
     kind: 'summary',

@@ -33,19 +33,15 @@ export function parseSummaryLine(line: string): SummaryLine | undefined {
  * when it is `dateShown`, a day's label). Undefined when any line cites
  * nothing (a model's summary): the caller cites the summary's sources instead.
  */
+/** The date a summary's label already shows: a day's (time ladder, level 0); its lines need not repeat it. */
+export function labelledDay(summary: { readonly ladder?: string; readonly level?: number }, from: string | undefined): string | undefined {
+  return summary.ladder === 'time' && summary.level === 0 ? from?.slice(0, 10) : undefined;
+}
+
 export function citedRun(text: string, dateShown?: string): string | undefined {
-  const lines = text.split('\n').filter((l) => l.trim());
-  const parsed = lines.map(parseSummaryLine);
+  const parsed = text.split('\n').filter((l) => l.trim()).map(parseSummaryLine);
   if (parsed.length === 0 || parsed.some((l) => !l || l.ids.length === 0)) return undefined;
-  // A day's summary is labelled with its date already.
-  let lastDate = dateShown;
-  return (parsed as SummaryLine[])
-    .map((l) => {
-      const head = l.date === lastDate ? `[${l.ids.join(', ')}]` : `${l.date} [${l.ids.join(', ')}]`;
-      lastDate = l.date;
-      return `${head} ${l.text.trim()}`;
-    })
-    .join(' ');
+  return joinRun((parsed as SummaryLine[]).map((l) => ({ ...l, text: l.text.trim() })), dateShown);
 }
 
 /** The text without the ids its lines cite (as stored, or as a run): what search and embeddings read of a summary. */
