@@ -116,15 +116,38 @@ export function recordUnit(record: RecordLike): IndexUnit {
 export const SHORT_REPLY_TERMS = 8;
 
 /**
- * The turn a short reply answers, as the dense ranking should read it with the reply: the previous record of the
- * same session, said by someone else ("Amy: why won't gran eat grapes?" before "Josh: she says they're too much
- * effort"). Undefined for a record that says enough on its own, the first of a session, or a speaker going on.
- * Lexical search keeps reading the reply's own words; the line shows only the reply.
+ * The turn a reply answers, as the dense ranking should read it with the reply: for a short reply, the whole
+ * previous record of the same session said by someone else ("Amy: why won't gran eat grapes?" before "Josh: she
+ * says they're too much effort"); for a longer one, only the question that record ends on ("Dana: And sleep?"
+ * before "Owen: Bad. I'd say five and a half, maybe six hours a night…"), since an answer seldom repeats what
+ * it was asked. Undefined for a record that says enough on its own, the first of a session, or a speaker going on.
+ * The line shows only the reply.
  */
 export function replyContext(unit: IndexUnit, ownTerms: number, previous: IndexUnit | undefined): string | undefined {
-  if (unit.kind !== 'record' || previous?.kind !== 'record' || ownTerms > SHORT_REPLY_TERMS) return undefined;
-  if (previous.session !== unit.session || previous.speaker === unit.speaker || previous.sequence === undefined || previous.sequence !== (unit.sequence ?? 0) - 1) return undefined;
-  return `${previous.speaker ?? ''}: ${previous.text}`;
+  if (!answers(unit, previous)) return undefined;
+  if (ownTerms <= SHORT_REPLY_TERMS) return `${previous.speaker ?? ''}: ${previous.text}`;
+  const question = closingQuestion(previous.text);
+  return question ? `${previous.speaker ?? ''}: ${question}` : undefined;
+}
+
+/**
+ * The question a reply answers ("How's sleep with the review coming up?" before "Still about seven and a half"),
+ * whose words lexical search also finds the reply by: the reply holds the answer, the question its subject.
+ */
+export function answeredQuestion(unit: IndexUnit, previous: IndexUnit | undefined): string | undefined {
+  return answers(unit, previous) ? closingQuestion(previous.text) : undefined;
+}
+
+/** `unit` is a record said right after `previous`, in the same session, by someone else. */
+function answers(unit: IndexUnit, previous: IndexUnit | undefined): previous is IndexUnit {
+  if (unit.kind !== 'record' || previous?.kind !== 'record') return false;
+  return previous.session === unit.session && previous.speaker !== unit.speaker && previous.sequence !== undefined && previous.sequence === (unit.sequence ?? 0) - 1;
+}
+
+/** The question a turn ends on ("That's a lovely perk. Where's their office?" → "Where's their office?"), if it does. */
+export function closingQuestion(text: string): string | undefined {
+  const last = splitSentences(text.trim()).at(-1);
+  return last && last.endsWith('?') ? last : undefined;
 }
 
 /** The summary fields a unit is built from (a stored summary satisfies it). */

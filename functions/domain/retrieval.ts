@@ -97,9 +97,11 @@ export interface RankingTuning {
   readonly recency: boolean;
   /** A question naming several people or things is also searched for each alone, so every one of them is covered. */
   readonly coverage: boolean;
+  /** The turns said just before and after the best records share in their score (a conversation stays on a subject). */
+  readonly neighbourLift: number;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2 };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -112,7 +114,11 @@ export interface QueryUnderstanding {
   readonly temporal: boolean;
 }
 
-const TEMPORAL = /\b(when|what (?:date|day|month|year|time)|which (?:date|day|month|year)|how long (?:ago|before|after)|since when)\b/i;
+/**
+ * A question that asks for a time: "when" as its question word ("When did …", "and when is …"), not in a clause
+ * ("is he sleeping more than when he started?"); "what date", "how long ago" and the like.
+ */
+const TEMPORAL = /^\W*(?:(?:and|so|but|ok|okay|then)\W+)?when\b|\bwhen (?:did|does|do|was|were|is|are|will|would|has|have|had|can|could|should)\b|\b(?:what (?:date|day|month|year|time)|which (?:date|day|month|year)|how long (?:ago|before|after)|since when)\b/i;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week"). */
@@ -120,6 +126,8 @@ export function questionDates(query: string, reference: string): { from: string;
   const ranges: { from: string; to: string }[] = [];
   for (const result of chrono.parse(query, new Date(reference))) {
     const start = result.start;
+    // "Where does she work now?" asks for the current state, not for what was said on the last day.
+    if (/^(?:right )?now$/i.test(result.text.trim())) continue;
     if (!start.isCertain('month') && !start.isCertain('weekday') && !start.isCertain('day') && !/week|month|year/i.test(result.text)) continue;
     const date = start.date();
     if (result.end) {
@@ -233,6 +241,8 @@ const SECOND_HOP_RESULTS = 20;
 const SECOND_HOP_WEIGHT = 0.5;
 /** Units brought in for each entity a question names, when it names several. */
 const COVERAGE_PER_ENTITY = 4;
+/** The best records whose neighbouring turns share in their score. */
+const NEIGHBOUR_SOURCES = 10;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -468,6 +478,21 @@ export class UnitIndex {
         }
       });
     }
+    if (tuning.neighbourLift > 0) {
+      const bySequence = this.recordSequences();
+      const best = [...scored].filter(([p]) => this.unitAt(p).kind === 'record').sort((a, b) => b[1] - a[1]).slice(0, NEIGHBOUR_SOURCES);
+      const lifts = new Map<number, number>();
+      for (const [p, score] of best) {
+        const unit = this.unitAt(p);
+        if (unit.sequence === undefined) continue;
+        for (const step of [-1, 1]) {
+          const position = bySequence.get(unit.sequence + step);
+          if (position === undefined || !allowed(position) || this.unitAt(position).session !== unit.session) continue;
+          lifts.set(position, Math.max(lifts.get(position) ?? 0, tuning.neighbourLift * score * informationContent(this.unitAt(position))));
+        }
+      }
+      for (const [position, lift] of lifts) scored.set(position, (scored.get(position) ?? 0) + lift);
+    }
     const ranked = [...scored]
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
@@ -529,6 +554,19 @@ export class UnitIndex {
   }
 
   private recordIds?: Map<string, number>;
+  private sequences?: Map<number, number>;
+  private recordSequences(): Map<number, number> {
+    if (!this.sequences) {
+      this.sequences = new Map();
+      for (let i = 0; i < this.size; i += 1) {
+        if (this.hidden[i]) continue;
+        const unit = this.unitAt(i);
+        if (unit.kind === 'record' && unit.sequence !== undefined) this.sequences.set(unit.sequence, i);
+      }
+    }
+    return this.sequences;
+  }
+
   private recordPositions(): Map<string, number> {
     if (!this.recordIds) {
       this.recordIds = new Map();

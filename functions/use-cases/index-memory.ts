@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
-import { itemUnit, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
+import { answeredQuestion, itemUnit, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
 import { withoutCitations } from '../domain/summary-lines.js';
 import type { UpdaterView } from '../domain/views.js';
@@ -58,13 +58,17 @@ function embeddingText(unit: IndexUnit, context?: string): string {
  * among them (the last of the batch before), so a batch's first reply is read in context too.
  */
 async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[], reuse: ReadonlyMap<string, Float32Array> = new Map(), previous?: IndexUnit): Promise<IndexSegment> {
-  const withTerms: SegmentUnit[] = units.map((unit) => ({ ...unit, terms: indexTerms(searchText(unit)).join(' ') }));
   const bySequence = new Map(units.filter((u) => u.kind === 'record' && u.sequence !== undefined).map((u) => [u.sequence!, u]));
   if (previous?.sequence !== undefined && !bySequence.has(previous.sequence)) bySequence.set(previous.sequence, previous);
-  const texts = withTerms.map((unit, i) => {
-    const before = unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined;
-    return embeddingText(units[i]!, replyContext(units[i]!, unit.terms ? unit.terms.split(' ').length : 0, before));
+  const before = (unit: IndexUnit) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined);
+  const withTerms: SegmentUnit[] = units.map((unit) => {
+    const own = indexTerms(searchText(unit));
+    // A reply is found by the words of the question it answers too; its line still shows only the reply.
+    const question = answeredQuestion(unit, before(unit));
+    const asked = question ? indexTerms(question).filter((term) => !own.includes(term)) : [];
+    return { ...unit, terms: [...own, ...asked].join(' ') };
   });
+  const texts = units.map((unit) => embeddingText(unit, replyContext(unit, indexTerms(searchText(unit)).length, before(unit))));
   const missing = [...new Set(texts.filter((text) => !reuse.has(text)))];
   const fresh = new Map<string, Float32Array>();
   const vectors = await embeddings.embed(missing);

@@ -97,7 +97,7 @@ describe('index maintenance', () => {
     expect(embedded).toEqual(['Rosa has two cats']);
   });
 
-  it('embeds a short reply after the turn it answers, across a batch boundary too, and searches its own words only', async () => {
+  it('embeds a short reply after the turn it answers, across a batch boundary too, and finds a reply by the question it answers', async () => {
     const { deps, embedded, objects } = fakes();
     const say = (sequence: number, speaker: string, content: string, interactionId = 's1') => ({ id: `r${sequence}`, sequence, timestamp: '2026-01-01T10:00:00Z', role: 'user', content, interactionId, metadata: { speaker } });
     const earlier = [say(1, 'Amy', 'why does gran refuse to eat grapes these days?'), say(2, 'Josh', "she says they're too much effort")];
@@ -114,9 +114,31 @@ describe('index maintenance', () => {
     expect(embedded).toContain('Josh: and the van is sorted');
     expect(embedded).toContain(`Amy: ${long}`);
     expect(embedded).toContain('Josh: yep');
-    const reply = [...objects.values()].flatMap((s) => s.units).find((u) => u.id === 'r2')!;
+    const units = [...objects.values()].flatMap((s) => s.units);
+    const reply = units.find((u) => u.id === 'r2')!;
+    // Its line shows the reply alone; lexical search finds it by the question's words too.
     expect(reply.text).toBe("she says they're too much effort");
-    expect(reply.terms).not.toContain('grape');
+    expect(reply.terms.split(' ')).toEqual(expect.arrayContaining(['effort', 'grape', 'gran']));
+    // A reply to a turn that asks nothing is searched by its own words only.
+    expect(units.find((u) => u.id === 'r5')!.terms).not.toContain('sent');
+  });
+
+  it('reads a longer answer with the question its turn ends on, and only that question', async () => {
+    const { deps, embedded, objects } = fakes();
+    const say = (sequence: number, speaker: string, content: string) => ({ id: `r${sequence}`, sequence, timestamp: '2026-01-01T10:00:00Z', role: 'user', content, interactionId: 's1', metadata: { speaker } });
+    const answer = "Bad. I'd say five and a half, maybe six hours a night. I scroll on my phone until about 1am and the alarm goes at 6:45.";
+    await indexBatch(deps, agent, 4, [
+      say(1, 'Dana', 'Thanks for being honest about the weight. And sleep?'),
+      say(2, 'Owen', answer),
+      say(3, 'Dana', 'Right, the phone goes in the kitchen from now on, that is the whole plan for this week.'),
+      say(4, 'Owen', 'Fine, I can live with that rule for a fortnight, and I will charge the phone downstairs beside the kettle every evening.'),
+    ]);
+    expect(embedded).toContain(`Dana: And sleep?\nOwen: ${answer}`);
+    expect(embedded).toContain('Owen: Fine, I can live with that rule for a fortnight, and I will charge the phone downstairs beside the kettle every evening.');
+    const units = [...objects.values()].flatMap((s) => s.units);
+    expect(units.find((u) => u.id === 'r2')!.terms.split(' ')).toContain('sleep');
+    expect(units.find((u) => u.id === 'r2')!.terms).not.toContain('weight');
+    expect(units.find((u) => u.id === 'r2')!.text).toBe(answer);
   });
 
   it('hides dropped units from recall at once, and deletes a whole index on request', async () => {

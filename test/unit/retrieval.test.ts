@@ -3,7 +3,7 @@ import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
 import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
 import { itemUnit, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
-import { informationContent, loadSegment, questionDates, questionPeople, reciprocalRankFusion, topIndices, UnitIndex } from '../../functions/domain/retrieval.js';
+import { informationContent, loadSegment, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { indexTerms } from '../../functions/domain/terms.js';
 
@@ -118,6 +118,32 @@ describe('ranking', () => {
     expect(questionDates('What happened on 7 May 2023?', NOW)).toEqual([{ from: '2023-05-07', to: '2023-05-07' }]);
     expect(questionDates('What is her favourite colour?', NOW)).toEqual([]);
     expect(questionPeople("What is Melanie's hobby?", ['Caroline', 'Melanie Brooks'])).toEqual(['Melanie Brooks']);
+    // "Now" asks for the current state, not for what was said on the last day.
+    expect(questionDates('Where does she work now?', NOW)).toEqual([]);
+  });
+
+  it('reads a question as asking for a time only when "when" is its question word', () => {
+    const temporal = (query: string) => understand(query, NOW, []).temporal;
+    expect(temporal('When did Owen run his first parkrun?')).toBe(true);
+    expect(temporal('And when is the wedding?')).toBe(true);
+    expect(temporal('Remind me, when was the lease signed?')).toBe(true);
+    expect(temporal('What date did the course start?')).toBe(true);
+    expect(temporal('Is Owen sleeping more now than when he started coaching?')).toBe(false);
+    expect(temporal('What did Dana say when the knee gave out?')).toBe(false);
+  });
+
+  it('lets the turns just before and after the best records share in their score, within their session only', () => {
+    const turn = (id: string, sequence: number, speaker: string, content: string, session: string) =>
+      recordUnit({ id, sequence, timestamp: '2023-05-08T10:00:00Z', role: 'user', content, interactionId: session, metadata: { speaker } });
+    const index = indexOf([
+      turn('D7:9', 1, 'Rob', 'The boiler engineer comes on Thursday morning between eight and noon.', 'S7'),
+      turn('D8:1', 2, 'Josh', 'Happy birthday mum, we all chipped in for your present this year.', 'S8'),
+      turn('D8:2', 3, 'Helen', 'Thank you all so much, six weeks of pottery at the Clay Barn, I am so excited.', 'S8'),
+    ]);
+    const order = (neighbourLift: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, tuning: { neighbourLift } }).ranked.map((r) => r.unit.id);
+    expect(order(0)).toEqual(['D8:1']);
+    // The reply that names the present comes in after the turn that matched; the turn before, of another session, does not.
+    expect(order(0.2)).toEqual(['D8:1', 'D8:2']);
   });
 
   it('favours units dated in the span the question names, and units by the person it names', () => {
