@@ -275,9 +275,11 @@ export interface PackingTuning {
   readonly compactHeader: boolean;
   /** A record's sentences that carry nothing but a reaction or a name ("omg!!", "So proud of you, Josh!") are left out of its line. */
   readonly dropFiller: boolean;
+  /** A summary whose lines cite their records shows only the lines that share a word with the question, when any does. */
+  readonly matchingSummaryLines: boolean;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true };
 
 /** Stems of words that only react ("amazing", "congrats", "so proud"): a sentence of these and names says nothing to recall. */
 const REACTION_STEMS = new Set(
@@ -439,6 +441,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     return cut + marked({ ...unit, text: cut }, retired);
   };
   const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;
+  const asked = new Set(options.terms ?? []);
   const head = packing.compactHeader ? header(snapshot, true) : headerFor(snapshot, options.maxTokens, options.countTokens);
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
@@ -501,8 +504,12 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (unit.kind === 'record' && printed.has(unit.id)) continue;
     let text: string;
     if (isCited(unit)) {
-      const parts = splitRun(unit.text).filter((part) => part.ids.some((id) => !printed.has(id)));
+      let parts = splitRun(unit.text).filter((part) => part.ids.some((id) => !printed.has(id)));
       if (parts.length === 0) continue;
+      if (packing.matchingSummaryLines) {
+        const matching = parts.filter((part) => indexTerms(part.text).some((t) => asked.has(t)));
+        if (matching.length > 0) parts = matching;
+      }
       text = shown(unit, joinRun(parts, labelledDay(unit, unit.at)));
     } else text = shown(unit);
     const section = SECTION_OF[unit.kind];

@@ -99,9 +99,11 @@ export interface RankingTuning {
   readonly coverage: boolean;
   /** The turns said just before and after the best records share in their score (a conversation stays on a subject). */
   readonly neighbourLift: number;
+  /** Summaries against the records beneath them (a base summary ×0.9 of this, a higher one ×0.7). */
+  readonly summaryWeight: number;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2 };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7 };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -399,7 +401,7 @@ export class UnitIndex {
         if (unit.kind === 'task' && unit.state === 'open') factor *= 1.1;
       }
       // Broad summaries cite few records: prefer the finer units beneath them.
-      if (unit.kind === 'summary') factor *= unit.level === 0 ? 0.9 : 0.7;
+      if (unit.kind === 'summary') factor *= tuning.summaryWeight * (unit.level === 0 ? 0.9 : 0.7);
       if (tuning.recency && unit.at) {
         const ageDays = Math.max(0, (now - Date.parse(unit.at)) / 86_400_000) || 0;
         factor *= 1 + 0.05 * Math.exp(-ageDays / 90);

@@ -233,6 +233,17 @@ describe('recall rendering', () => {
     expect(withTerms(day).terms).not.toMatch(/d3/);
   });
 
+  it('shows only the lines of a cited summary that share a word with the question, when any does', () => {
+    const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
+    const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
+    const asked = renderRecall(snapshot, ranked([day]), { maxTokens: 1000, countTokens, terms: ['potteri'] });
+    expect(asked.markdown).toContain('- [day 2023-05-08] [D3:6] Melanie signed up for a pottery class.');
+    expect(asked.markdown).not.toContain('support group');
+    // No line shares a word (a match by meaning alone): the summary is shown whole.
+    const byMeaning = renderRecall(snapshot, ranked([day]), { maxTokens: 1000, countTokens, terms: ['ceram'] });
+    expect(byMeaning.markdown).toContain('[D3:2] Caroline went to the support group. [D3:6] Melanie signed up for a pottery class.');
+  });
+
   it('shows the words of a record once: never as its own line beside a summary line that cites it, nor again in a later summary', () => {
     const day = (id: string, text: string) => summaryUnit({ id, ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
     const summary = day('time:0:19485', '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.');
