@@ -28,7 +28,7 @@ import { SCOPES } from '../../functions/domain/auth.js';
 import { startLocalStack } from '../../local/local-stack.js';
 import { Bm25Baseline, embeddingText, HybridBaseline } from '../eval/baselines.js';
 import { parseCorpus, type CorpusSample } from '../eval/corpus.js';
-import { answerContained, answerDateForms, printedIds, strictRecall } from '../eval/metrics.js';
+import { answerContained, answerDateForms, groundedRecall, printedIds, strictRecall } from '../eval/metrics.js';
 import { postSamples, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
@@ -96,13 +96,14 @@ const VARIANTS: Record<Variant, ((unit: SegmentUnit) => boolean) | undefined> = 
 
 interface Tally {
   recall: number[];
+  grounded: number[];
   literal: number[];
   dates: number[];
   tokensPerId: number[];
   byCategory: Map<string, number[]>;
 }
 
-const tally = (): Tally => ({ recall: [], literal: [], dates: [], tokensPerId: [], byCategory: new Map() });
+const tally = (): Tally => ({ recall: [], grounded: [], literal: [], dates: [], tokensPerId: [], byCategory: new Map() });
 
 /** Answer contained, dates compared in one form (a record says 2023-05-07 where the answer says 7 May 2023). */
 function containedWithDates(answer: string, text: string, reference: string): boolean {
@@ -111,10 +112,11 @@ function containedWithDates(answer: string, text: string, reference: string): bo
   return forms !== undefined && forms.some((form) => text.includes(form));
 }
 
-function record(t: Tally, question: CorpusSample['questions'][number], markdown: string, reference: string, allIds: readonly string[]) {
+function record(t: Tally, question: CorpusSample['questions'][number], markdown: string, reference: string, allIds: readonly string[], turnText: (id: string) => string | undefined) {
   if (question.evidence.length > 0) {
     const recall = strictRecall(question.evidence, markdown);
     t.recall.push(recall);
+    t.grounded.push(groundedRecall(question.evidence, markdown, turnText));
     t.byCategory.set(question.category, [...(t.byCategory.get(question.category) ?? []), recall]);
   }
   if (question.answer !== undefined) {
@@ -145,6 +147,8 @@ async function score(dir: string) {
     const segments = readdirSync(sampleDir).filter((f) => f.endsWith('.seg')).sort().map((f) => loadSegment(f, decodeSegment(readFileSync(join(sampleDir, f)))));
     const index = new UnitIndex(segments, new Set(snapshot.index?.dropped ?? []), snapshot.index?.modelId);
     const allIds = sample.turns.map((t) => t.id);
+    const texts = new Map(sample.turns.map((t) => [t.id, t.text]));
+    const turnText = (id: string) => texts.get(id);
     const turnVectors = await embeddings.embed(sample.turns.map(embeddingText));
     const hybrid = new HybridBaseline(sample.turns, new Map(sample.turns.map((t, n) => [t.id, turnVectors[n]!])));
     const bm25 = new Bm25Baseline(sample.turns);
@@ -156,7 +160,7 @@ async function score(dir: string) {
         const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, ...(allow ? { allow } : {}), tuning });
         for (const budget of budgets) {
           const block = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: budget, nonce: '123456789012345678', countTokens });
-          record(at(`${variant}@${budget}`), question, block.markdown, reference, allIds);
+          record(at(`${variant}@${budget}`), question, block.markdown, reference, allIds, turnText);
           if (values.misses && variant === 'all' && budget === 1024 && question.evidence.length > 0 && strictRecall(question.evidence, block.markdown) < 1) {
             process.stderr.write(`\nMISS [${question.category}] ${question.question} → ${question.evidence.join(', ')} (${question.answer ?? ''})\n`);
           }
@@ -179,8 +183,8 @@ async function score(dir: string) {
         }
       }
       for (const budget of budgets) {
-        record(at(`hybrid@${budget}`), question, hybridContexts.get(budget)!.markdown, reference, allIds);
-        record(at(`bm25@${budget}`), question, bm25.context(question.question, budget).markdown, reference, allIds);
+        record(at(`hybrid@${budget}`), question, hybridContexts.get(budget)!.markdown, reference, allIds, turnText);
+        record(at(`bm25@${budget}`), question, bm25.context(question.question, budget).markdown, reference, allIds, turnText);
       }
     }
   }
@@ -188,12 +192,13 @@ async function score(dir: string) {
   const rows = [...results].map(([name, t]) => ({
     name,
     recall: mean(t.recall),
+    grounded: mean(t.grounded),
     literal: mean(t.literal),
     dates: mean(t.dates),
     tokensPerId: mean(t.tokensPerId),
     byCategory: Object.fromEntries([...t.byCategory].map(([c, xs]) => [c, mean(xs)])),
   }));
-  for (const row of rows.sort((a, b) => a.name.localeCompare(b.name))) process.stdout.write(`${row.name.padEnd(20)} recall ${row.recall}  answer ${row.literal} / dates ${row.dates}  tok/id ${row.tokensPerId}  ${JSON.stringify(row.byCategory)}\n`);
+  for (const row of rows.sort((a, b) => a.name.localeCompare(b.name))) process.stdout.write(`${row.name.padEnd(20)} recall ${row.recall}  grounded ${row.grounded}  answer ${row.literal} / dates ${row.dates}  tok/id ${row.tokensPerId}  ${JSON.stringify(row.byCategory)}\n`);
 }
 
 const command = positionals[0];

@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { MONTH_NAMES, monthIndex } from '../corpus/calendar.js';
+import { indexTerms } from '../../functions/domain/terms.js';
 
 /** Lower case, punctuation and articles removed, whitespace collapsed: SQuAD-style answer normalisation. */
 export function normaliseText(text: string): string {
@@ -82,6 +83,39 @@ export function printedIds(text: string, ids: readonly string[]): Set<string> {
  */
 export function strictRecall(evidence: readonly string[], text: string): number {
   return evidenceRecall(evidence, printedIds(text, evidence));
+}
+
+/**
+ * The words printed beside an id: on each line that prints it, from the id to the next bracketed id on that line
+ * (a summary's run `[D3:2] … [D3:6] …` gives each id its own words).
+ */
+export function wordsBeside(text: string, id: string): string {
+  const words: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!idPrinted(line, id)) continue;
+    const after = line.slice(line.indexOf(id) + id.length);
+    const next = after.search(/\s\[[^\]]+\]\s/);
+    words.push((next < 0 ? after : after.slice(0, next)).replace(/^[\]),:;\s]+/, ''));
+  }
+  return words.join('\n');
+}
+
+/**
+ * Grounded evidence recall: an evidence turn counts only when its id is printed beside at least half of that
+ * turn's content words (stemmed, stop words left out), so an id printed without what it stands for does not.
+ */
+export function groundedRecall(evidence: readonly string[], text: string, turnText: (id: string) => string | undefined): number {
+  if (evidence.length === 0) return 0;
+  const grounded = evidence.filter((id) => {
+    if (!idPrinted(text, id)) return false;
+    const wanted = new Set(indexTerms(turnText(id) ?? ''));
+    if (wanted.size === 0) return true;
+    const shown = new Set(indexTerms(wordsBeside(text, id)));
+    let found = 0;
+    for (const term of wanted) if (shown.has(term)) found += 1;
+    return found / wanted.size >= 0.5;
+  });
+  return grounded.length / evidence.length;
 }
 
 /** The share of evidence turns among the turns the context traces back to. */
@@ -166,6 +200,8 @@ export interface QuestionScore {
   /** Strict: evidence ids printed in the injected text. */
   readonly strictRecall?: number;
   readonly strictHit?: boolean;
+  /** Evidence ids printed beside at least half of their turn's content words. */
+  readonly groundedRecall?: number;
   readonly contained?: boolean;
   /** Contained with dates compared in one form (the answer's 7 May 2023 as 2023-05-07 too). */
   readonly containedDates?: boolean;
@@ -181,6 +217,8 @@ export interface Aggregate {
   readonly questions: number;
   /** Mean strict evidence recall (evidence ids printed in the text) over questions with evidence: the primary measure. */
   readonly strictRecall: number | null;
+  /** Mean grounded recall (`groundedRecall`), over questions with evidence, when turn texts were given. */
+  readonly groundedRecall: number | null;
   /** Share of questions with evidence where at least one evidence id was printed. */
   readonly strictHitRate: number | null;
   /** Mean expanded evidence recall (traced through items and summaries) over questions with evidence. */
@@ -210,6 +248,7 @@ export function aggregate(scores: readonly QuestionScore[]): Aggregate {
   return {
     questions: scores.length,
     strictRecall: mean(withEvidence.map((s) => s.strictRecall ?? 0)),
+    groundedRecall: mean(withEvidence.filter((s) => s.groundedRecall !== undefined).map((s) => s.groundedRecall!)),
     strictHitRate: mean(withEvidence.map((s) => (s.strictHit ? 1 : 0))),
     recall: mean(withEvidence.map((s) => s.recall!)),
     hitRate: mean(withEvidence.map((s) => (s.hit ? 1 : 0))),

@@ -37,6 +37,8 @@ export function summaryLine(result: EvalResult): Record<string, unknown> {
     ...Object.fromEntries(BUDGETS.filter((b) => b !== 1024).map((b) => [`strictRecallAt${b}`, r3(overall('system', b).strictRecall)])),
     ...Object.fromEntries((['bm25', 'hybrid', 'recent'] as const).flatMap((m) => BUDGETS.filter((b) => b !== 1024).map((b) => [`${m}StrictAt${b}`, r3(overall(m, b).strictRecall)]))),
     strictHitRateAt1024: r3(overall('system', 1024).strictHitRate),
+    groundedRecallAt1024: r3(overall('system', 1024).groundedRecall),
+    hybridGroundedRecallAt1024: r3(overall('hybrid', 1024).groundedRecall),
     strictRecallAt1024ByCategory: Object.fromEntries(categories.map((c) => [c, Object.fromEntries(METHODS.map((m) => [m, r3(at(result, m, 1024, c)!.strictRecall)]))])),
     recallAt1024: r3(overall('system', 1024).recall),
     bm25At1024: r3(overall('bm25', 1024).recall),

@@ -8,7 +8,7 @@ import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
 import type { ApiClient } from './api-client.js';
 import { Bm25Baseline, HybridBaseline, recentContext, type BaselineContext } from './baselines.js';
 import type { CorpusQuestion, CorpusSample } from './corpus.js';
-import { answerContained, answerContainedDates, answerDateForms, answerTokenShare, dateAnchored, evidenceRecall, mentions, printedIds, strictRecall, type QuestionScore } from './metrics.js';
+import { answerContained, answerContainedDates, answerDateForms, answerTokenShare, dateAnchored, evidenceRecall, groundedRecall, mentions, printedIds, strictRecall, type QuestionScore } from './metrics.js';
 import type { StoredMemory } from './store.js';
 import { ABLATION_BUDGET, ABLATION_BUDGETS, ABLATIONS, BUDGETS, METHODS, type CorrectionResult, type Method } from './types.js';
 
@@ -36,7 +36,7 @@ export function currentStateText(markdown: string): string {
  * turn, an item's evidence, a summary) to the turns it stands for, for date
  * anchoring; baselines cite turns only.
  */
-export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<string>, markdown: string, tokens: number, reference: string, expand: (id: string) => readonly string[] = (id) => [id], turnIds?: readonly string[]): QuestionScore {
+export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<string>, markdown: string, tokens: number, reference: string, expand: (id: string) => readonly string[] = (id) => [id], turnIds?: readonly string[], turnText?: (id: string) => string | undefined): QuestionScore {
   const forms = question.category === 'temporal' && question.answer ? answerDateForms(question.answer, reference) : undefined;
   const evidence = new Set(question.evidence);
   const citesEvidence = (id: string) => expand(id).some((turn) => evidence.has(turn));
@@ -47,6 +47,7 @@ export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<strin
       ? {
           strictRecall: strictRecall(question.evidence, markdown),
           strictHit: printedIds(markdown, question.evidence).size > 0,
+          ...(turnText ? { groundedRecall: groundedRecall(question.evidence, markdown, turnText) } : {}),
           recall: evidenceRecall(question.evidence, traced),
           hit: question.evidence.some((id) => traced.has(id)),
         }
@@ -58,8 +59,8 @@ export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<strin
 }
 
 /** A baseline's lines are raw turns: it traces to the turns it injected, and is read strictly from its text like the service. */
-const baselineScore = (question: CorpusQuestion, context: BaselineContext, reference: string, turnIds: readonly string[]) =>
-  scoreContext(question, new Set(context.turns), context.markdown, context.tokens, reference, undefined, turnIds);
+const baselineScore = (question: CorpusQuestion, context: BaselineContext, reference: string, turnIds: readonly string[], turnText?: (id: string) => string | undefined) =>
+  scoreContext(question, new Set(context.turns), context.markdown, context.tokens, reference, undefined, turnIds, turnText);
 
 /** Sentence vectors of one sample's turns (by turn id) and questions (by question text), for the hybrid baseline. */
 export interface SampleVectors {
@@ -101,6 +102,8 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
   const recent = new Map(BUDGETS.map((budget) => [budget, recentContext(sample.turns, budget)]));
   const turnAt = new Map(sample.turns.map((turn) => [turn.id, turn.at]));
   const turnIds = sample.turns.map((turn) => turn.id);
+  const texts = new Map(sample.turns.map((turn) => [turn.id, turn.text]));
+  const turnText = (id: string) => texts.get(id);
   await mapWithConcurrency(sample.questions, QUESTION_CONCURRENCY, async (question) => {
     // Relative answers ("the week before 9 June 2023") are read from the time of their evidence.
     const reference = question.evidence.map((id) => turnAt.get(id)!).sort().at(-1) ?? sample.turns.at(-1)!.at;
@@ -111,8 +114,8 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
       const ids = context.items.map((item) => item.id);
       raw.system[budget]!.push(scoreContext(question, memory.trace(ids), context.markdown, context.tokens, reference, memory.expand, turnIds));
       itemOnly[budget]!.push(question.evidence.length > 0 ? evidenceRecall(question.evidence, memory.trace(ids, false)) : Number.NaN);
-      raw.bm25[budget]!.push(baselineScore(question, bm25.context(question.question, budget), reference, turnIds));
-      raw.hybrid[budget]!.push(baselineScore(question, fused.get(budget)!, reference, turnIds));
+      raw.bm25[budget]!.push(baselineScore(question, bm25.context(question.question, budget), reference, turnIds, turnText));
+      raw.hybrid[budget]!.push(baselineScore(question, fused.get(budget)!, reference, turnIds, turnText));
       raw.recent[budget]!.push(baselineScore(question, recent.get(budget)!, reference, turnIds));
       if (question.stale.length > 0) {
         if (question.stale.some((value) => presentsAsCurrent(currentStateText(context.markdown), value))) stale.current.push(budget);
@@ -126,7 +129,7 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
     for (const [name, views] of Object.entries(ABLATIONS)) {
       for (const budget of ABLATION_BUDGETS) {
         const context = await api.context(agentId, question.question, budget, views);
-        ablated[name]![budget]!.push(scoreContext(question, memory.trace(context.items.map((i) => i.id)), context.markdown, context.tokens, reference, memory.expand, turnIds));
+        ablated[name]![budget]!.push(scoreContext(question, memory.trace(context.items.map((i) => i.id)), context.markdown, context.tokens, reference, memory.expand, turnIds, turnText));
       }
     }
     if (question.stale.length > 0) {

@@ -59,7 +59,7 @@ describe('aggregates', () => {
       { category: 'b', tokens: 200, anchored: true, citedIds: 0 },
     ];
     // Tokens per cited id: (100 + 300 + 200) tokens over 3 + 1 + 0 ids.
-    expect(aggregate(scores)).toEqual({ questions: 3, strictRecall: 0.25, strictHitRate: 0.5, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerContainedDates: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200, tokensPerCitedId: 150 });
+    expect(aggregate(scores)).toEqual({ questions: 3, strictRecall: 0.25, groundedRecall: null, strictHitRate: 0.5, recall: 0.5, hitRate: 0.5, answerContained: 0.5, answerContainedDates: 0.5, answerTokenShare: 0.75, dateAnchoring: 1, temporalWithDates: 1, meanTokens: 200, tokensPerCitedId: 150 });
     const byCategory = aggregateByCategory(scores);
     expect(Object.keys(byCategory)).toEqual(['overall', 'a', 'b']);
     expect(byCategory.b!.dateAnchoring).toBe(1);

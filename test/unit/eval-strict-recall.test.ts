@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idPrinted, printedIds, strictRecall } from '../../scripts/eval/metrics.js';
+import { groundedRecall, idPrinted, printedIds, strictRecall, wordsBeside } from '../../scripts/eval/metrics.js';
 import { scoreContext } from '../../scripts/eval/scoring.js';
 
 describe('strict evidence recall: an id counts only when it is printed as a whole token', () => {
@@ -55,5 +55,25 @@ describe('strict evidence recall: an id counts only when it is printed as a whol
     expect(score).toMatchObject({ recall: 1, hit: true, strictRecall: 0, strictHit: false, contained: true });
     const cited = scoreContext(question, new Set(['D2:4']), '- Sam works at Hooli _(evidence D2:4)_', 12, '2025-01-10T00:00:00Z');
     expect(cited).toMatchObject({ recall: 0.5, strictRecall: 0.5, strictHit: true });
+  });
+
+  it("counts an id as grounded only when at least half of its turn's content words are printed beside it", () => {
+    const turns = new Map([
+      ['D3:2', 'I finally went to the LGBTQ support group on Tuesday evening.'],
+      ['D3:6', 'Melanie signed up for a pottery class at the community centre.'],
+      ['D4:1', 'We adopted a grey rescue cat called Pixel from the shelter.'],
+    ]);
+    const block = [
+      '2023-05-08:',
+      '- D3:2 Caroline: I finally went to the LGBTQ support group on Tuesday evening.',
+      '- [day 2023-05-09] [D3:6] Melanie signed up … [D4:1] We adopted a grey rescue cat called Pixel from the shelter.',
+    ].join('\n');
+    // A summary's run gives each id the words up to the next id.
+    expect(wordsBeside(block, 'D3:6')).toBe('Melanie signed up …');
+    expect(groundedRecall(['D3:2', 'D4:1'], block, (id) => turns.get(id))).toBe(1);
+    // D3:6 is printed, but with too little of what it said; an id not printed is never grounded.
+    expect(groundedRecall(['D3:6'], block, (id) => turns.get(id))).toBe(0);
+    expect(strictRecall(['D3:6'], block)).toBe(1);
+    expect(groundedRecall(['D9:9'], block, (id) => turns.get(id))).toBe(0);
   });
 });
