@@ -86,16 +86,22 @@ export function strictRecall(evidence: readonly string[], text: string): number 
 }
 
 /**
- * The words printed beside an id: on each line that prints it, from the id to the next bracketed id on that line
- * (a summary's run `[D3:2] … [D3:6] …` gives each id its own words).
+ * The words printed with an id: each line that prints it, whole, except in a run of cited lines
+ * (`[D3:2] … [D3:6] …`, an item's `[date · D3:5] …`), where an id inside brackets has the words from its bracket
+ * to the next one.
  */
 export function wordsBeside(text: string, id: string): string {
   const words: string[] = [];
   for (const line of text.split('\n')) {
     if (!idPrinted(line, id)) continue;
-    const after = line.slice(line.indexOf(id) + id.length);
-    const next = after.search(/\s\[[^\]]+\]\s/);
-    words.push((next < 0 ? after : after.slice(0, next)).replace(/^[\]),:;\s]+/, ''));
+    const brackets = [...line.matchAll(/\[([^\]]+)\]/g)];
+    const own = brackets.findIndex((b) => idPrinted(b[1]!, id));
+    if (own < 0) {
+      words.push(line);
+      continue;
+    }
+    const from = brackets[own]!.index! + brackets[own]![0].length;
+    words.push(line.slice(from, brackets[own + 1]?.index ?? line.length).trim());
   }
   return words.join('\n');
 }

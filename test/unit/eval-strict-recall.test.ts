@@ -75,5 +75,7 @@ describe('strict evidence recall: an id counts only when it is printed as a whol
     expect(groundedRecall(['D3:6'], block, (id) => turns.get(id))).toBe(0);
     expect(strictRecall(['D3:6'], block)).toBe(1);
     expect(groundedRecall(['D9:9'], block, (id) => turns.get(id))).toBe(0);
+    // An id printed at the end of its line (a baseline's `… (D4:1)`) has the whole line.
+    expect(groundedRecall(['D4:1'], '- [2023-05-09 10:00] Sam: We adopted a grey rescue cat called Pixel from the shelter. (D4:1)', (id) => turns.get(id))).toBe(1);
   });
 });
