@@ -112,7 +112,7 @@ export async function scoreSample(api: ApiClient, agentId: string, sample: Corpu
     for (const budget of BUDGETS) {
       const context = await api.context(agentId, question.question, budget);
       const ids = context.items.map((item) => item.id);
-      raw.system[budget]!.push(scoreContext(question, memory.trace(ids), context.markdown, context.tokens, reference, memory.expand, turnIds));
+      raw.system[budget]!.push(scoreContext(question, memory.trace(ids), context.markdown, context.tokens, reference, memory.expand, turnIds, turnText));
       itemOnly[budget]!.push(question.evidence.length > 0 ? evidenceRecall(question.evidence, memory.trace(ids, false)) : Number.NaN);
       raw.bm25[budget]!.push(baselineScore(question, bm25.context(question.question, budget), reference, turnIds, turnText));
       raw.hybrid[budget]!.push(baselineScore(question, fused.get(budget)!, reference, turnIds, turnText));
