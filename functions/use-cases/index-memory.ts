@@ -61,14 +61,16 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
   const bySequence = new Map(units.filter((u) => u.kind === 'record' && u.sequence !== undefined).map((u) => [u.sequence!, u]));
   if (previous?.sequence !== undefined && !bySequence.has(previous.sequence)) bySequence.set(previous.sequence, previous);
   const before = (unit: IndexUnit) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined);
-  const withTerms: SegmentUnit[] = units.map((unit) => {
+  const withTerms: SegmentUnit[] = [];
+  const texts: string[] = [];
+  for (const unit of units) {
     const own = indexTerms(searchText(unit));
     // A reply is found by the words of the question it answers too; its line still shows only the reply.
     const question = answeredQuestion(unit, before(unit));
     const asked = question ? indexTerms(question).filter((term) => !own.includes(term)) : [];
-    return { ...unit, terms: [...own, ...asked].join(' ') };
-  });
-  const texts = units.map((unit) => embeddingText(unit, replyContext(unit, indexTerms(searchText(unit)).length, before(unit))));
+    withTerms.push({ ...unit, terms: [...own, ...asked].join(' ') });
+    texts.push(embeddingText(unit, replyContext(unit, own.length, before(unit))));
+  }
   const missing = [...new Set(texts.filter((text) => !reuse.has(text)))];
   const fresh = new Map<string, Float32Array>();
   const vectors = await embeddings.embed(missing);
