@@ -471,7 +471,7 @@ export class UnitIndex {
     // Coarse to fine: the records beneath the best base summaries share in their score.
     const summaries = tuning.summaryLift ? [...scored].filter(([p]) => this.unitAt(p).kind === 'summary' && this.unitAt(p).level === 0).sort((a, b) => b[1] - a[1]).slice(0, 5) : [];
     if (summaries.length > 0) {
-      const byId = this.recordPositions();
+      const { byId } = this.records();
       summaries.forEach(([p, score], i) => {
         for (const id of this.unitAt(p).evidence) {
           const position = byId.get(id);
@@ -481,7 +481,7 @@ export class UnitIndex {
       });
     }
     if (tuning.neighbourLift > 0) {
-      const bySequence = this.recordSequences();
+      const { bySequence } = this.records();
       const best = [...scored].filter(([p]) => this.unitAt(p).kind === 'record').sort((a, b) => b[1] - a[1]).slice(0, NEIGHBOUR_SOURCES);
       const lifts = new Map<number, number>();
       for (const [p, score] of best) {
@@ -555,30 +555,22 @@ export class UnitIndex {
     return this.dateIndex;
   }
 
-  private recordIds?: Map<string, number>;
-  private sequences?: Map<number, number>;
-  private recordSequences(): Map<number, number> {
-    if (!this.sequences) {
-      this.sequences = new Map();
+  private recordMaps?: { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> };
+  /** Positions of the live records, by id and by sequence, built once per index. */
+  private records(): { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> } {
+    if (!this.recordMaps) {
+      const byId = new Map<string, number>();
+      const bySequence = new Map<number, number>();
       for (let i = 0; i < this.size; i += 1) {
         if (this.hidden[i]) continue;
         const unit = this.unitAt(i);
-        if (unit.kind === 'record' && unit.sequence !== undefined) this.sequences.set(unit.sequence, i);
+        if (unit.kind !== 'record') continue;
+        byId.set(unit.id, i);
+        if (unit.sequence !== undefined) bySequence.set(unit.sequence, i);
       }
+      this.recordMaps = { byId, bySequence };
     }
-    return this.sequences;
-  }
-
-  private recordPositions(): Map<string, number> {
-    if (!this.recordIds) {
-      this.recordIds = new Map();
-      for (let i = 0; i < this.size; i += 1) {
-        if (this.hidden[i]) continue;
-        const unit = this.unitAt(i);
-        if (unit.kind === 'record') this.recordIds.set(unit.id, i);
-      }
-    }
-    return this.recordIds;
+    return this.recordMaps;
   }
 
   /** Every live unit of a kind (for listing without a query). */
