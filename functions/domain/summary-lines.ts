@@ -26,6 +26,11 @@ export function parseSummaryLine(line: string): SummaryLine | undefined {
   return match ? { date: match[1]!, ids: match[2] ? match[2].split(', ') : [], text: match[3]! } : undefined;
 }
 
+/** The date a summary's label already shows: a day's (time ladder, level 0); its lines need not repeat it. */
+export function labelledDay(summary: { readonly ladder?: string; readonly level?: number }, from: string | undefined): string | undefined {
+  return summary.ladder === 'time' && summary.level === 0 ? from?.slice(0, 10) : undefined;
+}
+
 /**
  * A summary whose every line cites its records, as one compact run for a
  * context line: the date once per day, then `[ids] text` ("2026-11-02 [D3:5]
@@ -33,11 +38,6 @@ export function parseSummaryLine(line: string): SummaryLine | undefined {
  * when it is `dateShown`, a day's label). Undefined when any line cites
  * nothing (a model's summary): the caller cites the summary's sources instead.
  */
-/** The date a summary's label already shows: a day's (time ladder, level 0); its lines need not repeat it. */
-export function labelledDay(summary: { readonly ladder?: string; readonly level?: number }, from: string | undefined): string | undefined {
-  return summary.ladder === 'time' && summary.level === 0 ? from?.slice(0, 10) : undefined;
-}
-
 export function citedRun(text: string, dateShown?: string): string | undefined {
   const parsed = text.split('\n').filter((l) => l.trim()).map(parseSummaryLine);
   if (parsed.length === 0 || parsed.some((l) => !l || l.ids.length === 0)) return undefined;
