@@ -101,9 +101,13 @@ export interface RankingTuning {
   readonly neighbourLift: number;
   /** Summaries against the records beneath them (a base summary ×0.9 of this, a higher one ×0.7). */
   readonly summaryWeight: number;
+  /** A word's other forms that stem apart ("allergy" / "allergic") count this much of a match; 0 matches stems only. */
+  readonly variantWeight: number;
+  /** How much a question about how things began ("originally", "at first") lifts what was said in the first weeks. */
+  readonly earliestLift: number;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7 };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5 };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -114,6 +118,8 @@ export interface QueryUnderstanding {
   readonly people: readonly string[];
   /** "When did ...", "what date", "how long ago": favour units that state dates. */
   readonly temporal: boolean;
+  /** "At first", "originally", "when she started": favour what was said early on. */
+  readonly earliest: boolean;
 }
 
 /**
@@ -121,6 +127,8 @@ export interface QueryUnderstanding {
  * ("is he sleeping more than when he started?"); "what date", "how long ago" and the like.
  */
 const TEMPORAL = /^\W*(?:(?:and|so|but|ok|okay|then)\W+)?when\b|\bwhen (?:did|does|do|was|were|is|are|will|would|has|have|had|can|could|should)\b|\b(?:what (?:date|day|month|year|time)|which (?:date|day|month|year)|how long (?:ago|before|after)|since when)\b/i;
+/** A question about how things began: "originally", "at first", "when he first started", "the first time". */
+const EARLIEST = /\b(?:originally|initially|at first|in the beginning|at the (?:start|beginning)|to begin with|first (?:started|began|met|joined))\b/i;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week"). */
@@ -160,7 +168,7 @@ export function questionPeople(query: string, known: Iterable<string>): string[]
 }
 
 export function understand(query: string, reference: string, known: Iterable<string>): QueryUnderstanding {
-  return { terms: [...new Set(indexTerms(query))], dates: questionDates(query, reference), people: questionPeople(query, known), temporal: TEMPORAL.test(query) };
+  return { terms: [...new Set(indexTerms(query))], dates: questionDates(query, reference), people: questionPeople(query, known), temporal: TEMPORAL.test(query), earliest: EARLIEST.test(query) };
 }
 
 const ANCHORED = /\b(\d{4}-\d{2}-\d{2})\b/g;
@@ -247,6 +255,8 @@ const COVERAGE_PER_ENTITY = 4;
 const NEIGHBOUR_SOURCES = 10;
 const K1 = 1.2;
 const B = 0.75;
+const VARIANT_MIN = 5;
+const VARIANT_SUFFIX = 2;
 
 /**
  * The units of one manifest's segments, as one index: the newest copy of an
@@ -258,8 +268,12 @@ export class UnitIndex {
   /** Global position → hidden (shadowed by a newer copy, or dropped). */
   private readonly hidden: Uint8Array;
   private readonly avgLength: number;
+  /** The index's letter-only terms, sorted: built on the first search that needs variants. */
+  private vocabulary?: string[];
   readonly people: ReadonlySet<string>;
   readonly newestAt: string;
+  /** The earliest record's time: where "at first" and "originally" look. */
+  readonly oldestAt: string;
 
   constructor(
     private readonly segments: readonly LoadedSegment[],
@@ -278,6 +292,7 @@ export class UnitIndex {
     let live = 0;
     const people = new Set<string>();
     let newest = '';
+    let oldest = '';
     // Newest segment first: the first copy of an id seen is the one that counts.
     for (let s = segments.length - 1; s >= 0; s -= 1) {
       const loaded = segments[s]!;
@@ -293,11 +308,13 @@ export class UnitIndex {
         if (unit.kind === 'record' && unit.speaker && !['user', 'assistant', 'tool', 'system'].includes(unit.speaker)) people.add(unit.speaker);
         if (unit.kind === 'contact' && unit.label) people.add(unit.label);
         if (unit.at && unit.at > newest && unit.kind === 'record') newest = unit.at;
+        if (unit.at && (!oldest || unit.at < oldest) && unit.kind === 'record') oldest = unit.at;
       });
     }
     this.avgLength = live > 0 ? length / live : 1;
     this.people = people;
     this.newestAt = newest;
+    this.oldestAt = oldest;
   }
 
   unitAt(position: number): SegmentUnit {
@@ -306,9 +323,43 @@ export class UnitIndex {
     return this.segments[s]!.segment.units[position - this.offsets[s]!]!;
   }
 
-  private lexicalScores(terms: readonly string[]): Float32Array {
+  /**
+   * Other index terms that are the same word in another form: Porter2 leaves
+   * "allergi" (allergy) apart from "allerg" (allergic), "photo" from
+   * "photograph" is too far to count. A variant is letters only, one of the
+   * pair is the other with at most VARIANT_SUFFIX letters more, and the
+   * shorter is at least VARIANT_MIN letters long.
+   */
+  private variantsOf(term: string): string[] {
+    if (term.length < VARIANT_MIN || !/^[a-z]+$/.test(term)) return [];
+    this.vocabulary ??= [...new Set(this.segments.flatMap((s) => [...s.postings.keys()]))].filter((t) => /^[a-z]+$/.test(t)).sort();
+    const vocabulary = this.vocabulary;
+    const found: string[] = [];
+    let low = 0;
+    let high = vocabulary.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (vocabulary[middle]! < term) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < vocabulary.length && vocabulary[i]!.startsWith(term); i += 1) {
+      if (vocabulary[i] !== term && vocabulary[i]!.length - term.length <= VARIANT_SUFFIX) found.push(vocabulary[i]!);
+    }
+    for (let length = Math.max(VARIANT_MIN, term.length - VARIANT_SUFFIX); length < term.length; length += 1) {
+      const shorter = term.slice(0, length);
+      if (this.segments.some((s) => s.postings.has(shorter))) found.push(shorter);
+    }
+    return found;
+  }
+
+  private lexicalScores(terms: readonly string[], variantWeight = 0): Float32Array {
     const scores = new Float32Array(this.size);
-    for (const term of terms) {
+    // A term asked twice counts twice, as before; a variant counts once, and never over the term itself.
+    const variants = new Map<string, number>();
+    if (variantWeight > 0) {
+      for (const term of terms) for (const variant of this.variantsOf(term)) if (!terms.includes(variant)) variants.set(variant, variantWeight);
+    }
+    for (const [term, weight] of [...terms.map((t): [string, number] => [t, 1]), ...variants]) {
       let df = 0;
       for (const s of this.segments) df += (s.postings.get(term)?.length ?? 0) / 2;
       if (df === 0) continue;
@@ -322,7 +373,7 @@ export class UnitIndex {
           const i = list[j]!;
           const tf = list[j + 1]!;
           const norm = tf + K1 * (1 - B + (B * s.lengths[i]!) / this.avgLength);
-          scores[offset + i] = scores[offset + i]! + (idf * tf * (K1 + 1)) / norm;
+          scores[offset + i] = scores[offset + i]! + (weight * idf * tf * (K1 + 1)) / norm;
         }
       });
     }
@@ -360,7 +411,7 @@ export class UnitIndex {
       const unit = this.unitAt(position);
       return visibleIn(unit.project, options.project) && (!options.allow || options.allow(unit));
     };
-    const lexical = this.lexicalScores(understanding.terms);
+    const lexical = this.lexicalScores(understanding.terms, tuning.variantWeight);
     const dense = options.queryVector ? this.denseScores(options.queryVector) : undefined;
     const ranks = new Map<number, { lexical?: number; dense?: number }>();
     const take = (scores: Float32Array, which: 'lexical' | 'dense') => {
@@ -406,6 +457,10 @@ export class UnitIndex {
         const ageDays = Math.max(0, (now - Date.parse(unit.at)) / 86_400_000) || 0;
         factor *= 1 + 0.05 * Math.exp(-ageDays / 90);
       }
+      if (tuning.earliestLift > 0 && understanding.earliest && unit.at && this.oldestAt) {
+        const sinceStart = Math.max(0, (Date.parse(unit.at) - Date.parse(this.oldestAt)) / 86_400_000) || 0;
+        factor *= 1 + tuning.earliestLift * Math.exp(-sinceStart / 30);
+      }
       return factor;
     };
     // A unit that states a date the question names is a candidate even when no ranking found it
@@ -430,7 +485,7 @@ export class UnitIndex {
     if (hop.length > 0) {
       const asked = new Set(understanding.terms);
       for (const person of understanding.people) for (const t of indexTerms(person)) asked.delete(t);
-      const second = this.lexicalScores([...understanding.terms, ...hop]);
+      const second = this.lexicalScores([...understanding.terms, ...hop], tuning.variantWeight);
       const hopSet = new Set(hop);
       let rank = 0;
       for (const position of topIndices(second, CANDIDATES)) {
@@ -454,7 +509,7 @@ export class UnitIndex {
         const others = new Set(named.filter((n) => n !== entity).flatMap((n) => indexTerms(n)));
         const terms = understanding.terms.filter((t) => !others.has(t));
         let rank = 0;
-        for (const position of topIndices(this.lexicalScores(terms), CANDIDATES)) {
+        for (const position of topIndices(this.lexicalScores(terms, tuning.variantWeight), CANDIDATES)) {
           if (!allowed(position)) continue;
           const unit = this.unitAt(position);
           if (!indexTerms(entity).every((t) => unit.terms.split(' ').includes(t))) continue;

@@ -96,6 +96,36 @@ describe('ranking', () => {
     expect(ranked[0]!.unit.id).toBe('D1:3');
   });
 
+  it('matches a word in another form that its stem leaves apart, below the form itself', () => {
+    const index = indexOf([
+      record('D1:1', 'Careful with the walnuts, Priya is allergic.', '2023-02-01T10:00:00Z'),
+      record('D1:2', 'Priya brought the salad.', '2023-02-01T10:01:00Z'),
+      record('D2:1', 'Priya says her allergy flared up again on the boat.', '2023-03-01T10:00:00Z'),
+    ]);
+    const ranked = (variantWeight: number) => index.search({ query: 'Does Priya have an allergy?', now: NOW, tuning: { variantWeight } }).ranked;
+    const score = (variantWeight: number, id: string) => ranked(variantWeight).find((r) => r.unit.id === id)!.score;
+    // Porter2 stems "allergy" to "allergi" and "allergic" to "allerg": only the variant match lifts D1:1 over its neighbour.
+    expect(indexTerms('allergy allergic')).toEqual(['allergi', 'allerg']);
+    expect(score(0, 'D1:1')).toBeCloseTo(score(0, 'D1:2'), 2);
+    expect(score(0.7, 'D1:1')).toBeGreaterThan(score(0.7, 'D1:2'));
+    expect(ranked(0.7).slice(0, 2).map((r) => r.unit.id)).toEqual(['D2:1', 'D1:1']);
+    // Short stems are not widened: "care" does not reach "career".
+    const careers = indexOf([record('D1:1', 'Her career in law', NOW), record('D1:2', 'Who takes care of the dog', NOW)]);
+    expect(careers.search({ query: 'career change', now: NOW }).ranked.map((r) => r.unit.id)).toEqual(['D1:1']);
+  });
+
+  it('favours what was said early on when the question asks how things began', () => {
+    const index = indexOf([
+      record('D1:4', 'I do the night shift at the depot for now.', '2023-01-05T10:00:00Z'),
+      record('D9:2', 'The new shift pattern at the depot is days only.', '2023-08-20T10:00:00Z'),
+    ]);
+    const top = (query: string) => index.search({ query, now: NOW }).ranked[0]!.unit.id;
+    expect(top('Which shift did Caroline work at the depot?')).toBe('D9:2');
+    expect(top('Which shift did Caroline work at the depot originally?')).toBe('D1:4');
+    expect(understand('When she first joined the depot, which shift was it?', NOW, []).earliest).toBe(true);
+    expect(understand('Who came first in the race?', NOW, []).earliest).toBe(false);
+  });
+
   it('ranks by dense similarity when no word matches', () => {
     const index = indexOf(
       [record('D1:1', 'We adopted a golden retriever puppy', NOW), record('D1:2', 'The quarterly report is late', NOW)],
