@@ -32,6 +32,8 @@ export interface InvocationUsage {
   totalMs: number;
   /** Lambda bills each invocation rounded up to the millisecond: summed here. */
   billedMs: number;
+  /** Each invocation's billed ms, in order (for medians: one process hosts every function here, so a few invocations wait behind another's CPU work). */
+  readonly durations: number[];
 }
 
 /** What one function's invocations did to AWS (or, under `outside`, the local stack's own calls). */
@@ -206,10 +208,11 @@ export class UsageMeter implements LocalFaults {
       return await this.current.run(functionName, invoke);
     } finally {
       const ms = performance.now() - started;
-      const entry = (this.usage.invocations[functionName] ??= { count: 0, totalMs: 0, billedMs: 0 });
+      const entry = (this.usage.invocations[functionName] ??= { count: 0, totalMs: 0, billedMs: 0, durations: [] });
       entry.count += 1;
       entry.totalMs += ms;
       entry.billedMs += Math.ceil(ms);
+      entry.durations.push(Math.ceil(ms));
     }
   }
 }

@@ -188,6 +188,11 @@ const GB = 1024 ** 3;
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 /** AWS's share of the run (no model), by service; `only` keeps the named functions (and their API requests when given). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+}
+
 /** Each non-zero line of a cost, scaled, largest first. */
 function split(lines: Lines, scale: number): string {
   return Object.entries(lines)
@@ -343,6 +348,10 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
     notes: [
       `reads: $${money(per1000Reads)} per 1,000 context reads (API request, authorizer share not included, reader function, its DynamoDB and S3 reads; local embeddings) against AgentCore's $${agentCorePer1000Reads} per 1,000 retrievals (ratio ${round(per1000Reads / agentCorePer1000Reads, 4)}); by line: ${split(readerOnly, 1000 / Math.max(1, run.reads))}`,
       `write path alone (API Gateway, authorizer, ingest function, its DynamoDB, S3 and SQS requests, logs and traces; no model): $${money(writePathPerMillionEvents)} per million events at this request mix; by line: ${split(writePath, perMillion)}`,
+      `Lambda time per invocation, billed ms mean / median / max (invocations), by function; the mean is what is priced: ${Object.entries(meter.usage.invocations)
+        .sort(([, a], [, b]) => b.billedMs - a.billedMs)
+        .map(([fn, i]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(i.billedMs / Math.max(1, i.count))} / ${median(i.durations)} / ${Math.max(0, ...i.durations)} (${i.count})`)
+        .join(', ')}`,
       `model calls per call site: ${sites.join('; ')}`,
       `with ${haiku.model.label}: ${Math.round(haiku.bill.cacheableShare * 100)} % of input tokens sit in static prefixes long enough for a cache point (at least ${haiku.model.minCacheTokens} tokens); tokens alone $${money(haiku.bill.dollars * perMillion)} per million messages, with caching $${money(haiku.bill.cachedDollars * perMillion)}`,
       `not in the figures: the fixed monthly cost of a deployment (Secrets Manager's page-token key $${prices.secretsManager.perSecretMonth}, CloudWatch alarms and custom metrics, the sweep schedule's 2,880 invocations and the queue pollers' empty receives, about $2 to $4 a month in all), data transfer out, and free tiers.`,
