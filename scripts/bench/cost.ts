@@ -187,7 +187,6 @@ interface Lines {
 const GB = 1024 ** 3;
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
-/** AWS's share of the run (no model), by service; `only` keeps the named functions (and their API requests when given). */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
@@ -202,6 +201,7 @@ function split(lines: Lines, scale: number): string {
     .join(', ');
 }
 
+/** AWS's share of the run (no model), by service; `only` keeps the named functions (and their API requests when given). */
 function awsCost(
   meter: UsageMeter,
   stack: LocalStack,
