@@ -514,6 +514,13 @@ describe('speaker roles: an assistant’s words are read as the assistant’s', 
     expect(taskOps(['Marco will book the table for Friday.'])).toMatchObject([{ op: 'add', task: { owner: 'Marco' } }]);
   });
 
+  it('takes no task from a commitment said in passing that names nothing, but keeps an explicit request as said', () => {
+    for (const content of ["ok i'll grab them then", "I'll believe it when I see it", "fine, I'll sort mine", 'Noor will handle it']) expect(taskOps([content]), content).toEqual([]);
+    expect(taskOps(["ok i'll grab the tickets then"])).toMatchObject([{ op: 'add', task: { title: 'Grab the tickets then' } }]);
+    expect(taskOps(['Noor will handle the seating plan'])).toMatchObject([{ op: 'add', task: { owner: 'Noor' } }]);
+    expect(taskOps(['remind me to call her back'])).toMatchObject([{ op: 'add', task: { title: 'Call her back' } }]);
+  });
+
   it('never takes a refusal for a task', () => {
     expect(taskOps([{ content: 'I will not be able to book the flights for you, but I can list the cheapest options.', role: 'assistant' }])).toEqual([]);
     expect(taskOps([{ content: "I can't change the billing address on the invoice myself.", role: 'assistant' }])).toEqual([]);

@@ -40,7 +40,12 @@ const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|no
 /** An assistant restating what it will remind the user of: the task is the user's, and it is the one the user asked for. */
 const REMINDER_FRAME = /^(?:remind you (?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
 
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean }[] = [
+/**
+ * How a task is said. `casual` marks a commitment said in passing ("I'll get
+ * them then", "Rob will sort it"): kept only when its title names what it is
+ * about. An explicit request ("remind me to call her back") is kept as said.
+ */
+const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean }[] = [
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
@@ -53,15 +58,15 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: new RegExp(`^(?:[-+*•]\\s*|(?:and|also|then|plus)\\s+)?((?:${ERRANDS})\\b(?! me\\b| you\\b| us\\b)[^.!?;]+)`, 'giu'), owner: 'author', errand: true },
   // Chat drops the subject: "Need to renew the lease", "gotta book the dentist", "Reminder: pay the plumber".
   { pattern: new RegExp(`^(?:(?:really |still |also )?(?:need|have) to|gotta|got to|reminder:|reminder to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
-  { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
-  { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
+  { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
+  { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
     pattern: /\b(?:can you|could you|would you|please)\s+(?:kindly\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
   // "Marco will book the table"; not what someone will be or feel ("Priya will be impressed", "Cheese is going to be the hard part").
-  { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named' },
+  { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named', casual: true },
 ];
 
 const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
@@ -125,8 +130,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand } of matches) {
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand, casual } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
         let phrase = restoreDots(match[match.length - 1]!);
@@ -144,7 +149,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
         );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
-        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2) continue;
+        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2 || (casual && !namesSomething(title))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open) : undefined;
         if (restated) {
@@ -165,6 +170,20 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     }
   }
   return { ops };
+}
+
+/** Words the tagger may read as a noun or number that stand for something said elsewhere ("get one", "sort mine"). */
+const STAND_INS = new Set(['one', 'ones', 'mine', 'yours', 'ours', 'theirs', 'hers', 'his', 'there', 'here', 'thing', 'things', 'stuff']);
+
+/**
+ * A title names what it is about: a noun, name or number after its first word
+ * ("Send a pic", "Email Bob", "Pay the £64"). A commitment said in passing
+ * with only pronouns and adverbs there ("I'll get them then", "I'll believe
+ * it when I see it") is chat, not something anyone could do from the title.
+ */
+function namesSomething(title: string): boolean {
+  const terms = nlp(title).terms().json() as { terms: { normal: string; tags: string[] }[] }[];
+  return terms.slice(1).some(({ terms: [term] }) => term !== undefined && !STAND_INS.has(term.normal) && !term.tags.includes('Pronoun') && (term.tags.includes('Noun') || term.tags.includes('Value')));
 }
 
 function openTask(target: string, title: string): OpenTask {
