@@ -123,6 +123,8 @@ describe('ranking', () => {
     expect(top('Which shift did Caroline work at the depot?')).toBe('D9:2');
     expect(top('Which shift did Caroline work at the depot originally?')).toBe('D1:4');
     expect(understand('When she first joined the depot, which shift was it?', NOW, []).earliest).toBe(true);
+    expect(understand('Does she sleep better now than when she began the course?', NOW, []).earliest).toBe(true);
+    expect(understand('When did she begin the course?', NOW, []).earliest).toBe(false);
     expect(understand('Who came first in the race?', NOW, []).earliest).toBe(false);
   });
 
