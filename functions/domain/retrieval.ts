@@ -130,6 +130,8 @@ const TEMPORAL = /^\W*(?:(?:and|so|but|ok|okay|then)\W+)?when\b|\bwhen (?:did|do
 /** A question about how things began: "originally", "at first", "at the start", "when he first started", "than when she began". */
 const EARLIEST = /\b(?:originally|initially|at first|in the beginning|at the (?:start|beginning)|to begin with|first (?:started|began|met|joined)|when (?:he|she|they|we|i|you) (?:first )?(?:started|began|joined))\b/i;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
+/** Whole and part days from `earlier` to `later` (ms), never negative; 0 when either is not a time. */
+const daysBetween = (earlier: number, later: number) => Math.max(0, (later - earlier) / 86_400_000) || 0;
 
 /** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week"). */
 export function questionDates(query: string, reference: string): { from: string; to: string }[] {
@@ -430,6 +432,7 @@ export class UnitIndex {
 
     const scored = new Map<number, number>();
     const now = Date.parse(options.now);
+    const start = Date.parse(this.oldestAt);
     const contact = options.contact?.toLowerCase();
     const boost = (unit: SegmentUnit) => {
       let factor = 1;
@@ -453,14 +456,9 @@ export class UnitIndex {
       }
       // Broad summaries cite few records: prefer the finer units beneath them.
       if (unit.kind === 'summary') factor *= tuning.summaryWeight * (unit.level === 0 ? 0.9 : 0.7);
-      if (tuning.recency && unit.at) {
-        const ageDays = Math.max(0, (now - Date.parse(unit.at)) / 86_400_000) || 0;
-        factor *= 1 + 0.05 * Math.exp(-ageDays / 90);
-      }
-      if (tuning.earliestLift > 0 && understanding.earliest && unit.at && this.oldestAt) {
-        const sinceStart = Math.max(0, (Date.parse(unit.at) - Date.parse(this.oldestAt)) / 86_400_000) || 0;
-        factor *= 1 + tuning.earliestLift * Math.exp(-sinceStart / 30);
-      }
+      const at = unit.at ? Date.parse(unit.at) : NaN;
+      if (tuning.recency && unit.at) factor *= 1 + 0.05 * Math.exp(-daysBetween(at, now) / 90);
+      if (tuning.earliestLift > 0 && understanding.earliest && unit.at && this.oldestAt) factor *= 1 + tuning.earliestLift * Math.exp(-daysBetween(start, at) / 30);
       return factor;
     };
     // A unit that states a date the question names is a candidate even when no ranking found it

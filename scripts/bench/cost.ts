@@ -27,7 +27,7 @@ import { ApiClient } from '../eval/api-client.js';
 import { parseCorpus, turnEvent, type CorpusSample } from '../eval/corpus.js';
 import { PRICES_2026_12_02, type ModelPrice, type PriceTable } from './prices.js';
 import type { BenchReport } from './report.js';
-import { round } from './stats.js';
+import { median, round } from './stats.js';
 
 const CORPORA = ['coworkers', 'coach', 'family'] as const;
 
@@ -187,11 +187,6 @@ interface Lines {
 const GB = 1024 ** 3;
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Each non-zero line of a cost, scaled, largest first. */
 function split(lines: Lines, scale: number): string {
   return Object.entries(lines)
@@ -350,7 +345,7 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
       `write path alone (API Gateway, authorizer, ingest function, its DynamoDB, S3 and SQS requests, logs and traces; no model): $${money(writePathPerMillionEvents)} per million events at this request mix; by line: ${split(writePath, perMillion)}`,
       `Lambda time per invocation, billed ms mean / median / max (invocations), by function; the mean is what is priced: ${Object.entries(meter.usage.invocations)
         .sort(([, a], [, b]) => b.billedMs - a.billedMs)
-        .map(([fn, i]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(i.billedMs / Math.max(1, i.count))} / ${median(i.durations)} / ${Math.max(0, ...i.durations)} (${i.count})`)
+        .map(([fn, i]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(i.billedMs / Math.max(1, i.count))} / ${Math.round(median(i.durations))} / ${Math.max(0, ...i.durations)} (${i.count})`)
         .join(', ')}`,
       `model calls per call site: ${sites.join('; ')}`,
       `with ${haiku.model.label}: ${Math.round(haiku.bill.cacheableShare * 100)} % of input tokens sit in static prefixes long enough for a cache point (at least ${haiku.model.minCacheTokens} tokens); tokens alone $${money(haiku.bill.dollars * perMillion)} per million messages, with caching $${money(haiku.bill.cachedDollars * perMillion)}`,
