@@ -127,8 +127,8 @@ export interface QueryUnderstanding {
  * ("is he sleeping more than when he started?"); "what date", "how long ago" and the like.
  */
 const TEMPORAL = /^\W*(?:(?:and|so|but|ok|okay|then)\W+)?when\b|\bwhen (?:did|does|do|was|were|is|are|will|would|has|have|had|can|could|should)\b|\b(?:what (?:date|day|month|year|time)|which (?:date|day|month|year)|how long (?:ago|before|after)|since when)\b/i;
-/** A question about how things began: "originally", "at first", "at the start", "when he first started", "than when she began". */
-const EARLIEST = /\b(?:originally|initially|at first|in the beginning|at the (?:start|beginning)|to begin with|first (?:started|began|met|joined)|when (?:he|she|they|we|i|you) (?:first )?(?:started|began|joined))\b/i;
+/** A question about how things began: "originally", "at the outset", "in the early days", "when he first started", "than when Noor joined". */
+const EARLIEST = /\b(?:originally|initially|at first|in the beginning|at the (?:very )?(?:start|beginning|outset)|in the early days|to (?:begin|start) with|first (?:started|began|met|joined|took over)|when (?:[\p{L}'’]+ ){1,2}(?:first )?(?:started|began|joined|took over))\b/iu;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 /** Whole and part days from `earlier` to `later` (ms), never negative; 0 when either is not a time. */
 const daysBetween = (earlier: number, later: number) => Math.max(0, (later - earlier) / 86_400_000) || 0;

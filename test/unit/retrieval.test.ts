@@ -125,6 +125,9 @@ describe('ranking', () => {
     expect(understand('When she first joined the depot, which shift was it?', NOW, []).earliest).toBe(true);
     expect(understand('Does she sleep better now than when she began the course?', NOW, []).earliest).toBe(true);
     expect(understand('When did she begin the course?', NOW, []).earliest).toBe(false);
+    expect(understand('what car did he drive in the early days of the job', NOW, []).earliest).toBe(true);
+    expect(understand('What did Ilse bring to the choir when she joined, at the very outset?', NOW, []).earliest).toBe(true);
+    expect(understand('Is the original lease still in the drawer?', NOW, []).earliest).toBe(false);
     expect(understand('Who came first in the race?', NOW, []).earliest).toBe(false);
   });
 
