@@ -83,8 +83,15 @@ export interface RankingTuning {
   readonly denseWeight: number;
   /** Contacts, facts and tasks over the records they were consolidated from. */
   readonly itemPrior: number;
-  /** Lift units by or about a person the question names. */
+  /** Lift units that mention a person the question names. */
   readonly personLift: boolean;
+  /**
+   * Lift records said by a person the question names, by this much for a
+   * rare speaker, less the larger their share of the records, nothing from a
+   * 40 % share up: in a group chat "what did Helen get?" is likely in Helen's
+   * own words; in a two-person chat half the turns are hers and say nothing.
+   */
+  readonly speakerLift: number;
   /** Lift units dated in, or stating, a date the question names; and dated records for "when" questions. */
   readonly dateLift: boolean;
   /** Search again with names the best units bring up. */
@@ -107,7 +114,7 @@ export interface RankingTuning {
   readonly earliestLift: number;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5 };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5 };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -273,6 +280,8 @@ export class UnitIndex {
   /** The index's letter-only terms, sorted: built on the first search that needs variants. */
   private vocabulary?: string[];
   readonly people: ReadonlySet<string>;
+  /** Each named speaker's share of the records. */
+  readonly speakerShare: ReadonlyMap<string, number>;
   readonly newestAt: string;
   /** The earliest record's time: where "at first" and "originally" look. */
   readonly oldestAt: string;
@@ -293,6 +302,8 @@ export class UnitIndex {
     let length = 0;
     let live = 0;
     const people = new Set<string>();
+    const spoken = new Map<string, number>();
+    let records = 0;
     let newest = '';
     let oldest = '';
     // Newest segment first: the first copy of an id seen is the one that counts.
@@ -307,7 +318,11 @@ export class UnitIndex {
         seen.add(unit.id);
         live += 1;
         length += loaded.lengths[i]!;
-        if (unit.kind === 'record' && unit.speaker && !['user', 'assistant', 'tool', 'system'].includes(unit.speaker)) people.add(unit.speaker);
+        if (unit.kind === 'record') records += 1;
+        if (unit.kind === 'record' && unit.speaker && !['user', 'assistant', 'tool', 'system'].includes(unit.speaker)) {
+          people.add(unit.speaker);
+          spoken.set(unit.speaker, (spoken.get(unit.speaker) ?? 0) + 1);
+        }
         if (unit.kind === 'contact' && unit.label) people.add(unit.label);
         if (unit.at && unit.at > newest && unit.kind === 'record') newest = unit.at;
         if (unit.at && (!oldest || unit.at < oldest) && unit.kind === 'record') oldest = unit.at;
@@ -315,6 +330,7 @@ export class UnitIndex {
     }
     this.avgLength = live > 0 ? length / live : 1;
     this.people = people;
+    this.speakerShare = new Map([...spoken].map(([speaker, n]) => [speaker, n / Math.max(1, records)]));
     this.newestAt = newest;
     this.oldestAt = oldest;
   }
@@ -441,8 +457,10 @@ export class UnitIndex {
         if (understanding.dates.some((range) => dates.some((d) => d >= range.from && d <= range.to))) factor += 0.6;
       }
       if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && /\(\d{4}-\d{2}-\d{2}\)/.test(unit.text)) factor += 0.15;
+      if (tuning.speakerLift > 0 && unit.kind === 'record' && unit.speaker && understanding.people.includes(unit.speaker)) {
+        factor += tuning.speakerLift * Math.max(0, 1 - 2.5 * (this.speakerShare.get(unit.speaker) ?? 1));
+      }
       if (tuning.personLift && understanding.people.length > 0) {
-        if (unit.speaker && understanding.people.includes(unit.speaker)) factor += 0.2;
         const text = `${unit.label ?? ''} ${unit.text} ${unit.about ?? ''}`.toLowerCase();
         if (understanding.people.some((p) => text.includes(p.toLowerCase().split(' ')[0]!))) factor += 0.15;
       }

@@ -191,6 +191,17 @@ describe('ranking', () => {
     expect(index.search({ query: 'Which race did Caroline run?', now: NOW }).ranked.slice(0, 2).map((r) => r.unit.id).sort()).toEqual(['D1:1', 'D6:1']);
   });
 
+  it('lifts what a named speaker said in a group, and nothing in a chat of two where half the turns are theirs', () => {
+    const said = (speakers: string[]) =>
+      indexOf(speakers.map((speaker, n) => record(`D${n + 1}:1`, speaker === 'Helen' ? 'Thank you all for the pottery voucher, so excited.' : 'Happy birthday Helen! Hope the birthday cake was good.', `2023-05-0${n + 1}T10:00:00Z`, speaker)));
+    const rank = (index: UnitIndex, speakerLift?: number) =>
+      index.search({ query: 'What present did Helen get for her birthday?', now: NOW, ...(speakerLift === undefined ? {} : { tuning: { speakerLift } }) }).ranked.findIndex((r) => r.unit.id === 'D4:1');
+    const group = said(['Amy', 'Rob', 'Josh', 'Helen']);
+    expect([rank(group), rank(group, 0)]).toEqual([0, 3]);
+    const pair = said(['Owen', 'Helen', 'Owen', 'Helen']);
+    expect(rank(pair)).toBe(rank(pair, 0));
+  });
+
   it('brings in a unit that states the date the question names, even when no word matches', () => {
     const index = indexOf([
       recordUnit({ id: 'D4:3', sequence: 1, timestamp: '2026-07-27T10:00:00Z', role: 'user', content: 'Remind me to send the contract to the landlord by Friday.', metadata: { speaker: 'Noor' } }),
