@@ -438,7 +438,8 @@ export function forModel(item: MemoryItem): Record<string, unknown> {
 function contentForModel(item: MemoryItem): Record<string, unknown> {
   switch (item.kind) {
     case 'contact':
-      return { name: item.name, aliases: item.aliases, role: item.role, organisation: item.organisation, relationships: item.relationships, preferences: item.preferences, channels: item.channels, summary: item.summary };
+      // The biography goes back in so a refresh builds on it rather than on this batch alone.
+      return { name: item.name, aliases: item.aliases, role: item.role, organisation: item.organisation, relationships: item.relationships, preferences: item.preferences, channels: item.channels, biography: item.biography, summary: item.summary };
     case 'fact':
       return { table: item.table, row: item.row, statement: item.statement, status: item.status };
     case 'task':

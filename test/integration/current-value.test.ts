@@ -96,3 +96,20 @@ describe('an assistant’s words, read as the assistant’s', () => {
     expect(tasks.filter((t) => /^be able|walk/i.test(t.title))).toEqual([]);
   });
 });
+
+describe('a biography from what was said', () => {
+  const contactsOf = async (agentId: string) => (await api<{ items: { name: string; role?: string; biography: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/contacts?limit=100`)).body.items;
+
+  it('is never the bare name: it gathers what two batches said about the person, in chat words', async () => {
+    const agentId = 'biography-grows';
+    await consolidate(agentId, [['user', 'my big sis Okoye grew up in Lagos but she lives in Hull now'], ['assistant', 'Good to know.']], '2026-08-04T09:00:00Z');
+    await consolidate(agentId, [['user', 'okoye has two kids btw, and Okoye is a midwife these days'], ['user', 'Lunch with Bram Dekker, no idea what he does yet.']], '2026-09-14T09:00:00Z');
+
+    const contacts = await contactsOf(agentId);
+    const okoye = contacts.find((c) => c.name === 'Okoye');
+    expect(okoye).toMatchObject({ role: 'midwife' });
+    expect(okoye!.biography).toMatch(/^Okoye: midwife\. The user's sister\. Said: .*Okoye grew up in Lagos.*Okoye lives in Hull.*Okoye has two kids/);
+    // Nothing said of him but his name: the day he came up is still said, not the name alone.
+    expect(contacts.find((c) => c.name === 'Bram Dekker')?.biography).toBe('Bram Dekker. First mentioned 2026-09-14.');
+  });
+});

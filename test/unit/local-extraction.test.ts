@@ -124,6 +124,49 @@ describe('contacts: organisation and role, in one clause or the next', () => {
   });
 });
 
+describe('contacts: a biography from what the records say', () => {
+  const bio = (name: string, ...lines: Line[]) => contact(name, ...lines)?.biography ?? '';
+
+  it('reads roles said plainly, in apposition, or as the work someone does', () => {
+    expect(contact('Marcus', 'my neighbour Marcus is a plumber, useful lol')).toMatchObject({ role: 'plumber' });
+    expect(contact('Marcus', 'Marcus next door does plumbing for a living')).toMatchObject({ role: 'plumber' });
+    expect(contact('Hannah', 'Hannah (their account manager) promised the keys this week.')).toMatchObject({ role: 'account manager' });
+    expect(contact('Ravi', 'Ravi, our new tech lead, starts on Monday.')).toMatchObject({ role: 'tech lead' });
+    expect(contact('Carla', 'Carla is an auditor there now')).toMatchObject({ role: 'auditor' });
+    expect(contact('Nadia', 'omg Nadia quit Boots, shes at Lloyds Pharmacy now')).toMatchObject({ organisation: 'Lloyds Pharmacy' });
+  });
+
+  it('does not take a judgement for a job', () => {
+    expect(contact('Amy', 'Amy is a great cook')?.role).toBeUndefined();
+  });
+
+  it('reads a relation the way chat says it', () => {
+    expect(contact('Ines', 'my big sis Ines is staying with me this week')?.relationships).toEqual([{ type: 'sister', to: 'user' }]);
+    expect(contact('Dev', 'my bro Dev got the tickets')?.relationships).toEqual([{ type: 'brother', to: 'user' }]);
+  });
+
+  it('keeps what is said someone is or has, with the day a relative time was said', () => {
+    expect(bio('Diego', 'my brother Diego graduated yesterday!!')).toBe("Diego. The user's brother. Said: Diego graduated (said 2026-05-06).");
+    expect(bio('Carla', 'Carla lives in Leeds with my cousin.')).toBe("Carla. Said: Carla lives in Leeds with the user's cousin.");
+    expect(bio('Nadia', { content: "i grew up in Porto and I'm allergic to cats lol", speaker: 'Nadia' })).toBe('Nadia. Said: Nadia grew up in Porto; Nadia is allergic to cats.');
+  });
+
+  it('says no more than the role or the relation already says', () => {
+    expect(bio('Tom', 'Tom is my manager, and he is great.')).toBe("Tom. The user's manager.");
+  });
+
+  it('names what comes up more than once with someone, and when nothing is said of them, when they were first named', () => {
+    expect(bio('Owen', 'Owen got pulled onto the data center migration.', 'Owen says the data center migration runs late.')).toBe('Owen. Comes up with: data center migration.');
+    expect(bio('Owen', 'Owen got pulled onto the data center migration.')).toBe('Owen. First mentioned 2026-05-06.');
+  });
+
+  it('keeps what an earlier batch said', () => {
+    const earlier = [{ alias: 'C1', name: 'Carla', aliases: [], relationships: [], preferences: [], channels: [], summary: '', biography: 'Carla. Said: Carla lives in Leeds.' }];
+    const ops = extractContacts(input('contacts', ['Carla has two kids and a dog.'], earlier as unknown as UpdaterInput['existing'])).ops;
+    expect(ops).toMatchObject([{ op: 'update', changes: { biography: 'Carla. Said: Carla lives in Leeds; Carla has two kids and a dog.' } }]);
+  });
+});
+
 describe('facts: what is stated, not what is wondered', () => {
   it.each([['I moved to Lisbon in May.'], ['We live in Lisbon.'], ["I'm based in Lisbon these days."], ['Home for us is Lisbon.']])('reads a home: %s', (line) => {
     expect(fact('home city', line).map((row) => row.value)).toEqual(['Lisbon']);

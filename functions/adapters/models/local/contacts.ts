@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 
 const SUMMARY_TOKENS = 120;
@@ -16,13 +16,14 @@ const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
 const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|and)`;
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
-const ROLE_STOP = '(?:last|this|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who)';
-const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
+const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who)';
+const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
 const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_NOUN = /\b(?:pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief)s?\b/i;
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional';
+const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
   readonly pattern: RegExp;
@@ -36,7 +37,16 @@ interface RoleRule {
   readonly department?: boolean;
   /** The organisation is one they left. */
   readonly leaves?: boolean;
+  /** The role is a trade's work, named for who does it ("plumbing": plumber). */
+  readonly trade?: boolean;
 }
+
+/** Work said as what is done, and who does it. */
+const TRADES: Readonly<Record<string, string>> = {
+  plumbing: 'plumber', nursing: 'nurse', teaching: 'teacher', accounting: 'accountant', accountancy: 'accountant', gardening: 'gardener', farming: 'farmer',
+  cleaning: 'cleaner', tutoring: 'tutor', coaching: 'coach', catering: 'caterer', hairdressing: 'hairdresser', photography: 'photographer', carpentry: 'carpenter',
+  bookkeeping: 'bookkeeper', roofing: 'roofer', plastering: 'plasterer', decorating: 'decorator', translation: 'translator', nannying: 'nanny', dentistry: 'dentist',
+};
 
 const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"
@@ -46,6 +56,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "Mark O'Neill (procurement lead, Brightwell Inc.)", "Priti (head of sales at Greenway)"
   { pattern: new RegExp(`\\b(${NAME}) \\(${ROLE}, (${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
   { pattern: new RegExp(`\\b(${NAME}) \\((?:the |their )?${ROLE} (?:at|of|for) (?:the )?(${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
+  // "Hannah (their account manager) promised keys", "Ravi, our new tech lead, starts Monday": a job title in apposition.
+  { pattern: new RegExp(`\\b(${NAME}) \\(${ARTICLES}${ROLE}\\)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "she is the CFO at Brightwell", "I'm a nurse at St. Mary's Hospital", "is now COO at Koru Labs"
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "works at Ferrotek as a buyer", "she works for Koru Labs, COO"
@@ -69,6 +82,10 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
+  // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly
+  { pattern: new RegExp(`\\b${WHO}(?:'s| is| was) (?:a|an) ${ROLE}(?=[.,;!?]|$| (?:by trade|for a living|these days)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  // "marcus next door does plumbing for a living": a trade named by what they do
+  { pattern: new RegExp(`\\b${WHO}(?: next door| down the road| upstairs| downstairs)? (?:does|do|did) (${Object.keys(TRADES).join('|')}) for (?:a living|work)\\b`, 'gu'), who: 1, role: 2, org: 0, trade: true },
   // "I'm now chief operating officer", "José is purchasing director now", "he is a chef there"
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) now ${ARTICLES}${ROLE}(?=[.,;!]|$| so\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) ${ARTICLES}${ROLE} (?:now|there|over there)\\b`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
@@ -97,6 +114,10 @@ interface Observation {
   channels: { type: string; value: string }[];
   evidence: string[];
   mentions: { timestamp: string; sentence: string }[];
+  /** What the records say they are or have ("Ines is an architect", "Nadia grew up in Porto"), in reading order. */
+  said: string[];
+  /** When the batch first names them. */
+  firstAt: string;
   /** Said by or about them as a person (a role, a relation, a speaker): a name compromise missed is still kept. */
   personal: boolean;
 }
@@ -110,6 +131,7 @@ interface KnownContact {
   relationships: { type: string; to: string }[];
   preferences: string[];
   channels: { type: string; value: string }[];
+  biography?: string;
   summary: string;
 }
 
@@ -121,18 +143,18 @@ function cleanOrg(raw: string): string | undefined {
 
 export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const observations = new Map<string, Observation>();
-  const observe = (rawName: string, recordId: string): Observation | undefined => {
+  const observe = (rawName: string, record: { id: string; timestamp: string }): Observation | undefined => {
     const name = cleanName(rawName);
     if (!name || /^(?:Dr|Mr|Mrs|Ms|Prof)\.?$/.test(name)) return undefined;
     // "Dana" after "Dana Whitfield" (or the other way round) is the same person.
     const key = [...observations.keys()].find((known) => sameName(known, name)) ?? name;
     let observation = observations.get(key);
     if (!observation) {
-      observation = { name, relationships: [], preferences: [], channels: [], evidence: [], mentions: [], personal: false };
+      observation = { name, relationships: [], preferences: [], channels: [], evidence: [], mentions: [], said: [], firstAt: record.timestamp, personal: false };
       observations.set(key, observation);
     }
     if (name.split(' ').length > observation.name.split(' ').length) observation.name = name;
-    if (!observation.evidence.includes(recordId)) observation.evidence.push(recordId);
+    if (!observation.evidence.includes(record.id)) observation.evidence.push(record.id);
     return observation;
   };
   /** Organisations and places seen in the batch: a capitalised word that is one of them is not a person. */
@@ -144,7 +166,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
 
   for (const record of input.records) {
     const author = authorOf(record);
-    const speaker = author.name ? observe(author.name, record.id) : undefined;
+    const speaker = author.name ? observe(author.name, record) : undefined;
     if (speaker) speaker.personal = true;
     for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
@@ -159,11 +181,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean }[] = [];
       if (!hypothetical) {
         for (const rule of ROLE_RULES) {
-          for (const match of held.matchAll(rule.pattern)) {
+          for (const match of spelledOut(held).matchAll(rule.pattern)) {
             const who = rule.who === 0 ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
-            const role = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '')) : undefined;
+            const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '')) : undefined;
+            const role = said && rule.trade ? TRADES[said.toLowerCase()] : said;
             if (rule.jobNoun && role && !JOB_NOUN.test(role)) continue;
+            // "a great cook", "a terrible driver": a judgement, not a job.
+            if (rule.jobNoun && role && /^(?:great|good|bad|terrible|amazing|brilliant|decent|natural|born|real|total|huge|big|lovely|fantastic|awful|excellent|better|best|worse|worst|proper|crap|rubbish)\b/.test(role)) continue;
             if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving)\b/.test(role)) continue;
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
             if (role && /\bas\b/.test(role)) continue;
@@ -171,6 +196,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             if (role && !rule.department && /^\p{L}+ing\b/u.test(role) && !JOB_NOUN.test(role)) continue;
             if (!org && !role) continue;
             if (org && places.has(org.toLowerCase()) && !role) continue;
+            // "went to Rachel Okafor at Linden Physio": someone seen at a place, not an employer.
+            if (org && !role && /^ at \p{Lu}/u.test(held.slice((match.index ?? 0) + match[0].length))) continue;
             if (org) organisations.add(org.toLowerCase());
             found.push({ at: match.index ?? 0, who, ...(org ? { org } : {}), ...(role ? { role } : {}), department: rule.department ?? false, leaves: rule.leaves ?? false });
           }
@@ -181,14 +208,18 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         .filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()))
         // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
         .filter((name) => !hypothetical || [...observations.keys()].some((known) => sameName(known, cleanName(name) ?? name)) || knownNames.some((known) => sameName(known, cleanName(name) ?? name)))
-        .map((name) => observe(name, record.id))
+        .map((name) => observe(name, record))
         .filter((o): o is Observation => !!o);
-      for (const observation of named) observation.mentions.push({ timestamp: record.timestamp, sentence });
+      for (const observation of named) {
+        observation.mentions.push({ timestamp: record.timestamp, sentence });
+        for (const clause of saidOf(observation.name, sentence, author.name, record.timestamp, named.length === 1)) addUnique(observation.said, clause, (c) => c.toLowerCase());
+      }
+      if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, clause, (c) => c.toLowerCase());
       const subject = (who: string): Observation | undefined => {
         if (/^(?:she|he|they)$/i.test(who)) return lastPerson;
         if (who === 'I') return speaker;
         if (organisations.has(who.toLowerCase())) return undefined;
-        return observe(who, record.id);
+        return observe(who, record);
       };
       // A sentence's own named people come first for its pronouns; then the last one named before it.
       const before = lastPerson;
@@ -214,17 +245,17 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
       if (named.length > 0) lastPerson = named[named.length - 1];
       for (const match of held.matchAll(RELATION_PATTERN)) {
-        const person = observe(match[2]!, record.id);
+        const person = observe(match[2]!, record);
         if (person) {
           person.personal = true;
-          addUnique(person.relationships, { type: match[1]!.toLowerCase(), to: author.key }, (r) => r.type);
+          addUnique(person.relationships, { type: relationType(match[1]!), to: author.key }, (r) => r.type);
         }
       }
       for (const match of held.matchAll(RELATION_REVERSE_PATTERN)) {
-        const person = observe(match[1]!, record.id);
+        const person = observe(match[1]!, record);
         if (person) {
           person.personal = true;
-          addUnique(person.relationships, { type: match[2]!.toLowerCase(), to: author.key }, (r) => r.type);
+          addUnique(person.relationships, { type: relationType(match[2]!), to: author.key }, (r) => r.type);
         }
       }
       for (const match of held.matchAll(PREFERENCE_PATTERN)) {
@@ -258,7 +289,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       preferences: dedupe([...(match?.preferences ?? []), ...observation.preferences], (p) => p.toLowerCase()),
       channels: dedupe([...(match?.channels ?? []), ...observation.channels], (c) => c.value.toLowerCase()),
     };
-    const biography = biographyOf(merged);
+    const previous = match?.biography ?? '';
+    const biography = biographyOf({
+      ...merged,
+      said: dedupe([...saidIn(previous), ...observation.said], (c) => c.toLowerCase()),
+      firstMentioned: firstMentionIn(previous) ?? observation.firstAt.slice(0, 10),
+      topics: topicsOf(observation, [...observations.values()].map((o) => o.name), topicsIn(previous), [merged.role, merged.organisation, ...merged.relationships.map((r) => r.type), ...merged.preferences, ...saidIn(previous), ...observation.said].filter((k): k is string => !!k)),
+    });
     const summary = runningSummary(observation.mentions, match?.summary ?? '');
     const fields = {
       ...(observation.role ? { role: observation.role } : {}),
@@ -296,6 +333,12 @@ function dedupe<T>(list: T[], key: (v: T) => string): T[] {
   return [...seen.values()];
 }
 
+/**
+ * Who a contact is, from what the records say: work, relation to the user,
+ * what was said they are or have, what they like, what they come up with,
+ * how to reach them. The "Said:" and "Comes up with:" parts are read back
+ * from the previous biography, so they accumulate across batches.
+ */
 export function biographyOf(contact: {
   name: string;
   role?: string | undefined;
@@ -303,14 +346,137 @@ export function biographyOf(contact: {
   relationships: { type: string }[];
   preferences: string[];
   channels: { type: string; value: string }[];
+  said?: string[];
+  topics?: string[];
+  firstMentioned?: string | undefined;
 }): string {
   const parts: string[] = [];
   const work = [contact.role, contact.organisation ? `at ${contact.organisation}` : undefined].filter(Boolean).join(' ');
   parts.push(work ? `${contact.name}: ${work}.` : `${contact.name}.`);
   if (contact.relationships.length) parts.push(`The user's ${contact.relationships.map((r) => r.type).join(' and ')}.`);
+  // "Tom is the user's manager" says no more than the relation line.
+  const restates = (clause: string) => [contact.role, ...contact.relationships.map((r) => r.type)].some((known) => known && new RegExp(`\\b(?:is|was) (?:the user's|\\S+'s|our|their|a|an|the) ${escapeRegExp(known)}\\b`, 'i').test(clause));
+  const said = (contact.said ?? []).filter((clause) => !restates(clause));
+  if (said.length) parts.push(`Said: ${said.slice(-SAID_KEPT).join('; ')}.`);
   if (contact.preferences.length) parts.push(`${capitaliseFirst(contact.preferences.slice(-3).join('; '))}.`);
+  if (contact.topics?.length) parts.push(`Comes up with: ${contact.topics.join(', ')}.`);
   if (contact.channels.length) parts.push(`Reach: ${contact.channels.map((c) => `${c.type} ${c.value}`).join(', ')}.`);
+  // Nothing else said of them: when they came into the conversation is still something.
+  if (parts.length === 1 && !work && contact.firstMentioned) parts.push(`First mentioned ${contact.firstMentioned}.`);
   return parts.join(' ');
+}
+
+const SAID_KEPT = 4;
+const TOPICS_KEPT = 4;
+/** Words that say a phrase names what someone is (a job, a relation, a standing). */
+const IDENTITY_NOUN = new RegExp(`\\b(?:${JOB_WORDS}|fan|student|member|volunteer|runner|vegan|vegetarian|sister|brother|wife|husband|partner|mother|father|son|daughter|cousin|friend|neighbou?r|roommate|flatmate|fianc[ée]e?|aunt|uncle|grandmother|grandfather)s?\\b`, 'i');
+/** What someone is or has for good, not what they are doing this week. */
+const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\\b|(?:is|was|['’]s) (?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired|divorced)\\b|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+/** The same, said of oneself, with the third-person form it takes in a profile. */
+const STABLE_FIRST: readonly [RegExp, string][] = [
+  [/^(?:live|lives)\b/, 'lives'],
+  [/^(?:lived|grew up|was born|studied|graduated|taught|finished (?:my) (?:degree|phd|masters|training|apprenticeship))\b/, '$&'],
+  [/^(?:come from|['’]m from|am from)\b/, 'is from'],
+  [/^study\b/, 'studies'],
+  [/^teach\b/, 'teaches'],
+  [/^own\b/, 'owns'],
+  [/^speak\b/, 'speaks'],
+  [/^coach\b/, 'coaches'],
+  [/^volunteer\b/, 'volunteers'],
+  [/^(?:have|['’]ve got|have got)(?= (?:a|an|two|three|four|five|\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\b)/, 'has'],
+  [/^(?:['’]m|am)(?= (?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired|divorced)\b)/, 'is'],
+];
+/** Where a clause about someone begins: the start of a sentence or a clause. */
+const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ ))`;
+const CLAUSE_REST = `[^.,;!?()]{0,60}?(?=$|[.,;!?()]| (?:but|lol|haha|btw|tbh|fyi|ngl|imo|which|so|and (?:then|i|I|she|he|they|we|my|her|his))\\b|['’])`;
+
+/** Chat's contractions without the apostrophe ("shes at boots now"), spelled out for the role rules. */
+function spelledOut(sentence: string): string {
+  return sentence.replace(/\b([Ss]he|[Hh]e)s\b/g, "$1's").replace(/\b[Ii]m\b(?= (?:a|an|the|now|at|with|working)\b)/g, "I'm");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Clauses of a sentence that say what the named person is or has: "Ines is an architect now". */
+function saidOf(name: string, sentence: string, author: string | undefined, at: string, only: boolean): string[] {
+  if (isHypothetical(sentence)) return [];
+  const first = name.split(' ')[0]!;
+  // "she" or "he" later in a sentence that names no one else is the person named in it.
+  const pronoun = only ? `|(?<=\\b${escapeRegExp(first)}\\b.*)(?:[Ss]he|[Hh]e)` : '';
+  const pattern = new RegExp(`${CLAUSE_START}(?:${escapeRegExp(name)}|${escapeRegExp(first)}${pronoun})(?:['’]s (?=from\\b)| )(?:${STABLE_THIRD})${CLAUSE_REST}`, 'gu');
+  // "my" is the writer's: "Tom is my manager" from Priya is "Tom is Priya's manager".
+  const owner = author && author !== name ? `${author}'s` : "the user's";
+  return [...sentence.matchAll(pattern)]
+    .map((m) => anchored(trimPhrase(`${name}${m[0].slice(m[0].startsWith(name) ? name.length : m[0].startsWith(first) ? first.length : m[0].indexOf(' '))}`.replace(/\bmy\b/g, owner).replace(/\bme\b/g, author ?? 'the user')), at))
+    .filter((c) => c.split(' ').length >= 3);
+}
+
+/** What a speaker says they are or have ("I grew up in Porto"), said of them: "Nadia grew up in Porto". */
+function saidBySelf(name: string, sentence: string, at: string): string[] {
+  const clauses: string[] = [];
+  for (const m of sentence.matchAll(new RegExp(`${CLAUSE_START}[Ii](?= |['’])`, 'gu'))) {
+    const rest = sentence.slice((m.index ?? 0) + 1).replace(/^ /, '');
+    for (const [pattern, third] of STABLE_FIRST) {
+      const verb = rest.match(pattern);
+      if (!verb) continue;
+      const tail = rest.slice(verb[0].length).match(new RegExp(`^${CLAUSE_REST}`, 'u'))?.[0] ?? '';
+      const clause = trimPhrase(`${name} ${third === '$&' ? verb[0] : third}${tail}`.replace(/\bmy\b/g, 'their').replace(/\bme\b/g, 'them'));
+      if (clause.split(' ').length >= 3) clauses.push(anchored(clause, at));
+      break;
+    }
+  }
+  return clauses;
+}
+
+const RELATIVE_TIME = /\s*\b(?:yesterday|yday|today|tonight|this (?:morning|week|month|year)|last (?:night|week|month|year)|recently|just now|\d+ (?:days?|weeks?|months?) ago|a (?:few )?(?:days?|weeks?|months?) ago)\b/i;
+
+/** "Diego graduated yesterday" read later says nothing of when: the day it was said replaces the relative time. */
+function anchored(clause: string, at: string): string {
+  return RELATIVE_TIME.test(clause) ? `${trimPhrase(clause.replace(RELATIVE_TIME, ''))} (said ${at.slice(0, 10)})` : clause;
+}
+
+/** Noun phrases that come up where a contact is mentioned, most frequent first, then what was kept before. */
+function topicsOf(observation: Observation, names: readonly string[], previous: readonly string[], known: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  const lowerNames = names.flatMap((n) => n.toLowerCase().split(' '));
+  for (const { sentence } of observation.mentions) {
+    const seen = new Set<string>();
+    for (const noun of nlp(sentence).nouns().json() as { terms: { normal: string; tags: string[] }[] }[]) {
+      const words = noun.terms
+        .filter((t) => !t.tags.some((tag) => ['Determiner', 'Pronoun', 'Possessive', 'Date', 'Duration', 'Value', 'Person', 'Adverb', 'Conjunction', 'Preposition'].includes(tag)))
+        .map((t) => t.normal.replace(/[^\p{L}\p{N}' -]/gu, '').trim())
+        .filter((w) => w && !lowerNames.includes(w) && !TIME_WORDS.has(w));
+      const phrase = words.join(' ');
+      if (phrase.length < 4 || words.length > 3 || GENERIC_NOUNS.has(phrase) || seen.has(phrase)) continue;
+      seen.add(phrase);
+      counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+    }
+  }
+  // Only what comes up more than once: a phrase seen once is as likely chance as a topic.
+  const repeated = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]).map(([phrase]) => phrase);
+  const said = [...known].join(' ').toLowerCase();
+  const distinct = (list: string[]) => list.filter((p, i) => !said.includes(p) && !list.some((other, j) => j !== i && other.includes(p) && other !== p));
+  return distinct(dedupe([...repeated, ...previous], (p) => p)).slice(0, TOPICS_KEPT);
+}
+
+const TIME_WORDS = new Set(['last', 'next', 'this', 'that', 'ago', 'early', 'late', 'soon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const GENERIC_NOUNS = new Set(['here', 'there', 'everyone', 'everything', 'something', 'anything', 'problem', 'details', 'question', 'help', 'lol', 'haha', 'omg', 'thanks', 'thx', 'thing', 'things', 'stuff', 'time', 'times', 'idea', 'people', 'person', 'guy', 'guys', 'lots', 'week', 'weekend', 'month', 'year', 'night', 'morning', 'evening', 'today', 'tomorrow', 'yesterday', 'news', 'update', 'way', 'point', 'sense', 'part', 'kind', 'sort', 'bit', 'life', 'work', 'fine', 'okay', 'good', 'great', 'sure', 'yeah']);
+
+/** The "Said:" clauses of a biography this module wrote. */
+function saidIn(biography: string): string[] {
+  return (biography.match(/(?:^| )Said: ([^.]*)\./)?.[1] ?? '').split('; ').filter(Boolean);
+}
+
+/** The day a biography this module wrote says someone was first mentioned. */
+function firstMentionIn(biography: string): string | undefined {
+  return biography.match(/(?:^| )First mentioned (\d{4}-\d{2}-\d{2})\./)?.[1];
+}
+
+/** The "Comes up with:" phrases of a biography this module wrote. */
+function topicsIn(biography: string): string[] {
+  return (biography.match(/(?:^| )Comes up with: ([^.]*)\./)?.[1] ?? '').split(', ').filter(Boolean);
 }
 
 function capitaliseFirst(text: string): string {

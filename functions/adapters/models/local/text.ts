@@ -156,10 +156,18 @@ const NOT_NAMES = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|teammate';
-export const RELATION_PATTERN = new RegExp(`\\b[Mm]y (?:(?:new|old|best|former) )?(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
+const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|flatmate|housemate|teammate|sis|bro|mum|mom|dad|hubby|grandma|grandpa|gran|granny|stepmom|stepmum|stepdad|bestie|bff';
+/** How chat says a relation, in the words a profile uses ("my big sis" is a sister). */
+const RELATION_WORDS: Readonly<Record<string, string>> = { sis: 'sister', bro: 'brother', mum: 'mother', mom: 'mother', dad: 'father', hubby: 'husband', gran: 'grandmother', granny: 'grandmother', grandma: 'grandmother', grandpa: 'grandfather', stepmom: 'stepmother', stepmum: 'stepmother', stepdad: 'stepfather', bestie: 'best friend', bff: 'best friend', fiance: 'fiancé', fiancee: 'fiancée', neighbor: 'neighbour' };
+export function relationType(word: string): string {
+  const lower = word.toLowerCase();
+  return RELATION_WORDS[lower] ?? lower;
+}
+/** Words that describe a relation without changing it: "my big sis", "my little brother", "my best friend". */
+const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
+export const RELATION_PATTERN = new RegExp(`\\b[Mm]y ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ..." (not "my wife's brother"). */
-export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:,? (?:is|was)|,| [–—-]) my (?:(?:new|old|best|former) )?(${RELATIONS})\\b(?!['’]s)`, 'gu');
+export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:,? (?:is|was)|,| [–—-]) my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
@@ -172,6 +180,8 @@ const DEPARTMENTS = new Set(
     'legal', 'finance', 'procurement', 'hr', 'payroll', 'accounts', 'accounting', 'compliance', 'marketing', 'sales', 'support',
     'engineering', 'operations', 'ops', 'facilities', 'security', 'admin', 'administration', 'reception', 'recruitment', 'recruiting',
     'billing', 'helpdesk', 'it', 'infra', 'infrastructure', 'logistics', 'purchasing', 'treasury', 'audit', 'research', 'management',
+    // Teams and functions chat names like people ("QA signed off", "Payments wants it").
+    'qa', 'pm', 'ux', 'ui', 'pr', 'cs', 'devops', 'product', 'design', 'data', 'platform', 'core', 'payments', 'mobile', 'frontend', 'backend', 'growth', 'leadership',
   ],
 );
 
