@@ -104,8 +104,8 @@ function candidates(snapshot: Snapshot): Candidate[] {
     const work = [item.role, item.organisation ? `at ${item.organisation}` : undefined].filter(Boolean).join(' ');
     const recent = clean(String(item.summary ?? '').split('\n')[0]);
     // What the contact no longer is (an old employer) is left out of the biography and "Lately".
-    const lately = statesRetired(String(item.id), recent, retired) ? '' : recent;
-    const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired);
+    const lately = statesRetired(String(item.id), recent, retired, String(item.name)) ? '' : recent;
+    const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired, String(item.name));
     const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${biography}${lately ? ` Lately: ${lately}` : ''}${marked({ id: String(item.id), kind: 'contact', text: '', label: String(item.name) }, retired)}`;
     list.push({
       id: String(item.id),
@@ -434,7 +434,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (unit.kind === 'contact') {
       const at = text.indexOf(' Lately: ');
       const lately = at >= 0 ? text.slice(at + 9) : '';
-      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired) + (lately && !statesRetired(unit.id, lately, retired) ? ` Lately: ${lately}` : '');
+      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (lately && !statesRetired(unit.id, lately, retired, unit.label) ? ` Lately: ${lately}` : '');
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens);

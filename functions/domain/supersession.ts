@@ -226,16 +226,30 @@ export function knownOnlyAsRetired(contact: { readonly id: string; readonly name
   return contact.evidence.every((id) => behind.has(id));
 }
 
-/** Whether a contact's sentence states one of that contact's own retired values (and not what replaced it). */
-export function statesRetired(contactId: string, sentence: string, retired: readonly RetiredValue[]): boolean {
-  return retired.some((r) => r.itemId === contactId && states(sentence, r.value) && !(r.now && states(sentence, r.now)));
+/**
+ * Whether a contact's sentence states one of that contact's retired values (and not what replaced it):
+ * its own (an old employer), or, given the contact's name, a retired fact about them ("Sam lives in Lyon"
+ * after "I now live in Paris" from Sam).
+ */
+export function statesRetired(contactId: string, sentence: string, retired: readonly RetiredValue[], name?: string): boolean {
+  return retired.some((r) => concerns(r, contactId, name) && states(sentence, r.value) && !(r.now && states(sentence, r.now)));
 }
 
-/** A contact's text (biography, "Lately") without the sentences that state a value the contact no longer has. */
-export function currentText(contactId: string, text: string, retired: readonly RetiredValue[]): string {
-  if (!retired.some((r) => r.itemId === contactId)) return text;
+function concerns(r: RetiredValue, contactId: string, name: string | undefined): boolean {
+  return r.itemId === contactId || (name !== undefined && r.subject !== undefined && r.reason !== 'changed' && r.subject === name.split(' ')[0]);
+}
+
+/** A contact's text (biography, "Lately") without the sentences, or the "Said:" clauses, that state a value the contact no longer has. */
+export function currentText(contactId: string, text: string, retired: readonly RetiredValue[], name?: string): string {
+  if (!retired.some((r) => concerns(r, contactId, name))) return text;
   return text
     .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => !statesRetired(contactId, sentence, retired))
+    .map((sentence) => {
+      const said = sentence.match(/^Said: (.*)\.$/);
+      if (!said) return statesRetired(contactId, sentence, retired, name) ? '' : sentence;
+      const clauses = said[1]!.split('; ').filter((clause) => !statesRetired(contactId, clause, retired, name));
+      return clauses.length > 0 ? `Said: ${clauses.join('; ')}.` : '';
+    })
+    .filter(Boolean)
     .join(' ');
 }

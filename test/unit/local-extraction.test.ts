@@ -160,6 +160,10 @@ describe('contacts: a biography from what the records say', () => {
     expect(bio('Owen', 'Owen got pulled onto the data center migration.')).toBe('Owen. First mentioned 2026-05-06.');
   });
 
+  it('replaces what was said of someone with what is said of the same thing later', () => {
+    expect(bio('Sam', { content: 'I live in Lyon.', speaker: 'Sam' }, { content: 'Actually, I now live in Paris, not Lyon.', speaker: 'Sam' })).toBe('Sam. Said: Sam lives in Paris.');
+  });
+
   it('keeps what an earlier batch said', () => {
     const earlier = [{ alias: 'C1', name: 'Carla', aliases: [], relationships: [], preferences: [], channels: [], summary: '', biography: 'Carla. Said: Carla lives in Leeds.' }];
     const ops = extractContacts(input('contacts', ['Carla has two kids and a dog.'], earlier as unknown as UpdaterInput['existing'])).ops;

@@ -173,4 +173,15 @@ describe('on the read path', () => {
     expect(rendered.markdown).not.toContain('still loves working at Acme Corp');
     expect(rendered.markdown).toContain('Dana works at Acme Corp and loves it. (later: Hooli, from 2026-10-20)');
   });
+
+  it('leaves out of a contact’s biography the one "Said:" clause that states a fact about them since replaced', () => {
+    const lyon = tea({ id: 'f_lyon', status: 'archived', supersededBy: 'f_paris', row: { subject: 'Sam', attribute: 'lives in', value: 'Lyon' }, statement: 'Sam lives in Lyon' });
+    const paris = tea({ id: 'f_paris', row: { subject: 'Sam', attribute: 'lives in', value: 'Paris' }, statement: 'Sam lives in Paris', evidence: [{ recordId: 'm9', sequence: 9, timestamp: '2026-11-02T09:00:00Z' }] });
+    const sam: ContactItem = { ...dana, id: 'c_sam', name: 'Sam', role: undefined, organisation: undefined, history: [], summary: '', biography: 'Sam. Said: Sam lives in Lyon; Sam has two cats.' } as ContactItem;
+    const rendered = renderContext(snapshotWith([lyon, paris], [sam]), { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens });
+
+    const line = rendered.markdown.split('\n').find((l) => l.includes('**Sam**'));
+    expect(line).toContain('Said: Sam has two cats.');
+    expect(line).not.toContain('Lyon');
+  });
 });

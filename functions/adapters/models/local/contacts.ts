@@ -52,7 +52,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"
   { pattern: new RegExp(`\\b(${NAME})(?: here)?, ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "she works nights as a paramedic", "works at boots as a pharmacist": the role, wherever (or whoever) the employer is
-  { pattern: new RegExp(`\\b${WHO} (?:now )?works? (?:(?:(?!\\bas\\b)[^.,;!?]){1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|worked|has worked|have worked|has been working) (?:(?:(?!\\bas\\b)[^.,;!?]){1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days|in|for|since|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  // "now works as a data analyst at the Ministry of Health"
+  { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|worked|has worked|has been working|is working) as ${ARTICLES}${ROLE} (?:at|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "Mark O'Neill (procurement lead, Brightwell Inc.)", "Priti (head of sales at Greenway)"
   { pattern: new RegExp(`\\b(${NAME}) \\(${ROLE}, (${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
   { pattern: new RegExp(`\\b(${NAME}) \\((?:the |their )?${ROLE} (?:at|of|for) (?:the )?(${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
@@ -83,7 +85,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly
-  { pattern: new RegExp(`\\b${WHO}(?:'s| is| was) (?:a|an) ${ROLE}(?=[.,;!?]|$| (?:by trade|for a living|these days)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b${WHO}(?:'s| is| was| has been|'s been) (?:a|an) ${ROLE}(?=[.,;!?]|$| (?:by trade|for a living|these days|for|since|in|at|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "marcus next door does plumbing for a living": a trade named by what they do
   { pattern: new RegExp(`\\b${WHO}(?: next door| down the road| upstairs| downstairs)? (?:does|do|did) (${Object.keys(TRADES).join('|')}) for (?:a living|work)\\b`, 'gu'), who: 1, role: 2, org: 0, trade: true },
   // "I'm now chief operating officer", "José is purchasing director now", "he is a chef there"
@@ -180,8 +182,10 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const hypothetical = isHypothetical(held);
       const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean }[] = [];
       if (!hypothetical) {
+        // As written, and with its asides out ("Leila, my former colleague, now works as …").
+        const readings = [...new Set([spelledOut(held), withoutAsides(held)])];
         for (const rule of ROLE_RULES) {
-          for (const match of spelledOut(held).matchAll(rule.pattern)) {
+          for (const [text, match] of readings.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => [text, m] as const))) {
             const who = rule.who === 0 ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
             const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '')) : undefined;
@@ -197,7 +201,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             if (!org && !role) continue;
             if (org && places.has(org.toLowerCase()) && !role) continue;
             // "went to Rachel Okafor at Linden Physio": someone seen at a place, not an employer.
-            if (org && !role && /^ at \p{Lu}/u.test(held.slice((match.index ?? 0) + match[0].length))) continue;
+            if (org && !role && /^ at \p{Lu}/u.test(text.slice((match.index ?? 0) + match[0].length))) continue;
             if (org) organisations.add(org.toLowerCase());
             found.push({ at: match.index ?? 0, who, ...(org ? { org } : {}), ...(role ? { role } : {}), department: rule.department ?? false, leaves: rule.leaves ?? false });
           }
@@ -212,7 +216,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         .filter((o): o is Observation => !!o);
       for (const observation of named) {
         observation.mentions.push({ timestamp: record.timestamp, sentence });
-        for (const clause of saidOf(observation.name, sentence, author.name, record.timestamp, named.length === 1)) addUnique(observation.said, clause, (c) => c.toLowerCase());
+        for (const clause of saidOf(observation.name, withoutAsides(sentence), author.name, record.timestamp, named.length === 1)) addUnique(observation.said, clause, (c) => c.toLowerCase());
       }
       if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, clause, (c) => c.toLowerCase());
       const subject = (who: string): Observation | undefined => {
@@ -292,7 +296,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const previous = match?.biography ?? '';
     const biography = biographyOf({
       ...merged,
-      said: dedupe([...saidIn(previous), ...observation.said], (c) => c.toLowerCase()),
+      // One clause per thing said of them: "lives in Paris" replaces "lives in Lyon".
+      said: dedupe([...saidIn(previous), ...observation.said], (c) => saidKey(merged.name, c)),
       firstMentioned: firstMentionIn(previous) ?? observation.firstAt.slice(0, 10),
       topics: topicsOf(observation, [...observations.values()].map((o) => o.name), topicsIn(previous), [merged.role, merged.organisation, ...merged.relationships.map((r) => r.type), ...merged.preferences, ...saidIn(previous), ...observation.said].filter((k): k is string => !!k)),
     });
@@ -371,7 +376,7 @@ const TOPICS_KEPT = 4;
 /** Words that say a phrase names what someone is (a job, a relation, a standing). */
 const IDENTITY_NOUN = new RegExp(`\\b(?:${JOB_WORDS}|fan|student|member|volunteer|runner|vegan|vegetarian|sister|brother|wife|husband|partner|mother|father|son|daughter|cousin|friend|neighbou?r|roommate|flatmate|fianc[ée]e?|aunt|uncle|grandmother|grandfather)s?\\b`, 'i');
 /** What someone is or has for good, not what they are doing this week. */
-const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\\b|(?:is|was|['’]s) (?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired|divorced)\\b|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\\b|(?:is|was|['’]s) (?:(?:a )?(?:strict )?(?:vegan|vegetarian)|allergic to|married|engaged|pregnant|retired|divorced|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|has been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^(?:live|lives)\b/, 'lives'],
@@ -393,6 +398,17 @@ const CLAUSE_REST = `[^.,;!?()]{0,60}?(?=$|[.,;!?()]| (?:but|lol|haha|btw|tbh|fy
 /** Chat's contractions without the apostrophe ("shes at boots now"), spelled out for the role rules. */
 function spelledOut(sentence: string): string {
   return sentence.replace(/\b([Ss]he|[Hh]e)s\b/g, "$1's").replace(/\b[Ii]m\b(?= (?:a|an|the|now|at|with|working)\b)/g, "I'm");
+}
+
+/** The sentence with its asides taken out, so a name is the subject of what follows them. */
+function withoutAsides(sentence: string): string {
+  return spelledOut(sentence)
+    // "Leila, my former colleague, now works as …": the apposition out, so the name is the subject again.
+    .replace(/\b(\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+)?), (?:my|our|his|her|their|whom [^,]{1,60}|the [^,]{1,40}) ?[^,]{0,40}, (?=\p{Ll})/gu, '$1 ')
+    // "Dmitri, who has worked as …": the relative clause is said of the name.
+    .replace(/\b(\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+)?), who (?!m\b)/gu, '$1 ')
+    // "she's married", "he's a dentist": a pronoun's 's is always "is" or "has".
+    .replace(/\b([Ss]he|[Hh]e)['’]s (?!been\b|got\b|had\b)/g, '$1 is ');
 }
 
 function escapeRegExp(text: string): string {
@@ -417,7 +433,7 @@ function saidOf(name: string, sentence: string, author: string | undefined, at: 
 function saidBySelf(name: string, sentence: string, at: string): string[] {
   const clauses: string[] = [];
   for (const m of sentence.matchAll(new RegExp(`${CLAUSE_START}[Ii](?= |['’])`, 'gu'))) {
-    const rest = sentence.slice((m.index ?? 0) + 1).replace(/^ /, '');
+    const rest = sentence.slice((m.index ?? 0) + 1).replace(/^ (?:(?:now|still|also|actually|currently) )?/, '');
     for (const [pattern, third] of STABLE_FIRST) {
       const verb = rest.match(pattern);
       if (!verb) continue;
@@ -463,6 +479,19 @@ function topicsOf(observation: Observation, names: readonly string[], previous: 
 
 const TIME_WORDS = new Set(['last', 'next', 'this', 'that', 'ago', 'early', 'late', 'soon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const GENERIC_NOUNS = new Set(['here', 'there', 'everyone', 'everything', 'something', 'anything', 'problem', 'details', 'question', 'help', 'lol', 'haha', 'omg', 'thanks', 'thx', 'thing', 'things', 'stuff', 'time', 'times', 'idea', 'people', 'person', 'guy', 'guys', 'lots', 'week', 'weekend', 'month', 'year', 'night', 'morning', 'evening', 'today', 'tomorrow', 'yesterday', 'news', 'update', 'way', 'point', 'sense', 'part', 'kind', 'sort', 'bit', 'life', 'work', 'fine', 'okay', 'good', 'great', 'sure', 'yeah']);
+
+/** What a "Said:" clause is about, so a later one on the same thing replaces it. */
+function saidKey(name: string, clause: string): string {
+  const first = name.split(' ')[0]!;
+  const rest = clause.slice(clause.startsWith(name) ? name.length : clause.startsWith(first) ? first.length : 0).trim().toLowerCase();
+  if (/^(?:lives|lived)\b/.test(rest)) return 'lives';
+  if (/^(?:(?:is|was) from|comes from|grew up|was born)\b/.test(rest)) return 'origin';
+  if (/^(?:studies|studied|graduated|finished)\b/.test(rest)) return 'studies';
+  if (/^(?:is|was) (?:married|engaged|divorced)\b/.test(rest)) return 'marital';
+  const has = rest.match(/^(?:has|had) (?:a|an|like \d+|\d+|two|three|four|five) (?:pet )?(\p{L}+?)s?\b/u);
+  if (has) return `has ${has[1]}`;
+  return rest.split(' ').slice(0, 3).join(' ');
+}
 
 /** The "Said:" clauses of a biography this module wrote. */
 function saidIn(biography: string): string[] {

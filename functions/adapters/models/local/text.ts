@@ -165,7 +165,7 @@ export function relationType(word: string): string {
 }
 /** Words that describe a relation without changing it: "my big sis", "my little brother", "my best friend". */
 const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
-export const RELATION_PATTERN = new RegExp(`\\b[Mm]y ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
+export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ..." (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:,? (?:is|was)|,| [–—-]) my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
@@ -173,6 +173,18 @@ const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
 const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
 const MENTION_PATTERN = new RegExp(`\\b(?:with|w/?|to|from|into|saw|visited|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
+
+const SUBJECT_NAME = new RegExp(
+  `(?:^|(?<=[,;:.!?] )|(?<=\\b(?:that|and|but|so|know|out|apparently|honestly|babe|lol|omg) ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been)\\b`,
+  'gu',
+);
+/** A word that may be a name: one compromise's lexicon does not know, or knows as a name. */
+function nameLike(word: string): boolean {
+  if (NOT_NAMES.has(word) || DEPARTMENTS.has(word)) return false;
+  const tags = LEXICON[word];
+  if (tags === undefined) return true;
+  return (Array.isArray(tags) ? tags : [tags]).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName' || tag === 'LastName');
+}
 
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
 const DEPARTMENTS = new Set(
@@ -231,6 +243,13 @@ export function personNames(sentence: string, organisations: readonly string[] =
     }
   }
   for (const match of sentence.matchAll(RELATION_REVERSE_PATTERN)) {
+    const name = cleanName(match[1]!);
+    if (name) found.add(name);
+  }
+  // A name compromise does not know, as the subject of what people are or do ("Mateus is a strict vegetarian").
+  for (const match of sentence.matchAll(SUBJECT_NAME)) {
+    const words = match[1]!.split(' ');
+    if (!words.every((word) => nameLike(word.toLowerCase()))) continue;
     const name = cleanName(match[1]!);
     if (name) found.add(name);
   }
@@ -307,6 +326,13 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       }
     }
   }
+  // A word after "my cousin", "my mum": a name ("my uncle giorgos"), when the lexicon knows it as nothing else.
+  for (const record of records) {
+    for (const match of record.content.matchAll(RELATION_THEN_WORD)) {
+      const word = match[1]!;
+      if (nameLike(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
+    }
+  }
   // An unknown word where only an employer or a person can go ("a data analyst at spotify", "coffee w priti (head of sales ...)").
   for (const record of records) {
     for (const match of record.content.matchAll(PLACE_OF_NAME)) {
@@ -329,6 +355,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   });
 }
 
+const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 /** Words chat puts after "at" that name no one ("at uni", "at wfh"). */
 const NOT_ORGANISATIONS = new Set(['uni', 'wfh', 'gym', 'home', 'work', 'school', 'tmrw', 'tmr', 'bday', 'lunch', 'brunch', 'hq', 'office', 'asap', 'idk', 'tbh', 'ngl', 'rn', 'atm']);
