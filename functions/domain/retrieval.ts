@@ -18,6 +18,7 @@ import type { IndexSegment, SegmentUnit } from './index-segment.js';
 import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
+import { escapeRegExp } from '../commons/regexp.js';
 
 export interface LoadedSegment {
   readonly key: string;
@@ -171,7 +172,7 @@ export function questionPeople(query: string, known: Iterable<string>): string[]
   const found: string[] = [];
   for (const name of known) {
     const parts = [name, name.split(' ')[0]!].filter((part) => part.length >= 3);
-    if (parts.some((part) => new RegExp(`\\b${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(lower))) found.push(name);
+    if (parts.some((part) => new RegExp(`\\b${escapeRegExp(part.toLowerCase())}\\b`).test(lower))) found.push(name);
   }
   return found;
 }

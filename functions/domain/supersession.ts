@@ -18,6 +18,7 @@
  * when the view is built, so the read path reads nothing more).
  */
 import type { ContactItem, FactItem, MemoryItem, TaskItem } from './memory.js';
+import { escapeRegExp as escape } from '../commons/regexp.js';
 
 export interface RetiredValue {
   /** The item that held it. */
@@ -139,8 +140,6 @@ function contested(items: readonly MemoryItem[]): RetiredValue[] {
   }
   return out;
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `text` holds `words` as whole words (case-insensitive). */
 function holds(text: string, words: string): boolean {

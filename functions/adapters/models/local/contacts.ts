@@ -9,6 +9,7 @@ import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
 import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
+import { escapeRegExp } from '../../../commons/regexp.js';
 
 const SUMMARY_TOKENS = 120;
 /** An organisation: capitalised words, with "of", "&", "and" between them ("University of Glasgow", "Fontaine & Fils"). Bounded, so linear. */
@@ -294,12 +295,15 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       channels: dedupe([...(match?.channels ?? []), ...observation.channels], (c) => c.value.toLowerCase()),
     };
     const previous = match?.biography ?? '';
+    // One clause per thing said of them: "lives in Paris" replaces "lives in Lyon".
+    const earlier = saidIn(previous);
+    const said = dedupe([...earlier, ...observation.said], (c) => saidKey(merged.name, c));
+    const stated = [merged.role, merged.organisation, ...merged.relationships.map((r) => r.type), ...merged.preferences, ...earlier, ...observation.said].filter((k): k is string => !!k);
     const biography = biographyOf({
       ...merged,
-      // One clause per thing said of them: "lives in Paris" replaces "lives in Lyon".
-      said: dedupe([...saidIn(previous), ...observation.said], (c) => saidKey(merged.name, c)),
+      said,
       firstMentioned: firstMentionIn(previous) ?? observation.firstAt.slice(0, 10),
-      topics: topicsOf(observation, [...observations.values()].map((o) => o.name), topicsIn(previous), [merged.role, merged.organisation, ...merged.relationships.map((r) => r.type), ...merged.preferences, ...saidIn(previous), ...observation.said].filter((k): k is string => !!k)),
+      topics: topicsOf(observation, [...observations.values()].map((o) => o.name), topicsIn(previous), stated),
     });
     const summary = runningSummary(observation.mentions, match?.summary ?? '');
     const fields = {
@@ -375,8 +379,11 @@ const SAID_KEPT = 4;
 const TOPICS_KEPT = 4;
 /** Words that say a phrase names what someone is (a job, a relation, a standing). */
 const IDENTITY_NOUN = new RegExp(`\\b(?:${JOB_WORDS}|fan|student|member|volunteer|runner|vegan|vegetarian|sister|brother|wife|husband|partner|mother|father|son|daughter|cousin|friend|neighbou?r|roommate|flatmate|fianc[ée]e?|aunt|uncle|grandmother|grandfather)s?\\b`, 'i');
+/** What one has, counted ("two kids", "a dog"), and states one is in for good ("married", "vegan"). */
+const COUNTED = '(?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)';
+const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired|divorced)';
 /** What someone is or has for good, not what they are doing this week. */
-const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\\b|(?:is|was|['’]s) (?:(?:a )?(?:strict )?(?:vegan|vegetarian)|allergic to|married|engaged|pregnant|retired|divorced|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|has been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|has been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^(?:live|lives)\b/, 'lives'],
@@ -388,8 +395,8 @@ const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^speak\b/, 'speaks'],
   [/^coach\b/, 'coaches'],
   [/^volunteer\b/, 'volunteers'],
-  [/^(?:have|['’]ve got|have got)(?= (?:a|an|two|three|four|five|\d+) (?:kids?|children|sons?|daughters?|dogs?|cats?|puppy|kitten|baby|brothers?|sisters?|siblings?|grandkids?|grandchildren)\b)/, 'has'],
-  [/^(?:['’]m|am)(?= (?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired|divorced)\b)/, 'is'],
+  [new RegExp(`^(?:have|['’]ve got|have got)(?= (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b)`), 'has'],
+  [new RegExp(`^(?:['’]m|am)(?= ${STATES}\\b)`), 'is'],
 ];
 /** Where a clause about someone begins: the start of a sentence or a clause. */
 const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ ))`;
@@ -409,10 +416,6 @@ function withoutAsides(sentence: string): string {
     .replace(/\b(\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+)?), who (?!m\b)/gu, '$1 ')
     // "she's married", "he's a dentist": a pronoun's 's is always "is" or "has".
     .replace(/\b([Ss]he|[Hh]e)['’]s (?!been\b|got\b|had\b)/g, '$1 is ');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Clauses of a sentence that say what the named person is or has: "Ines is an architect now". */

@@ -5,6 +5,7 @@
  */
 import nlp from 'compromise';
 import { countTokens } from '../../../commons/tokens.js';
+import { escapeRegExp } from '../../../commons/regexp.js';
 
 export { countTokens };
 
@@ -342,7 +343,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   }
   if (spelling.size === 0) return [...records];
   // Never inside an address, a handle or a link ("farid@example.com", "/jess").
-  const pattern = new RegExp(`(?<![\\p{L}\\d@/._-])(${[...spelling.keys()].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d@/_-]|\\.\\p{L})`, 'gu');
+  const pattern = new RegExp(`(?<![\\p{L}\\d@/._-])(${[...spelling.keys()].map(escapeRegExp).join('|')})(?![\\p{L}\\d@/_-]|\\.\\p{L})`, 'gu');
   return records.map((record) => {
     if (!record.content.match(pattern)) return record;
     // Where the sentence uses the word as a verb or a modifier ("mark it done"), it stays as written.
