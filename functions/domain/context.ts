@@ -277,9 +277,13 @@ export interface PackingTuning {
   readonly dropFiller: boolean;
   /** A summary whose lines cite their records shows only the lines that share a word with the question, when any does. */
   readonly matchingSummaryLines: boolean;
+  /** A contact known by name alone ("First mentioned …" and a recent mention) is left out: the records say as much, for fewer tokens. */
+  readonly dropBareContacts: boolean;
+  /** A contact's "Lately" (a recent mention, quoted) is shown in the recall block. */
+  readonly contactLately: boolean;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true, dropBareContacts: true, contactLately: false };
 
 /** Stems of words that only react ("amazing", "congrats", "so proud"): a sentence of these and names says nothing to recall. */
 const REACTION_STEMS = new Set(
@@ -399,6 +403,9 @@ function marked(line: { id: string; kind: string; text: string; label?: string |
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }
 
+/** A contact's unit text when nothing is known of them but when they were first named (and, maybe, a recent mention). */
+const BARE_CONTACT = /^First mentioned \d{4}-\d{2}-\d{2}\.(?: Lately: |$)/;
+
 /** A record said but not consolidated yet: recallable, not yet weighed against the rest of memory. */
 const pendingMark = (unit: SegmentUnit) => (unit.pending ? '(not yet consolidated) ' : '');
 
@@ -434,7 +441,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (unit.kind === 'contact') {
       const at = text.indexOf(' Lately: ');
       const lately = at >= 0 ? text.slice(at + 9) : '';
-      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (lately && !statesRetired(unit.id, lately, retired, unit.label) ? ` Lately: ${lately}` : '');
+      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (packing.contactLately && lately && !statesRetired(unit.id, lately, retired, unit.label) ? ` Lately: ${lately}` : '');
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens);
@@ -485,6 +492,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     taken.add(best);
     const { unit } = remaining[best]!;
     if (unit.kind === 'contact' && knownOnlyAsRetired({ id: unit.id, name: unit.label ?? '', evidence: unit.evidence }, retired)) continue;
+    if (packing.dropBareContacts && unit.kind === 'contact' && BARE_CONTACT.test(unit.text)) continue;
     const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
     const duplicate = packing.collapse && termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
     if (duplicate) {
