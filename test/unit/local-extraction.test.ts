@@ -299,6 +299,22 @@ describe('lower-case chat', () => {
     return extractContacts({ updater: 'contacts', records: recaseKnownNames(records), existing: [], tables: [] }).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
   };
 
+  it('takes a common word opening a sentence, a contraction and a verb after a relation word as the words they are', () => {
+    const names = casedContacts([
+      'Weight was 90.8 this morning, so no damage done.',
+      "You've worked for this since January.",
+      "my brother can't come, he's stuck at work",
+      'our client retries and the vendor retries too',
+      'we had the party at the Fox and Hounds',
+    ]).map((c) => c.name);
+    expect(names).toEqual([]);
+  });
+
+  it('keeps a common word as a name where the batch writes it as one inside a sentence', () => {
+    const names = casedContacts(['Dev is researching lawnmowers.', 'me and Dev booked Lisbon for May.']).map((c) => c.name);
+    expect(names).toContain('Dev');
+  });
+
   it('reads a name the batch spells with a capital elsewhere, where it was written in lower case', () => {
     const found = casedContacts(['bumped into rafa from globex at the conference, hes their new cto', { role: 'assistant', content: 'Good to hear you met Rafa from Globex!' }]);
     expect(found).toEqual([expect.objectContaining({ name: 'Rafa', organisation: 'Globex' })]);

@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -164,6 +164,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const organisations = new Set<string>((input.existing as unknown as KnownContact[]).flatMap((c) => (c.organisation ? [c.organisation.toLowerCase()] : [])));
   const places = new Set<string>();
   const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */
   let lastPerson: Observation | undefined;
 
@@ -209,7 +210,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         }
       }
       const orgNames = [...organisations];
-      const named = (deep ? personNames(sentence, orgNames) : [])
+      const named = (deep ? personNames(sentence, orgNames, spelledAsNames) : [])
         .filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()))
         // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
         .filter((name) => !hypothetical || [...observations.keys()].some((known) => sameName(known, cleanName(name) ?? name)) || knownNames.some((known) => sameName(known, cleanName(name) ?? name)))

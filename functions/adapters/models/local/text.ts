@@ -1,9 +1,11 @@
 /**
  * Text helpers for the local model adapter, over well-kept NLP libraries:
- * compromise (person names, verb lemmas) and chrono-node (relative dates,
- * resolved against each message's own timestamp).
+ * compromise (person names, verb lemmas), chrono-node (relative dates,
+ * resolved against each message's own timestamp) and an English word list
+ * (a capitalised common word at a sentence's start is not a name).
  */
 import nlp from 'compromise';
+import englishWords from 'an-array-of-english-words' with { type: 'json' };
 import { countTokens } from '../../../commons/tokens.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -179,12 +181,28 @@ const SUBJECT_NAME = new RegExp(
   `(?:^|(?<=[,;:.!?] )|(?<=\\b(?:that|and|but|so|know|out|apparently|honestly|babe|lol|omg) ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been)\\b`,
   'gu',
 );
-/** A word that may be a name: one compromise's lexicon does not know, or knows as a name. */
+/** A word that may be a name: one compromise's lexicon does not know, or knows as a name. A contraction ("can't", "you've") never is. */
 function nameLike(word: string): boolean {
-  if (NOT_NAMES.has(word) || DEPARTMENTS.has(word)) return false;
+  if (NOT_NAMES.has(word) || DEPARTMENTS.has(word) || CONTRACTION.test(word)) return false;
   const tags = LEXICON[word];
   if (tags === undefined) return true;
   return (Array.isArray(tags) ? tags : [tags]).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName' || tag === 'LastName');
+}
+
+const CONTRACTION = /['’](?:t|ve|ll|re|d|m)$/iu;
+
+let dictionary: ReadonlySet<string> | undefined;
+/**
+ * A word of the English dictionary that the lexicon does not know as a first name ("weight", "hounds",
+ * "retries"; not "grace" or "jess"): where only capitals say a word is a name (a sentence's first word,
+ * a word after "and"), such a word is taken as the word it is.
+ */
+export function commonWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (CONTRACTION.test(lower)) return true;
+  if (LEXICON[lower] !== undefined) return false;
+  dictionary ??= new Set(englishWords as string[]);
+  return dictionary.has(lower);
 }
 
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
@@ -230,7 +248,7 @@ export function cleanName(raw: string): string | undefined {
  * ("my sister Elena") and names after verbs and prepositions that take a
  * person ("met Priya"), minus organisations found in the same sentence.
  */
-export function personNames(sentence: string, organisations: readonly string[] = []): string[] {
+export function personNames(sentence: string, organisations: readonly string[] = [], spelledAsNames: ReadonlySet<string> = new Set()): string[] {
   const found = new Set<string>();
   const doc = nlp(sentence);
   for (const raw of doc.people().out('array') as string[]) {
@@ -239,6 +257,8 @@ export function personNames(sentence: string, organisations: readonly string[] =
   }
   for (const pattern of [RELATION_PATTERN, MENTION_PATTERN]) {
     for (const match of sentence.matchAll(pattern)) {
+      // "the Fox and Hounds": after "and", a capitalised common word is part of a name, not a person.
+      if (match[0].startsWith('and ') && !match[1]!.includes(' ') && commonWord(match[1]!)) continue;
       const name = cleanName(match[pattern === RELATION_PATTERN ? 2 : 1]!);
       if (name) found.add(name);
     }
@@ -250,7 +270,8 @@ export function personNames(sentence: string, organisations: readonly string[] =
   // A name compromise does not know, as the subject of what people are or do ("Mateus is a strict vegetarian").
   for (const match of sentence.matchAll(SUBJECT_NAME)) {
     const words = match[1]!.split(' ');
-    if (!words.every((word) => nameLike(word.toLowerCase()))) continue;
+    // "Weight was 90.8": a common word opening a sentence is that word, unless the batch writes it as a name elsewhere ("and Dev is").
+    if (!words.every((word) => nameLike(word.toLowerCase()) && (!commonWord(word) || spelledAsNames.has(word.toLowerCase())))) continue;
     const name = cleanName(match[1]!);
     if (name) found.add(name);
   }
@@ -331,7 +352,13 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   for (const record of records) {
     for (const match of record.content.matchAll(RELATION_THEN_WORD)) {
       const word = match[1]!;
-      if (nameLike(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
+      if (!nameLike(word) || NOT_ORGANISATIONS.has(word)) continue;
+      // "our client retries", "my brother can't come": what they do is not their name.
+      const at = match.index ?? 0;
+      const phrase = record.content.slice(at, at + match[0].length + 24);
+      const terms = (nlp(phrase).json() as { terms: { normal: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+      if (terms.find((t) => t.normal === word)?.tags.some((tag) => NOT_NAME_USES.has(tag))) continue;
+      add(capitalise(word));
     }
   }
   // An unknown word where only an employer or a person can go ("a data analyst at spotify", "coffee w priti (head of sales ...)").
@@ -360,6 +387,13 @@ const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 /** Words chat puts after "at" that name no one ("at uni", "at wfh"). */
 const NOT_ORGANISATIONS = new Set(['uni', 'wfh', 'gym', 'home', 'work', 'school', 'tmrw', 'tmr', 'bday', 'lunch', 'brunch', 'hq', 'office', 'asap', 'idk', 'tbh', 'ngl', 'rn', 'atm']);
+
+/** Words a batch writes with a capital inside a sentence (lower case): where the batch itself spells them as names. */
+export function casedInside(texts: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(CASED_WORD)) if (match[1]) words.add(match[1].toLowerCase());
+  return words;
+}
 
 /** What is tagged of a record to re-case its names: a long record's head (compromise's cost grows with the text). */
 const RECASE_READ_CHARS = 2_000;
