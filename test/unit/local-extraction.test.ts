@@ -136,6 +136,17 @@ describe('contacts: a biography from what the records say', () => {
     expect(contact('Nadia', 'omg Nadia quit Boots, shes at Lloyds Pharmacy now')).toMatchObject({ organisation: 'Lloyds Pharmacy' });
   });
 
+  it('reads what someone does as a standing, a mention in workplace chat, a relation in parentheses and a pronoun after the name', () => {
+    expect(bio('Nadia Petrova', 'fyi @Nadia Petrova owns the search service now')).toContain('Said: Nadia Petrova owns the search service now');
+    expect(bio('Lena Brandt', 'Dr. Lena Brandt keeps chickens behind the surgery.')).toContain('Said: Lena Brandt keeps chickens behind the surgery');
+    expect(bio('Bruno', 'my neighbour, Bruno, is mildly allergic to cats')).toContain('Bruno is mildly allergic to cats');
+    expect(bio('Tessa', "so my roommate Tessa she's studying architecture in Delft")).toContain('Tessa is studying architecture in Delft');
+    expect(contact('Kojo', 'Kojo (my manager) is off today')?.relationships).toEqual([{ type: 'manager', to: 'user' }]);
+    // What happens once, or what someone keeps saying, is not a standing.
+    expect(bio('Priya', 'Priya keeps saying we should book the trip.')).not.toContain('Said:');
+    expect(bio('Priya', 'Priya says the venue is booked.')).not.toContain('Said:');
+  });
+
   it('does not take a judgement for a job', () => {
     expect(contact('Amy', 'Amy is a great cook')?.role).toBeUndefined();
   });

@@ -84,10 +84,14 @@ export function authorOf(record: { role: string; content: string; speaker?: stri
   // Only a prefix that repeats the known speaker is dropped: "Note to self: ..." is content, not a name.
   const prefix = /^([\p{L}][\p{L}\p{M}'’ .-]{0,60}):\s+/u.exec(content);
   const stripped = prefix && name && prefix[1]!.trim() === name ? content.slice(prefix[0].length) : content;
-  if (record.role === 'assistant' || record.role === 'tool' || record.role === 'system') return { key: 'assistant', content: stripped };
+  // "@Omar Haddad is out from Mon": a chat's mention is the name itself (an address's "@" is left alone).
+  const said = stripped.replace(MENTION_AT, '');
+  if (record.role === 'assistant' || record.role === 'tool' || record.role === 'system') return { key: 'assistant', content: said };
   const key = record.contact?.id ?? name ?? 'user';
-  return { key, ...(name ? { name } : {}), content: stripped };
+  return { key, ...(name ? { name } : {}), content: said };
 }
+
+const MENTION_AT = /(?<![\p{L}\p{N}._%+-])@(?=\p{Lu})/gu;
 
 /** A conditional that is only politeness: "If it matters,", "In case it helps:", "If you need to know,". */
 const COURTESY_CONDITION = /^(?:(?:just )?(?:if|in case) (?:it|that|this) (?:matters|helps|is (?:useful|relevant|helpful)|'s (?:useful|relevant|helpful))|if you (?:need|want|must|have) to know|if you need it|for what it'?s worth)[,:;]?\s+/i;
@@ -169,8 +173,8 @@ export function relationType(word: string): string {
 /** Words that describe a relation without changing it: "my big sis", "my little brother", "my best friend". */
 const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
 export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
-/** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ..." (not "my wife's brother"). */
-export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:,? (?:is|was)|,| [–—-]) my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
+/** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
+export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
@@ -178,7 +182,7 @@ const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]
 const MENTION_PATTERN = new RegExp(`\\b(?:with|w/?|to|from|into|saw|visited|met|meet|meeting|call|called|email|emailed|text|texted|told|asked|invite|invited|and|for|about|thank|thanked) (${NAME})`, 'gu');
 
 const SUBJECT_NAME = new RegExp(
-  `(?:^|(?<=[,;:.!?] )|(?<=\\b(?:that|and|but|so|know|out|apparently|honestly|babe|lol|omg) ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been)\\b`,
+  `(?:^|(?<=[,;:.!?] )|(?<=\\b\\p{Ll}{2,} ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been|\\p{Ll}{3,}(?<![su])s(?= \\p{Ll}))\\b`,
   'gu',
 );
 /** A word that may be a name: one compromise's lexicon does not know, or knows as a name. A contraction ("can't", "you've") never is. */
