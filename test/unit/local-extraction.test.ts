@@ -142,6 +142,8 @@ describe('contacts: a biography from what the records say', () => {
     expect(bio('Bruno', 'my neighbour, Bruno, is mildly allergic to cats')).toContain('Bruno is mildly allergic to cats');
     expect(bio('Tessa', "so my roommate Tessa she's studying architecture in Delft")).toContain('Tessa is studying architecture in Delft');
     expect(contact('Kojo', 'Kojo (my manager) is off today')?.relationships).toEqual([{ type: 'manager', to: 'user' }]);
+    expect(bio('Bashir', "um my uncle Bashir he's got a bad shellfish allergy")).toContain("Said: Bashir's got a bad shellfish allergy");
+    expect(bio('Kwabena', "Kwabena (my landlord) is away. Also he's studying law at night.")).toContain('Said: Kwabena is studying law at night');
     // What happens once, or what someone keeps saying, is not a standing.
     expect(bio('Priya', 'Priya keeps saying we should book the trip.')).not.toContain('Said:');
     expect(bio('Priya', 'Priya says the venue is booked.')).not.toContain('Said:');

@@ -172,6 +172,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const author = authorOf(record);
     const speaker = author.name ? observe(author.name, record) : undefined;
     if (speaker) speaker.personal = true;
+    let previousNamed: Observation[] = [];
     for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
@@ -220,6 +221,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         observation.mentions.push({ timestamp: record.timestamp, sentence });
         for (const clause of saidOf(observation.name, withoutAsides(sentence), author.name, record.timestamp, named.length === 1)) addUnique(observation.said, clause, (c) => c.toLowerCase());
       }
+      // "Kofi (my boss) is off. Also he's doing an MBA": a sentence naming no one goes on about the one person the message's previous sentence named.
+      if (named.length === 0 && previousNamed.length === 1 && !hypothetical) {
+        const [person] = previousNamed;
+        const aboutThem = withoutAsides(sentence).replace(/^(?:(?:also|and|but|so|plus|btw|oh and) )?(?:she|he)\b/i, person!.name);
+        if (aboutThem.startsWith(person!.name)) for (const clause of saidOf(person!.name, aboutThem, author.name, record.timestamp, true)) addUnique(person!.said, clause, (c) => c.toLowerCase());
+      }
+      previousNamed = named;
       if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, clause, (c) => c.toLowerCase());
       const subject = (who: string): Observation | undefined => {
         if (/^(?:she|he|they)$/i.test(who)) return lastPerson;
@@ -390,7 +398,7 @@ const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired
  */
 const NOT_HABITS = 'says|thinks|wants|needs|feels|seems|looks|knows|hopes|asks|tells|gets|goes|comes|sends|means|reckons|starts|arrives|leaves|lands|texts|calls|emails|replies|sounds|agrees|believes|guesses|likes|loves|hates|prefers|enjoys|is|was|has|does|makes|takes|gives|lets|puts|says|sees|wonders|wishes|forgets|remembers|mentions|suggests|thanks|sorts|plays|runs|owns|speaks|teaches|coaches|volunteers|lives|studies|laughs|cries|smiles|jokes|worries|complains|insists|argues|keeps (?:saying|asking|telling|going|trying|forgetting)';
 const HABIT = `(?!(?:${NOT_HABITS})\\b)\\p{Ll}{3,}(?<![sui])s(?= \\p{Ll})`;
-const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|has been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^(?:live|lives)\b/, 'lives'],
@@ -406,7 +414,7 @@ const STABLE_FIRST: readonly [RegExp, string][] = [
   [new RegExp(`^(?:['’]m|am)(?= ${STATES}\\b)`), 'is'],
 ];
 /** Where a clause about someone begins: the start of a sentence or a clause. */
-const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ )|(?<=\\b(?:Dr|Mr|Mrs|Ms|Prof|Professor)[.\\u2024]? )|(?<=\\p{Lu}\\p{Ll}+ )(?=(?:[Ss]he|[Hh]e)\\b))`;
+const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ )|(?<=\\b(?:Dr|Mr|Mrs|Ms|Prof|Professor)[.\\u2024]? ))`;
 const CLAUSE_REST = `[^.,;!?()]{0,60}?(?=$|[.,;!?()]| (?:but|lol|haha|btw|tbh|fyi|ngl|imo|which|so|and (?:then|i|I|she|he|they|we|my|her|his))\\b|['’])`;
 
 /** Chat's contractions without the apostrophe ("shes at boots now"), spelled out for the role rules. */
@@ -431,11 +439,12 @@ function saidOf(name: string, sentence: string, author: string | undefined, at: 
   const first = name.split(' ')[0]!;
   // "she" or "he" later in a sentence that names no one else is the person named in it.
   const pronoun = only ? `|(?<=\\b${escapeRegExp(first)}\\b.*)(?:[Ss]he|[Hh]e)` : '';
-  const pattern = new RegExp(`${CLAUSE_START}(?:${escapeRegExp(name)}|${escapeRegExp(first)}${pronoun})(?:['’]s (?=from\\b)|,? )(?:${STABLE_THIRD})${CLAUSE_REST}`, 'gu');
+  // Spoken style repeats the subject: "my dad Abdullah he's been keeping pigeons".
+  const pattern = new RegExp(`${CLAUSE_START}(?:(?:${escapeRegExp(name)}|${escapeRegExp(first)})(?:,? (?:[Ss]he|[Hh]e)(?=[ '’]))?${pronoun})(?:['’]s (?=from\\b)|,? |(?=['’]s (?:got|been)\\b))(?:${STABLE_THIRD})${CLAUSE_REST}`, 'gu');
   // "my" is the writer's: "Tom is my manager" from Priya is "Tom is Priya's manager".
   const owner = author && author !== name ? `${author}'s` : "the user's";
   return [...sentence.matchAll(pattern)]
-    .map((m) => anchored(trimPhrase(`${name}${m[0].slice(m[0].startsWith(name) ? name.length : m[0].startsWith(first) ? first.length : m[0].indexOf(' ')).replace(/^,/, '')}`.replace(/\bmy\b/g, owner).replace(/\bme\b/g, author ?? 'the user')), at))
+    .map((m) => anchored(trimPhrase(`${name}${m[0].slice(m[0].startsWith(name) ? name.length : m[0].startsWith(first) ? first.length : m[0].indexOf(' ')).replace(/^,?(?: (?:[Ss]he|[Hh]e)(?=[ '’]))?/, '').replace(/^,/, '')}`.replace(/\bmy\b/g, owner).replace(/\bme\b/g, author ?? 'the user')), at))
     .filter((c) => c.split(' ').length >= 3);
 }
 
