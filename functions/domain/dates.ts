@@ -48,8 +48,9 @@ const RELATIVE_FORWARD = new RegExp(`\\b(?:tomorrow|the day after tomorrow|next 
 /**
  * The first relative time expression in a sentence followed by the date it
  * means, said at `reference`: "Yesterday I ran" → "Yesterday (2025-01-14) I
- * ran". Memory read weeks later then needs no arithmetic. Sentences without
- * one are returned unchanged.
+ * ran", "last year" → "last year (2024)", "two months ago" → "(2024-11)".
+ * Memory read weeks later then needs no arithmetic. Sentences without one are
+ * returned unchanged.
  */
 export function anchorRelativeDates(sentence: string, reference: string): string {
   for (const [pattern, forward] of [[RELATIVE_BACK, false], [RELATIVE_FORWARD, true]] as const) {
@@ -58,7 +59,9 @@ export function anchorRelativeDates(sentence: string, reference: string): string
     const resolved = resolveDate(match[0].replace(/^by /i, ''), reference, forward);
     if (!resolved || resolved.iso === reference.slice(0, 10)) return sentence;
     const end = match.index + match[0].length;
-    return `${sentence.slice(0, end)} (${resolved.iso})${sentence.slice(end)}`;
+    // "last year" is a year and "two months ago" a month: a day would say more than was said.
+    const unit = /\byears?\b/i.test(match[0]) ? 4 : /\bmonths?\b/i.test(match[0]) ? 7 : 10;
+    return `${sentence.slice(0, end)} (${resolved.iso.slice(0, unit)})${sentence.slice(end)}`;
   }
   return sentence;
 }

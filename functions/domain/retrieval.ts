@@ -457,7 +457,7 @@ export class UnitIndex {
         const dates = unitDates(unit);
         if (understanding.dates.some((range) => dates.some((d) => d >= range.from && d <= range.to))) factor += 0.6;
       }
-      if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && /\(\d{4}-\d{2}-\d{2}\)/.test(unit.text)) factor += 0.15;
+      if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && /\(\d{4}(?:-\d{2}){0,2}\)/.test(unit.text)) factor += 0.15;
       if (tuning.speakerLift > 0 && unit.kind === 'record' && unit.speaker && understanding.people.includes(unit.speaker)) {
         factor += tuning.speakerLift * Math.max(0, 1 - 2.5 * (this.speakerShare.get(unit.speaker) ?? 1));
       }

@@ -13,6 +13,10 @@ describe('relative dates', () => {
     expect(anchorRelativeDates('I sold a bowl 3 weeks ago.', at)).toBe('I sold a bowl 3 weeks ago (2024-12-25).');
     expect(anchorRelativeDates('Remind me to pay the bill by Friday.', at)).toBe('Remind me to pay the bill by Friday (2025-01-17).');
     expect(anchorRelativeDates('I will call her tomorrow.', at)).toBe('I will call her tomorrow (2025-01-16).');
+    // A year or a month said is anchored as one, not as a day nobody named.
+    expect(anchorRelativeDates('We did christmas in leeds last year!', at)).toBe('We did christmas in leeds last year (2024)!');
+    expect(anchorRelativeDates('She moved to Porto two months ago.', at)).toBe('She moved to Porto two months ago (2024-11).');
+    expect(anchorRelativeDates('The lease ends next month.', at)).toBe('The lease ends next month (2025-02).');
   });
 
   it('leave sentences without a relative date, or with an ambiguous one, alone', () => {
