@@ -271,7 +271,6 @@ describe('recall rendering', () => {
     expect(kept.markdown).toContain('JOSHHHH!!! So proud of you, Caroline!');
   });
 
-
   it('leaves out a contact known by name alone, and a contact’s quoted "Lately": the records say as much', () => {
     const contact = (id: string, name: string, biography: string, role?: string) =>
       itemUnit('contact', { id, name, role, biography, summary: `2023-05-08: ${name} came round for dinner.`, evidence: ['D4:2'], status: 'active', confidence: 0.8, lastMentionedAt: NOW });
@@ -283,6 +282,7 @@ describe('recall rendering', () => {
     const all = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [], packing: { dropBareContacts: false, contactLately: true } });
     expect(all.markdown).toContain('**Mel**: First mentioned 2023-05-01. Lately: 2023-05-08: Mel came round for dinner.');
   });
+
   it('lets a summary whose lines cite their records print those ids in its text, and nothing else', () => {
     const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
     const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:1', 'D3:2', 'D3:6'], children: [], empty: false })!;

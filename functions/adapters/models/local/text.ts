@@ -198,11 +198,12 @@ const CONTRACTION = /['’](?:t|ve|ll|re|d|m)$/iu;
 
 let dictionary: ReadonlySet<string> | undefined;
 /**
- * A word of the English dictionary that the lexicon does not know as a first name ("weight", "hounds",
- * "retries"; not "grace" or "jess"): where only capitals say a word is a name (a sentence's first word,
- * a word after "and"), such a word is taken as the word it is.
+ * A word of the English word list that compromise's lexicon does not know ("weight", "hounds", "retries";
+ * the lexicon's own tags decide for the words it knows, so "grace" and "jess" stay first names), or a
+ * contraction: where only its capital says a word is a name (a sentence's first word, a word after "and"),
+ * such a word is taken as the word it is.
  */
-export function commonWord(word: string): boolean {
+function commonWord(word: string): boolean {
   const lower = word.toLowerCase();
   if (CONTRACTION.test(lower)) return true;
   if (LEXICON[lower] !== undefined) return false;
