@@ -45,6 +45,9 @@ const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
 const RELATIVE_FORWARD = new RegExp(`\\b(?:tomorrow|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by (?:${WEEKDAYS}|tomorrow))\\b`, 'i');
 
+/** The date `anchorRelativeDates` puts after an expression: "(2025-01-14)", "(2024-11)", "(2024)". */
+export const ANCHORED_DATE = /\(\d{4}(?:-\d{2}){0,2}\)/;
+
 /**
  * The first relative time expression in a sentence followed by the date it
  * means, said at `reference`: "Yesterday I ran" → "Yesterday (2025-01-14) I

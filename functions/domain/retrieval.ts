@@ -19,6 +19,7 @@ import { indexTerms } from './terms.js';
 import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
 import { escapeRegExp } from '../commons/regexp.js';
+import { ANCHORED_DATE } from './dates.js';
 
 export interface LoadedSegment {
   readonly key: string;
@@ -457,7 +458,7 @@ export class UnitIndex {
         const dates = unitDates(unit);
         if (understanding.dates.some((range) => dates.some((d) => d >= range.from && d <= range.to))) factor += 0.6;
       }
-      if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && /\(\d{4}(?:-\d{2}){0,2}\)/.test(unit.text)) factor += 0.15;
+      if (tuning.dateLift && understanding.temporal && unit.kind === 'record' && ANCHORED_DATE.test(unit.text)) factor += 0.15;
       if (tuning.speakerLift > 0 && unit.kind === 'record' && unit.speaker && understanding.people.includes(unit.speaker)) {
         factor += tuning.speakerLift * Math.max(0, 1 - 2.5 * (this.speakerShare.get(unit.speaker) ?? 1));
       }

@@ -5,6 +5,7 @@
  * answer. The learning curve's points are scored here too.
  */
 import { mapWithConcurrency } from '../../functions/commons/concurrency.js';
+import { escapeRegExp } from '../../functions/commons/regexp.js';
 import type { ApiClient } from './api-client.js';
 import { Bm25Baseline, HybridBaseline, recentContext, type BaselineContext } from './baselines.js';
 import type { CorpusQuestion, CorpusSample } from './corpus.js';
@@ -19,7 +20,7 @@ const QUESTION_CONCURRENCY = 4;
  * negated ("Utrecht, not Lyon" names Lyon only to rule it out).
  */
 export function presentsAsCurrent(text: string, value: string): boolean {
-  const negated = new RegExp(`\\bnot (?:in |at |on )?${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'giu');
+  const negated = new RegExp(`\\bnot (?:in |at |on )?${escapeRegExp(value)}`, 'giu');
   return mentions(text.replace(negated, ' '), value);
 }
 
