@@ -404,7 +404,9 @@ function marked(line: { id: string; kind: string; text: string; label?: string |
 }
 
 /** A contact's unit text when nothing is known of them but when they were first named (and, maybe, a recent mention). */
-const BARE_CONTACT = /^First mentioned \d{4}-\d{2}-\d{2}\.(?: Lately: |$)/;
+/** When a contact came up and the words it came up with are all a contact line says that the records do not say better. */
+const BARE_CONTACT = /^(?:(?:First mentioned \d{4}-\d{2}-\d{2}|Comes up with: [^.]*)\.(?: |$))+$/;
+const isBareContact = (text: string) => BARE_CONTACT.test(text.split(' Lately: ')[0]!);
 
 /** A record said but not consolidated yet: recallable, not yet weighed against the rest of memory. */
 const pendingMark = (unit: SegmentUnit) => (unit.pending ? '(not yet consolidated) ' : '');
@@ -492,7 +494,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     taken.add(best);
     const { unit } = remaining[best]!;
     if (unit.kind === 'contact' && knownOnlyAsRetired({ id: unit.id, name: unit.label ?? '', evidence: unit.evidence }, retired)) continue;
-    if (packing.dropBareContacts && unit.kind === 'contact' && BARE_CONTACT.test(unit.text)) continue;
+    if (packing.dropBareContacts && unit.kind === 'contact' && isBareContact(unit.text)) continue;
     const termSet = new Set(unit.terms ? unit.terms.split(' ') : []);
     const duplicate = packing.collapse && termSet.size >= 3 ? lines.find((l) => l.unit.kind === unit.kind && jaccard(l.termSet, termSet) >= DUPLICATE_JACCARD) : undefined;
     if (duplicate) {
@@ -512,12 +514,15 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (unit.kind === 'record' && printed.has(unit.id)) continue;
     let text: string;
     if (isCited(unit)) {
-      let parts = splitRun(unit.text).filter((part) => part.ids.some((id) => !printed.has(id)));
-      if (parts.length === 0) continue;
+      let parts = splitRun(unit.text);
       if (packing.matchingSummaryLines) {
+        // The lines that match the question are what ranked the summary; once their records are shown, the rest is
+        // unrelated (a record among them that the question needs ranks on its own).
         const matching = parts.filter((part) => indexTerms(part.text).some((t) => asked.has(t)));
         if (matching.length > 0) parts = matching;
       }
+      parts = parts.filter((part) => part.ids.some((id) => !printed.has(id)));
+      if (parts.length === 0) continue;
       text = shown(unit, joinRun(parts, labelledDay(unit, unit.at)));
     } else text = shown(unit);
     const section = SECTION_OF[unit.kind];

@@ -274,9 +274,10 @@ describe('recall rendering', () => {
   it('leaves out a contact known by name alone, and a contact’s quoted "Lately": the records say as much', () => {
     const contact = (id: string, name: string, biography: string, role?: string) =>
       itemUnit('contact', { id, name, role, biography, summary: `2023-05-08: ${name} came round for dinner.`, evidence: ['D4:2'], status: 'active', confidence: 0.8, lastMentionedAt: NOW });
-    const units = [contact('c1', 'Mel', 'Mel. First mentioned 2023-05-01.'), contact('c2', 'Rosa', 'Rosa: nurse. The user\u2019s sister.', 'nurse')];
+    const units = [contact('c1', 'Mel', 'Mel. First mentioned 2023-05-01.'), contact('c2', 'Rosa', 'Rosa: nurse. The user\u2019s sister.', 'nurse'), contact('c3', 'Eileen', 'Eileen. Comes up with: party, bridge.')];
     const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [] });
     expect(rendered.markdown).not.toContain('**Mel**');
+    expect(rendered.markdown).not.toContain('**Eileen**');
     expect(rendered.markdown).toContain('**Rosa**: nurse. The user\u2019s sister.');
     expect(rendered.markdown).not.toContain('came round for dinner');
     const all = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [], packing: { dropBareContacts: false, contactLately: true } });
@@ -300,6 +301,16 @@ describe('recall rendering', () => {
     // No line shares a word (a match by meaning alone): the summary is shown whole.
     const byMeaning = renderRecall(snapshot, ranked([day]), { maxTokens: 1000, countTokens, terms: ['ceram'] });
     expect(byMeaning.markdown).toContain('[D3:2] Caroline went to the support group. [D3:6] Melanie signed up for a pottery class.');
+  });
+
+  it('leaves out a cited summary whose lines that share a word with the question are already shown: its other lines are about something else', () => {
+    const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
+    const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
+    const pottery = record('D3:6', 'Melanie signed up for a pottery class.', '2023-05-08T13:55:00Z');
+    const rendered = renderRecall(snapshot, ranked([pottery, day]), { maxTokens: 1000, countTokens, terms: ['potteri'] });
+    expect(rendered.markdown).toContain('- D3:6 Caroline: Melanie signed up for a pottery class.');
+    expect(rendered.markdown).not.toContain('support group');
+    expect(rendered.included.map((i) => i.id)).toEqual(['D3:6']);
   });
 
   it('shows the words of a record once: never as its own line beside a summary line that cites it, nor again in a later summary', () => {
