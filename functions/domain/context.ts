@@ -404,6 +404,9 @@ function marked(line: { id: string; kind: string; text: string; label?: string |
 }
 
 /** A contact's unit text when nothing is known of them but when they were first named (and, maybe, a recent mention). */
+/** A summary line's words without the speaker it opens with ("Margaret: …"): a question naming her does not match every line she said. */
+const withoutSpeaker = (text: string) => text.replace(/^\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)?: /u, '');
+
 /** When a contact came up and the words it came up with are all a contact line says that the records do not say better. */
 const BARE_CONTACT = /^(?:(?:First mentioned \d{4}-\d{2}-\d{2}|Comes up with: [^.]*)\.(?: |$))+$/;
 const isBareContact = (text: string) => BARE_CONTACT.test(text.split(' Lately: ')[0]!);
@@ -518,7 +521,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       if (packing.matchingSummaryLines) {
         // The lines that match the question are what ranked the summary; once their records are shown, the rest is
         // unrelated (a record among them that the question needs ranks on its own).
-        const matching = parts.filter((part) => indexTerms(part.text).some((t) => asked.has(t)));
+        const matching = parts.filter((part) => indexTerms(withoutSpeaker(part.text)).some((t) => asked.has(t)));
         if (matching.length > 0) parts = matching;
       }
       parts = parts.filter((part) => part.ids.some((id) => !printed.has(id)));

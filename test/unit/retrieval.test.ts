@@ -298,6 +298,11 @@ describe('recall rendering', () => {
     const asked = renderRecall(snapshot, ranked([day]), { maxTokens: 1000, countTokens, terms: ['potteri'] });
     expect(asked.markdown).toContain('- [day 2023-05-08] [D3:6] Melanie signed up for a pottery class.');
     expect(asked.markdown).not.toContain('support group');
+    // The speaker a line opens with is not a word it shares: a question naming her matches what is said of her.
+    const spoken = summaryUnit({ id: 'time:0:19486', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text: '2023-05-08 [D3:2]: Caroline: I went to the support group.\n2023-05-08 [D3:6]: Melanie: Caroline talked me into a pottery class.', sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
+    const named = renderRecall(snapshot, ranked([spoken]), { maxTokens: 1000, countTokens, terms: ['carolin'] });
+    expect(named.markdown).toContain('[D3:6] Melanie: Caroline talked me into a pottery class.');
+    expect(named.markdown).not.toContain('support group');
     // No line shares a word (a match by meaning alone): the summary is shown whole.
     const byMeaning = renderRecall(snapshot, ranked([day]), { maxTokens: 1000, countTokens, terms: ['ceram'] });
     expect(byMeaning.markdown).toContain('[D3:2] Caroline went to the support group. [D3:6] Melanie signed up for a pottery class.');
