@@ -323,6 +323,18 @@ describe('lower-case chat', () => {
     expect(names).toEqual([]);
   });
 
+  it('takes where someone goes or comes from, and a number opening a sentence, as no one', () => {
+    const names = casedContacts([
+      'Nell is moving to Penrith in the spring.',
+      'we drove all the way to Kirkwall and back',
+      'Getting the train to Edinburgh tomorrow.',
+      'Forty-one candles is a fire hazard.',
+      'I sent the photos to Nell and wrote to Farid about it.',
+      "We're going to Farid's for dinner.",
+    ]).map((c) => c.name);
+    expect(names.sort()).toEqual(['Farid', 'Nell']);
+  });
+
   it('keeps a common word as a name where the batch writes it as one inside a sentence', () => {
     const names = casedContacts(['Dev is researching lawnmowers.', 'me and Dev booked Lisbon for May.']).map((c) => c.name);
     expect(names).toContain('Dev');

@@ -176,6 +176,11 @@ export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJEC
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
+/** A verb of going (and its object or adverb) just before "to", "from" or "into": what follows is a place. */
+const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes|going|went|gone|head(?:s|ed|ing)?|fl(?:y|ies|ew|own|ying)|flight|travel(?:s|led|ling|ed|ing)?|walk(?:s|ed|ing)?|cycl(?:e|ed|ing)|r(?:ide|ode|iding)|commut(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|return(?:s|ed|ing)?|arriv(?:e|es|ed|ing)|trip|train|bus|coach|ferry|drive|way|back|home|made it|make it|get|got|getting)(?: (?:me|us|him|her|them|it|all the way|back|over|down|up|out|home|straight))*\s*$/i;
+/** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
+const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
+
 const NAME = `\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?`;
 /** The author naming themself: "I go by Sam, not Samantha", "call me Bea", "my name is Jo". */
 const SELF_NAMED = new RegExp(`(?:\\b[Ii] go by|^[Cc]all me|\\b(?:[Pp]eople|[Ee]veryone|[Ff]riends) calls? me|\\b[Mm]y name(?: is|['’]s)|\\b[Ii]['’]m called) (${NAME})(?:,? (?:not|rather than) (${NAME}))?`, 'gu');
@@ -227,7 +232,7 @@ const ACRONYM = /^\p{Lu}{3,}$/u;
 
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
-    .replace(/['’]s$/u, '')
+    .replace(/['’]s[.,;:!?]*$/u, '')
     // A dash or a lower-case word after the name is the sentence going on ("Tomasz —", "Grandpa Wei re: ...").
     .replace(/(?:\s+(?:[-–—]+|\p{Ll}[\p{L}'’]*))+[.,;:!?]*$/u, '')
     .replace(/[.,;:!?)"]+$/u, '')
@@ -245,6 +250,8 @@ export function cleanName(raw: string): string | undefined {
   if (words.length === 1 && (ACRONYM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
   // A word cut at a hyphen is part of a code or an id ("LT-4471"), not a name.
   if (words.some((word) => word.endsWith('-'))) return undefined;
+  // "Twenty-two mugs is a lot", "Thirty-three feels grown up": a number opening a sentence.
+  if (NUMBER_WORD.test(words[0]!)) return undefined;
   if (words.length > 3) return undefined;
   return words.join(' ');
 }
@@ -261,10 +268,18 @@ export function personNames(sentence: string, organisations: readonly string[] =
     const name = cleanName(raw);
     if (name) found.add(name);
   }
+  let places: ReadonlySet<string> | undefined;
   for (const pattern of [RELATION_PATTERN, MENTION_PATTERN]) {
     for (const match of sentence.matchAll(pattern)) {
       // "the Fox and Hounds": after "and", a capitalised common word is part of a name, not a person.
       if (match[0].startsWith('and ') && !match[1]!.includes(' ') && commonWord(match[1]!)) continue;
+      if (pattern === MENTION_PATTERN && /^(?:to|from|into) /.test(match[0]) && !/^['’]s\b/u.test(sentence.slice((match.index ?? 0) + match[0].length))) {
+        // Where one goes or comes from is a place ("moving to Worcester", "drove all the way to Aberystwyth"), and so is
+        // a place compromise knows ("the train to Leeds"); "Sam's" after it is still someone's.
+        if (MOTION_BEFORE.test(sentence.slice(0, match.index ?? 0))) continue;
+        places ??= new Set((doc.places().out('array') as string[]).map((place) => place.replace(/[.,;:!?]+$/u, '')));
+        if (places.has(match[1]!) || places.has(match[1]!.split(' ')[0]!)) continue;
+      }
       const name = cleanName(match[pattern === RELATION_PATTERN ? 2 : 1]!);
       if (name) found.add(name);
     }
