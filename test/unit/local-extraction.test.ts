@@ -335,6 +335,16 @@ describe('lower-case chat', () => {
     expect(names.sort()).toEqual(['Farid', 'Nell']);
   });
 
+  it('takes an English word in capitals as said loudly, not as a name to re-case elsewhere', () => {
+    const records = recaseKnownNames([{ content: 'I started cello lessons three weeks ago.' }, { content: 'The CELLO? Since when?' }, { content: 'she works at kpmg' }, { content: 'KPMG again' }]);
+    expect(records.map((r) => r.content)).toEqual(['I started cello lessons three weeks ago.', 'The CELLO? Since when?', 'she works at KPMG', 'KPMG again']);
+  });
+
+  it('reads no role from a clause that goes on with "because" or "got", and an organisation from "has been at"', () => {
+    expect(contacts('I got a charity place with Versus Arthritis, because of Mum’s knee.').map((c) => [c.name, c.role])).toEqual([['Versus Arthritis', undefined]]);
+    expect(contact('Fatima', 'Fatima is great, she’s been at Deloitte for 12 years.')).toMatchObject({ organisation: 'Deloitte' });
+  });
+
   it('keeps a common word as a name where the batch writes it as one inside a sentence', () => {
     const names = casedContacts(['Dev is researching lawnmowers.', 'me and Dev booked Lisbon for May.']).map((c) => c.name);
     expect(names).toContain('Dev');

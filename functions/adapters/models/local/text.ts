@@ -216,6 +216,13 @@ function commonWord(word: string): boolean {
   return dictionary.has(lower);
 }
 
+/** An English word in capitals is said loudly ("The CELLO?"), not spelled as a name ("KPMG"). */
+function shouted(word: string): boolean {
+  if (!/^\p{Lu}+$/u.test(word)) return false;
+  dictionary ??= new Set(englishWords as string[]);
+  return dictionary.has(word.toLowerCase());
+}
+
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
 const DEPARTMENTS = new Set(
   [
@@ -354,7 +361,12 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
     spelling.set(lower, word);
   };
   for (const name of known) for (const word of name.split(/\s+/)) if (/^\p{Lu}[\p{L}'-]+$/u.test(word)) add(word);
-  for (const record of records) for (const match of record.content.matchAll(CASED_WORD)) add(match[1] ?? match[2]!);
+  for (const record of records) {
+    for (const match of record.content.matchAll(CASED_WORD)) {
+      const word = match[1] ?? match[2]!;
+      if (!shouted(word)) add(word);
+    }
+  }
   // A first name the lexicon knows only as a name ("nadia", "theo"), used as a person where it stands ("my brother theo").
   for (const record of records) {
     if (!/\b\p{Ll}/u.test(record.content)) continue;
@@ -412,7 +424,7 @@ const NOT_ORGANISATIONS = new Set(['uni', 'wfh', 'gym', 'home', 'work', 'school'
 /** Words a batch writes with a capital inside a sentence (lower case): where the batch itself spells them as names. */
 export function casedInside(texts: readonly string[]): Set<string> {
   const words = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(CASED_WORD)) if (match[1]) words.add(match[1].toLowerCase());
+  for (const text of texts) for (const match of text.matchAll(CASED_WORD)) if (match[1] && !shouted(match[1])) words.add(match[1].toLowerCase());
   return words;
 }
 
