@@ -345,6 +345,10 @@ describe('lower-case chat', () => {
     expect(contact('Fatima', 'Fatima is great, she’s been at Deloitte for 12 years.')).toMatchObject({ organisation: 'Deloitte' });
   });
 
+  it('takes a name called out before chat’s "thats" as someone spoken to, not something said of her', () => {
+    expect(contact('Beth', 'Beth thats amazing', 'Beth whats the plan')?.biography).toBe('Beth. First mentioned 2026-05-06.');
+  });
+
   it('keeps a common word as a name where the batch writes it as one inside a sentence', () => {
     const names = casedContacts(['Dev is researching lawnmowers.', 'me and Dev booked Lisbon for May.']).map((c) => c.name);
     expect(names).toContain('Dev');
