@@ -372,6 +372,12 @@ describe('lower-case chat', () => {
     expect(taskOps([{ role: 'assistant', content: line }])).toEqual([]);
   });
 
+  it('reads "you" in a named person’s task as the other person who spoke last, and leaves it after an assistant', () => {
+    const titles = (lines: Line[]) => taskOps(lines).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+    expect(titles([{ content: 'how is the garden doing?', speaker: 'Callum' }, { content: 'I will send you my plum crumble recipe tomorrow.', speaker: 'Margaret' }])).toEqual(["Send Callum Margaret's plum crumble recipe"]);
+    expect(titles([{ role: 'assistant', content: 'How can I help?' }, { content: 'I will send you the Q3 deck tomorrow.', speaker: 'Dana' }])).toEqual(['Send you the Q3 deck']);
+  });
+
   it.each([['Sam works twice as fast as the other developer.'], ['Maya works as hard as any nurse.']])('reads a comparison as no role: %s', (line) => {
     expect(contacts(line).filter((c) => c.role)).toEqual([]);
   });

@@ -107,9 +107,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
 
   // Whom "you" means in an assistant's message: the user it answers (the latest user record's author).
   let addressee: { key: string; name?: string } = { key: 'user' };
+  // Whom "you" means in a named person's message: the other person who spoke last, when that was someone named
+  // ("I'll send you the recipe", Margaret to Callum); after an assistant's message it stays "you".
+  let lastAuthor: { key: string; name?: string } | undefined;
   for (const record of input.records) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
+    const spokenTo = !fromAssistant && author.name && lastAuthor?.name && lastAuthor.name !== author.name ? lastAuthor.name : undefined;
+    if (!lastAuthor || lastAuthor.key !== author.key) lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     let created = 0;
     // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
@@ -145,7 +150,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
         const due = resolveDate(phrase, record.timestamp, true);
         const plainTitle = resolvePronouns(
-          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : undefined),
+          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo),
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
         );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
