@@ -378,6 +378,25 @@ describe('lower-case chat', () => {
     expect(titles([{ role: 'assistant', content: 'How can I help?' }, { content: 'I will send you the Q3 deck tomorrow.', speaker: 'Dana' }])).toEqual(['Send you the Q3 deck']);
   });
 
+  it('between two people, reads a question as a question and a request as the other person’s task', () => {
+    const ops = (lines: Line[]) => taskOps(lines).flatMap((op) => (op.op === 'add' ? [[op.task.title, op.task.owner]] : []));
+    const fromGran = { content: 'The garden is lovely.', speaker: 'Margaret' };
+    expect(ops([fromGran, { content: 'amazing!! can you drive again?', speaker: 'Callum' }])).toEqual([]);
+    expect(ops([fromGran, { content: 'ok. can you send me the photos of grandad?', speaker: 'Callum' }])).toEqual([['Send Callum the photos of grandad', 'Margaret']]);
+  });
+
+  it.each([
+    ['I shall simply have to be patient, which has never been my strong point.'],
+    ['I must tell you I am quite in love with Rocky.'],
+    ['Please do not. It is four days until my operation.'],
+  ])('opens no task for what someone will be, tells, or must not do: %s', (line) => {
+    expect(taskOps([line])).toEqual([]);
+  });
+
+  it('ends a title where chat ends the sentence with an emoji', () => {
+    expect(taskOps(['I’ll ring the plumber tomorrow 🙏 oh and the boiler is fine now'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Ring the plumber' }) })]);
+  });
+
   it.each([['Sam works twice as fast as the other developer.'], ['Maya works as hard as any nurse.']])('reads a comparison as no role: %s', (line) => {
     expect(contacts(line).filter((c) => c.role)).toEqual([]);
   });

@@ -16,12 +16,12 @@ import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
-const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely)\\s+)?';
+const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
 /**
  * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
  * feel ("I'll probably be sore"), and refusals ("I will not ...").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b))${HEDGE}`;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 /**
@@ -49,7 +49,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
-    pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
     owner: 'author',
   },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
@@ -109,12 +109,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   let addressee: { key: string; name?: string } = { key: 'user' };
   // Whom "you" means in a named person's message: the other person who spoke last, when that was someone named
   // ("I'll send you the recipe", Margaret to Callum); after an assistant's message it stays "you".
+  let lastOther: { key: string; name?: string } | undefined;
   let lastAuthor: { key: string; name?: string } | undefined;
   for (const record of input.records) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
-    const spokenTo = !fromAssistant && author.name && lastAuthor?.name && lastAuthor.name !== author.name ? lastAuthor.name : undefined;
-    if (!lastAuthor || lastAuthor.key !== author.key) lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
+    if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
+    const spokenTo = !fromAssistant && author.name && lastOther?.name && lastOther.key !== author.key ? lastOther : undefined;
+    lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     let created = 0;
     // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
@@ -138,7 +140,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
       for (const { match, owner, errand, casual } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
-        let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : 'assistant') : owner === 'named' ? cleanName(match[1]!) : author.key;
+        let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
+        // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
+        if (owner === 'assistant' && spokenTo && !/\b(?:me|us|my|our|please|pls|plz)\b/i.test(match[0])) continue;
         let phrase = restoreDots(match[match.length - 1]!);
         // "I'll remind you to send the deck": the user's own task, restated.
         if (fromAssistant && REMINDER_FRAME.test(phrase)) {
@@ -148,9 +152,11 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
         if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
+        // "Please do not.", "do NOT use the fan oven": what not to do is no task.
+        if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
         const due = resolveDate(phrase, record.timestamp, true);
         const plainTitle = resolvePronouns(
-          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo),
+          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
         );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
@@ -271,8 +277,11 @@ function resolvePronouns(title: string, before: string): string {
 function cleanTitle(phrase: string, authorName: string | undefined, addressee?: string): string {
   const title = trimPhrase(phrase)
     .replace(/^to /i, '')
+    // Chat ends a sentence with an emoji ("I'll call you that evening ❤️ oh also, big news").
+    .replace(/\s*\p{Extended_Pictographic}.*$/u, '')
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
     .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|bc|cos|because)\b.*$/i, '')
+    .replace(/,\s*or rather$/i, '')
     // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
     .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
