@@ -345,8 +345,9 @@ describe('lower-case chat', () => {
     expect(contact('Fatima', 'Fatima is great, she’s been at Deloitte for 12 years.')).toMatchObject({ organisation: 'Deloitte' });
   });
 
-  it('takes a name called out before chat’s "thats" as someone spoken to, not something said of her', () => {
+  it('takes a name called out before chat’s "thats" as someone spoken to, and a judgement as nothing said of who he is', () => {
     expect(contact('Beth', 'Beth thats amazing', 'Beth whats the plan')?.biography).toBe('Beth. First mentioned 2026-05-06.');
+    expect(contact('Gary', 'Gary deserves a medal.')?.biography).toBe('Gary. First mentioned 2026-05-06.');
   });
 
   it('keeps a common word as a name where the batch writes it as one inside a sentence', () => {
