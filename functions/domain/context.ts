@@ -404,6 +404,9 @@ function marked(line: { id: string; kind: string; text: string; label?: string |
 }
 
 /** A contact's unit text when nothing is known of them but when they were first named (and, maybe, a recent mention). */
+/** Text compared as words: lower case, punctuation and spacing folded. */
+const flat = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
 /** A summary line's words without the speaker it opens with ("Margaret: …"): a question naming her does not match every line she said. */
 const withoutSpeaker = (text: string) => text.replace(/^\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)?: /u, '');
 
@@ -458,6 +461,11 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const relevance = new Map<string, number>();
   for (const r of ranked) if (r.unit.kind === 'record') relevance.set(r.unit.id, r.score);
   const remaining = ranked.map((r) => ({ ...r }));
+  const recordText = new Map(ranked.filter((r) => r.unit.kind === 'record').map((r) => [r.unit.id, flat(r.unit.text)]));
+  const quotes = (text: string, ids: readonly string[]) => {
+    const said = flat(text);
+    return said.length > 0 && ids.some((id) => recordText.get(id)?.includes(said));
+  };
   const taken = new Set<number>();
   const perSession = new Map<string, number>();
   const lines: RecallLine[] = [];
@@ -515,6 +523,8 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     // A record whose words a summary line already shows, citing it, is in the block; a summary line shows only
     // the lines whose records are not (summary lines are the records' own sentences: domain/summary-lines.ts).
     if (unit.kind === 'record' && printed.has(unit.id)) continue;
+    // A fact that quotes the records it rests on, already shown, says nothing they do not.
+    if (unit.kind === 'fact' && unit.evidence.length > 0 && unit.evidence.every((id) => printed.has(id)) && quotes(unit.text, unit.evidence)) continue;
     let text: string;
     if (isCited(unit)) {
       let parts = splitRun(unit.text);

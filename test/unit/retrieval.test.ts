@@ -308,6 +308,15 @@ describe('recall rendering', () => {
     expect(byMeaning.markdown).toContain('[D3:2] Caroline went to the support group. [D3:6] Melanie signed up for a pottery class.');
   });
 
+  it('leaves out a fact that quotes a record already shown, and keeps one that says something of its own', () => {
+    const quoted = itemUnit('fact', { id: 'f1', statement: 'my neighbour is learning the trumpet', evidence: ['D2:4'], status: 'active', confidence: 0.7, sourceAt: NOW });
+    const own = itemUnit('fact', { id: 'f2', statement: 'Rosa works night shifts at the clinic', evidence: ['D2:4'], status: 'active', confidence: 0.7, sourceAt: NOW });
+    const said = record('D2:4', 'ugh, my neighbour is learning the trumpet. Rosa works nights too.', '2023-05-08T13:55:00Z');
+    const rendered = renderRecall(snapshot, ranked([said, quoted, own]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown.match(/learning the trumpet/g)).toHaveLength(1);
+    expect(rendered.markdown).toContain('Rosa works night shifts at the clinic');
+  });
+
   it('leaves out a cited summary whose lines that share a word with the question are already shown: its other lines are about something else', () => {
     const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
     const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
