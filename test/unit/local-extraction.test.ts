@@ -394,6 +394,14 @@ describe('lower-case chat', () => {
     expect(taskOps([line])).toEqual([]);
   });
 
+  it('opens no task for a request the assistant answers in its reply, nor for a request in the assistant’s own draft', () => {
+    expect(taskOps(['Could you write me a short thank-you message in French?'])).toEqual([]);
+    expect(taskOps(['can you give me a list of easy lunches pls'])).toEqual([]);
+    expect(taskOps([{ role: 'assistant', content: "Here's a draft: 'Dear Colin, could you please arrange for the fan to be repaired?'" }])).toEqual([]);
+    // For later, it is work to do.
+    expect(taskOps(['Could you draft the landlord email by Friday?'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ owner: 'assistant' }) })]);
+  });
+
   it('ends a title where chat ends the sentence with an emoji', () => {
     expect(taskOps(['I’ll ring the plumber tomorrow 🙏 oh and the boiler is fine now'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Ring the plumber' }) })]);
   });

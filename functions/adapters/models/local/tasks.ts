@@ -69,6 +69,9 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named', casual: true },
 ];
 
+/** What an assistant does in its reply when asked: writing, listing, explaining, planning on the page. */
+const ANSWERED_IN_REPLY = /^(?:(?:first|just|quickly|also|now)\s+)?(?:write|draft|redraft|give|list|compose|recap|outline|brainstorm|help|plan|come up with|put together|make (?:me|us) (?:a|an|some)|show|walk (?:me|us) through|quiz|compare|go through|look over|read|check|fix|improve|polish|shorten|expand|work out|figure out|estimate|suggest|find (?:me |us )?(?:a|an|some)|tell|teach|describe|break down|sum up|turn (?:this|it|that) into)\b/i;
+
 const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
@@ -141,6 +144,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       for (const { match, owner, errand, casual } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
+        // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
+        if (owner === 'assistant' && fromAssistant) continue;
         // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
         if (owner === 'assistant' && spokenTo && !/\b(?:me|us|my|our|please|pls|plz)\b/i.test(match[0])) continue;
         let phrase = restoreDots(match[match.length - 1]!);
@@ -155,6 +160,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // "Please do not.", "do NOT use the fan oven": what not to do is no task.
         if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
         const due = resolveDate(phrase, record.timestamp, true);
+        // "Could you write me a short message in French?": answered in the reply, unless it is for later.
+        if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
         const plainTitle = resolvePronouns(
           cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
