@@ -323,6 +323,15 @@ describe('lower-case chat', () => {
     expect(names).toEqual([]);
   });
 
+  it('takes languages, weekdays, a business and an event as no one and no job', () => {
+    const found = casedContacts([
+      'I want to learn a few Swedish phrases before the trip.',
+      "I've been going twice a week, Tuesdays and Fridays.",
+      "Noted: Biscuit's vet appointment at Harbour Vets with Dr Hannah Reid on Monday.",
+    ]);
+    expect(found.map((c) => [c.name, c.role])).toEqual([['Hannah Reid', undefined]]);
+  });
+
   it('takes where someone goes or comes from, and a number opening a sentence, as no one', () => {
     const names = casedContacts([
       'Nell is moving to Penrith in the spring.',

@@ -197,6 +197,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             // "a great cook", "a terrible driver": a judgement, not a job.
             if (rule.jobNoun && role && /^(?:great|good|bad|terrible|amazing|brilliant|decent|natural|born|real|total|huge|big|lovely|fantastic|awful|excellent|better|best|worse|worst|proper|crap|rubbish)\b/.test(role)) continue;
             if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving)\b/.test(role)) continue;
+            // "Biscuit's vet appointment at Clifton Vets": an event someone has somewhere is no job.
+            if (role && /\b(?:appointment|meeting|party|birthday|wedding|dinner|lunch|exam|test|interview|flight|booking|reservation|class|lesson|session|check-?up|operation|surgery|scan|holiday|trip|visit|match|gig|concert)s?$/i.test(role)) continue;
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
             if (role && /\bas\b/.test(role)) continue;
             // "Maya's visiting the weekend of Oct 17", "Sam's coming with Maya": what someone is doing is not a role.

@@ -158,6 +158,7 @@ const NOT_NAMES = new Set(
     'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
     // Month and weekday abbreviations ("Monday Nov 9"), and nationalities that name cuisines ("the Thai place"); not "Jan", a name.
     'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri',
+    'swedish', 'polish', 'german', 'dutch', 'portuguese', 'russian', 'arabic', 'hindi', 'danish', 'norwegian', 'finnish', 'welsh', 'scottish', 'irish', 'english', 'british',
     'thai', 'chinese', 'italian', 'indian', 'mexican', 'japanese', 'korean', 'french', 'greek', 'vietnamese', 'spanish', 'turkish', 'lebanese',
     'guess', 'oops', 'work', "i've", "i'm", "i'll", "i'd", 'finally', 'congratulations', 'welcome', 'dear', 'team', 'everyone', 'here', 'there', 'what', 'who', 'how', 'why',
   ].map((word) => word.toLowerCase()),
@@ -178,6 +179,9 @@ export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z
 
 /** A verb of going (and its object or adverb) just before "to", "from" or "into": what follows is a place. */
 const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes|going|went|gone|head(?:s|ed|ing)?|fl(?:y|ies|ew|own|ying)|flight|travel(?:s|led|ling|ed|ing)?|walk(?:s|ed|ing)?|cycl(?:e|ed|ing)|r(?:ide|ode|iding)|commut(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|return(?:s|ed|ing)?|arriv(?:e|es|ed|ing)|trip|train|bus|coach|ferry|drive|way|back|home|made it|make it|get|got|getting)(?: (?:me|us|him|her|them|it|all the way|back|over|down|up|out|home|straight))*\s*$/i;
+/** Last words that make a name a business or an institution, not a person. */
+const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council)$/i;
+
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
 
@@ -242,7 +246,7 @@ export function cleanName(raw: string): string | undefined {
     .replace(/['’]s[.,;:!?]*$/u, '')
     // A dash or a lower-case word after the name is the sentence going on ("Tomasz —", "Grandpa Wei re: ...").
     .replace(/(?:\s+(?:[-–—]+|\p{Ll}[\p{L}'’]*))+[.,;:!?]*$/u, '')
-    .replace(/[.,;:!?)"]+$/u, '')
+    .replace(/[.,;:!?)"'’]+$/u, '')
     .replace(/^(?:my |the )/i, '')
     .replace(new RegExp(`^(?:${RELATIONS}) `, 'iu'), '')
     // A title before a full name is not part of it ("Dr. Amara Osei"); before a bare surname it is ("Dr. Weiss").
@@ -257,6 +261,10 @@ export function cleanName(raw: string): string | undefined {
   if (words.length === 1 && (ACRONYM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
   // A word cut at a hyphen is part of a code or an id ("LT-4471"), not a name.
   if (words.some((word) => word.endsWith('-'))) return undefined;
+  // "Clifton Vets", "Harbour Dental": a name that ends in what a business is, is the business.
+  if (words.length > 1 && BUSINESS_WORD.test(words.at(-1)!)) return undefined;
+  // "Tuesdays and Fridays": days of the week, however many.
+  if (/^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/i.test(words[0]!)) return undefined;
   // "Twenty-two mugs is a lot", "Thirty-three feels grown up": a number opening a sentence.
   if (NUMBER_WORD.test(words[0]!)) return undefined;
   if (words.length > 3) return undefined;
@@ -310,7 +318,9 @@ export function personNames(sentence: string, organisations: readonly string[] =
   const orgs = organisations.map((org) => org.toLowerCase());
   // Drop a bare first name when the full name is also present.
   const names = [...found].filter((name) => !orgs.some((org) => org.includes(name.toLowerCase())));
-  return names.filter((name) => !names.some((other) => other !== name && other.startsWith(`${name} `)));
+  // "Dr Hannah" beside "Hannah Reid" (from "Dr Hannah Reid") is the same person.
+  const untitled = (name: string) => name.replace(/^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.? /u, '');
+  return names.filter((name) => !names.some((other) => other !== name && other.startsWith(`${untitled(name)} `)));
 }
 
 /** The infinitive form of the verbs in a phrase ("sent the contract" → "send the contract"). */
