@@ -386,6 +386,7 @@ describe('lower-case chat', () => {
     const titles = (lines: Line[]) => taskOps(lines).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
     expect(titles([{ content: 'how is the garden doing?', speaker: 'Callum' }, { content: 'I will send you my plum crumble recipe tomorrow.', speaker: 'Margaret' }])).toEqual(["Send Callum Margaret's plum crumble recipe"]);
     expect(titles([{ role: 'assistant', content: 'How can I help?' }, { content: 'I will send you the Q3 deck tomorrow.', speaker: 'Dana' }])).toEqual(['Send you the Q3 deck']);
+    expect(titles([{ content: 'see you at the station', speaker: 'Amy' }, { content: "I'll pick you both up in the new car", speaker: 'Rob' }])).toEqual(['Pick you both up in the new car']);
   });
 
   it('between two people, reads a question as a question and a request as the other person’s task', () => {

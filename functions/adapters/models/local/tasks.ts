@@ -299,7 +299,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
   const owner = authorName ? `${authorName}'s` : "the user's";
   let resolved = trimPhrase(title).replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
   // In an assistant's message "you" is the user it answers.
-  if (addressee !== undefined) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
+  // "you two", "you both", "both of you" are more than the one addressed: left as said.
+  if (addressee !== undefined && !/\byou (?:two|both|all|guys|lot|three)\b|\b(?:both|all|each) of you\b/i.test(resolved)) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
   return capitalise(resolved);
 }
 
