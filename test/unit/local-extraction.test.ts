@@ -387,6 +387,8 @@ describe('lower-case chat', () => {
     expect(titles([{ content: 'how is the garden doing?', speaker: 'Callum' }, { content: 'I will send you my plum crumble recipe tomorrow.', speaker: 'Margaret' }])).toEqual(["Send Callum Margaret's plum crumble recipe"]);
     expect(titles([{ role: 'assistant', content: 'How can I help?' }, { content: 'I will send you the Q3 deck tomorrow.', speaker: 'Dana' }])).toEqual(['Send you the Q3 deck']);
     expect(titles([{ content: 'see you at the station', speaker: 'Amy' }, { content: "I'll pick you both up in the new car", speaker: 'Rob' }])).toEqual(['Pick you both up in the new car']);
+    // Said in passing, a commitment must name what it is about in its own words.
+    expect(titles([{ content: 'deal, next time I win', speaker: 'Margaret' }, { content: "ha I'll hold you to that", speaker: 'Callum' }])).toEqual([]);
   });
 
   it('between two people, reads a question as a question and a request as the other person’s task', () => {

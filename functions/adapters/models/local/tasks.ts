@@ -167,7 +167,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
         );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
-        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2 || (casual && !namesSomething(title))) continue;
+        // A commitment said in passing must name what it is about in its own words: "I'll hold you to that" names
+        // no one by being said to Callum.
+        const said = casual && spokenTo?.name ? cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name) : title;
+        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2 || (casual && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open) : undefined;
         if (restated) {
@@ -299,8 +302,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
   const owner = authorName ? `${authorName}'s` : "the user's";
   let resolved = trimPhrase(title).replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
   // In an assistant's message "you" is the user it answers.
-  // "you two", "you both", "both of you" are more than the one addressed: left as said.
-  if (addressee !== undefined && !/\byou (?:two|both|all|guys|lot|three)\b|\b(?:both|all|each) of you\b/i.test(resolved)) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
+  // "you two", "you both", "both of you" are more than the one addressed, and "you're" would not read: left as said.
+  if (addressee !== undefined && !/\byou (?:two|both|all|guys|lot|three)\b|\b(?:both|all|each) of you\b|\byou['’](?:re|ve|ll|d)\b/i.test(resolved)) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
   return capitalise(resolved);
 }
 
