@@ -403,7 +403,6 @@ function marked(line: { id: string; kind: string; text: string; label?: string |
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }
 
-/** A contact's unit text when nothing is known of them but when they were first named (and, maybe, a recent mention). */
 /** Text compared as words: lower case, punctuation and spacing folded. */
 const flat = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 

@@ -340,8 +340,9 @@ describe('lower-case chat', () => {
       'Forty-one candles is a fire hazard.',
       'I sent the photos to Nell and wrote to Farid about it.',
       "We're going to Farid's for dinner.",
+      "I'll get back to Oren about the quote.",
     ]).map((c) => c.name);
-    expect(names.sort()).toEqual(['Farid', 'Nell']);
+    expect(names.sort()).toEqual(['Farid', 'Nell', 'Oren']);
   });
 
   it('takes an English word in capitals as said loudly, not as a name to re-case elsewhere', () => {

@@ -396,8 +396,9 @@ const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired
 /** What someone is or has for good, not what they are doing this week. */
 /**
  * A verb in the present tense right after a name says what someone does as a habit or a standing ("keeps bees",
- * "leads QA automation", "lectures in marine biology"); these say what happens, or what is thought, once, and the
- * last words are chat's "that's" and "he's" without their apostrophe after a name called out ("Beth thats amazing").
+ * "leads QA automation", "lectures in marine biology"); these say what happens, what is thought or judged once
+ * ("Gary deserves a medal"), and the last words are chat's "that's" and "he's" without their apostrophe after a name
+ * called out ("Beth thats amazing").
  */
 const NOT_HABITS = 'says|thinks|wants|needs|feels|seems|looks|knows|hopes|asks|tells|gets|goes|comes|sends|means|reckons|starts|arrives|leaves|lands|texts|calls|emails|replies|sounds|agrees|believes|guesses|likes|loves|hates|prefers|enjoys|is|was|has|does|makes|takes|gives|lets|puts|sees|wonders|wishes|forgets|remembers|mentions|suggests|thanks|sorts|plays|runs|owns|speaks|teaches|coaches|volunteers|lives|studies|laughs|cries|smiles|jokes|worries|complains|insists|argues|keeps (?:saying|asking|telling|going|trying|forgetting)|deserves|owes|misses|adores|thats|whats|its|hes|shes|theres|heres|wheres|congrats|always|perhaps|yes';
 const HABIT = `(?!(?:${NOT_HABITS})\\b)\\p{Ll}{3,}(?<![sui])s(?= \\p{Ll})`;

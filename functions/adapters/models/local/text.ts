@@ -156,7 +156,8 @@ const NOT_NAMES = new Set(
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
     'christmas', 'easter', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
     'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
-    // Month and weekday abbreviations ("Monday Nov 9"), and nationalities that name cuisines ("the Thai place"); not "Jan", a name.
+    // Month and weekday abbreviations ("Monday Nov 9"), languages ("Swedish phrases") and nationalities that name cuisines
+    // ("the Thai place"); not "Jan", a name.
     'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri',
     'swedish', 'polish', 'german', 'dutch', 'portuguese', 'russian', 'arabic', 'hindi', 'danish', 'norwegian', 'finnish', 'welsh', 'scottish', 'irish', 'english', 'british',
     'thai', 'chinese', 'italian', 'indian', 'mexican', 'japanese', 'korean', 'french', 'greek', 'vietnamese', 'spanish', 'turkish', 'lebanese',
@@ -177,8 +178,11 @@ export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJEC
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
-/** A verb of going (and its object or adverb) just before "to", "from" or "into": what follows is a place. */
-const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes|going|went|gone|head(?:s|ed|ing)?|fl(?:y|ies|ew|own|ying)|flight|travel(?:s|led|ling|ed|ing)?|walk(?:s|ed|ing)?|cycl(?:e|ed|ing)|r(?:ide|ode|iding)|commut(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|return(?:s|ed|ing)?|arriv(?:e|es|ed|ing)|trip|train|bus|coach|ferry|drive|way|back|home|made it|make it|get|got|getting)(?: (?:me|us|him|her|them|it|all the way|back|over|down|up|out|home|straight))*\s*$/i;
+/**
+ * A verb of going (and its object or adverb) just before "to", "from" or "into": what follows is a place. Not "get
+ * back to Dana" or "returned it to Sam", which are said of people.
+ */
+const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes|going|went|gone|head(?:s|ed|ing)?|fl(?:y|ies|ew|own|ying)|flight|travel(?:s|led|ling|ed|ing)?|walk(?:s|ed|ing)?|cycl(?:e|ed|ing)|r(?:ide|ode|iding)|commut(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|arriv(?:e|es|ed|ing)|trip|train|bus|coach|ferry|drive|way|made it|make it)(?: (?:me|us|him|her|them|it|all the way|back|over|down|up|out|home|straight))*\s*$/i;
 /** Last words that make a name a business or an institution, not a person. */
 const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council)$/i;
 
