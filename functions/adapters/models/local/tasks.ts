@@ -162,14 +162,15 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const due = resolveDate(phrase, record.timestamp, true);
         // "Could you write me a short message in French?": answered in the reply, unless it is for later.
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
+        const work = due ? withoutDue(phrase, due.text) : phrase;
         const plainTitle = resolvePronouns(
-          cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
+          cleanTitle(work, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
         );
         const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
         // A commitment said in passing must name what it is about in its own words: "I'll hold you to that" names
         // no one by being said to Callum.
-        const said = casual && spokenTo?.name ? cleanTitle(due ? withoutDue(phrase, due.text) : phrase, author.name) : title;
+        const said = casual && spokenTo?.name ? cleanTitle(work, author.name) : title;
         if (!title || title.split(' ').length < 2 || lemmas(title).size < 2 || (casual && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open) : undefined;

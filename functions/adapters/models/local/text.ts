@@ -210,6 +210,12 @@ function nameLike(word: string): boolean {
 const CONTRACTION = /['’](?:t|ve|ll|re|d|m)$/iu;
 
 let dictionary: ReadonlySet<string> | undefined;
+/** Whether a lower-case word is in the English word list (loaded on first use). */
+function inWordList(lower: string): boolean {
+  dictionary ??= new Set(englishWords as string[]);
+  return dictionary.has(lower);
+}
+
 /**
  * A word of the English word list that compromise's lexicon does not know ("weight", "hounds", "retries";
  * the lexicon's own tags decide for the words it knows, so "grace" and "jess" stay first names), or a
@@ -220,15 +226,12 @@ function commonWord(word: string): boolean {
   const lower = word.toLowerCase();
   if (CONTRACTION.test(lower)) return true;
   if (LEXICON[lower] !== undefined) return false;
-  dictionary ??= new Set(englishWords as string[]);
-  return dictionary.has(lower);
+  return inWordList(lower);
 }
 
 /** An English word in capitals is said loudly ("The CELLO?"), not spelled as a name ("KPMG"). */
 function shouted(word: string): boolean {
-  if (!/^\p{Lu}+$/u.test(word)) return false;
-  dictionary ??= new Set(englishWords as string[]);
-  return dictionary.has(word.toLowerCase());
+  return /^\p{Lu}+$/u.test(word) && inWordList(word.toLowerCase());
 }
 
 /** Parts of an organisation named like a person after "to", "from", "with" ("sent it to Legal", "a call with Procurement"). */
