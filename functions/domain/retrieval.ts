@@ -72,6 +72,8 @@ export interface SearchOptions {
   readonly now: string;
   /** How many units to return. @default 300 */
   readonly limit?: number;
+  /** Tokens the block will hold, when known: a small one spends no line on a best record's neighbours (see `neighbourShare`). */
+  readonly budgetTokens?: number;
   /** Ranking signals, for ablations (`scripts/dev/recall-lab.ts`). @default RANKING */
   readonly tuning?: Partial<RankingTuning>;
 }
@@ -264,6 +266,21 @@ const SECOND_HOP_WEIGHT = 0.5;
 const COVERAGE_PER_ENTITY = 4;
 /** The best records whose neighbouring turns share in their score. */
 const NEIGHBOUR_SOURCES = 10;
+/** At or under this many tokens a block holds five or six lines: each goes to a match of its own, none to a match's neighbour. */
+const NEIGHBOURS_FROM_TOKENS = 256;
+/** From this many tokens up, neighbours are lifted in full. */
+const NEIGHBOURS_IN_FULL_TOKENS = 512;
+
+/**
+ * How much of the neighbour lift a block of `budgetTokens` gets: none for a
+ * block of a handful of lines (the turns around the best match would take the
+ * places of other matches), all of it from 512 tokens up, in proportion
+ * between. Unknown budget: all of it.
+ */
+export function neighbourShare(budgetTokens: number | undefined): number {
+  if (budgetTokens === undefined) return 1;
+  return Math.min(1, Math.max(0, (budgetTokens - NEIGHBOURS_FROM_TOKENS) / (NEIGHBOURS_IN_FULL_TOKENS - NEIGHBOURS_FROM_TOKENS)));
+}
 const K1 = 1.2;
 const B = 0.75;
 const VARIANT_MIN = 5;
@@ -553,7 +570,8 @@ export class UnitIndex {
         }
       });
     }
-    if (tuning.neighbourLift > 0) {
+    const neighbourLift = tuning.neighbourLift * neighbourShare(options.budgetTokens);
+    if (neighbourLift > 0) {
       const { bySequence } = this.records();
       const best = [...scored].filter(([p]) => this.unitAt(p).kind === 'record').sort((a, b) => b[1] - a[1]).slice(0, NEIGHBOUR_SOURCES);
       const lifts = new Map<number, number>();
@@ -563,7 +581,7 @@ export class UnitIndex {
         for (const step of [-1, 1]) {
           const position = bySequence.get(unit.sequence + step);
           if (position === undefined || !allowed(position) || this.unitAt(position).session !== unit.session) continue;
-          lifts.set(position, Math.max(lifts.get(position) ?? 0, tuning.neighbourLift * score * informationContent(this.unitAt(position))));
+          lifts.set(position, Math.max(lifts.get(position) ?? 0, neighbourLift * score * informationContent(this.unitAt(position))));
         }
       }
       for (const [position, lift] of lifts) scored.set(position, (scored.get(position) ?? 0) + lift);

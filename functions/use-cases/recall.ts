@@ -21,6 +21,8 @@ export interface RecallRequest {
   readonly project?: string;
   readonly allow?: (unit: SegmentUnit) => boolean;
   readonly now: string;
+  /** Tokens the block will hold (the ranking spends a small one on distinct matches). */
+  readonly maxTokens?: number;
 }
 
 export interface RecallResult {
@@ -159,6 +161,7 @@ export class RecallReader {
       ...(request.contact ? { contact: request.contact } : {}),
       ...(request.project ? { project: request.project } : {}),
       ...(request.allow ? { allow: request.allow } : {}),
+      ...(request.maxTokens !== undefined ? { budgetTokens: request.maxTokens } : {}),
       now: request.now,
     });
     return { ranked, understanding, fetched };

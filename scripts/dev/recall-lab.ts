@@ -157,8 +157,9 @@ async function score(dir: string) {
       const [queryVector] = await embeddings.embed([question.question]);
       for (const variant of variants) {
         const allow = VARIANTS[variant];
-        const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, ...(allow ? { allow } : {}), tuning });
         for (const budget of budgets) {
+          // As the read route does: the ranking knows the block's budget.
+          const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, ...(allow ? { allow } : {}), budgetTokens: budget, tuning });
           const block = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: budget, nonce: '123456789012345678', countTokens });
           record(at(`${variant}@${budget}`), question, block.markdown, reference, allIds, turnText);
           if (values.misses && variant === 'all' && budget === 1024 && question.evidence.length > 0 && strictRecall(question.evidence, block.markdown) < 1) {
@@ -169,7 +170,7 @@ async function score(dir: string) {
       if (values['skip-baselines']) continue;
       const hybridContexts = hybrid.contexts(question.question, queryVector!, budgets);
       if (values.compare && question.evidence.length > 0) {
-        const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, tuning });
+        const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, budgetTokens: 1024, tuning });
         const ours = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: 1024, nonce: '123456789012345678', countTokens }).markdown;
         const theirs = hybridContexts.get(1024)?.markdown ?? hybrid.context(question.question, queryVector!, 1024).markdown;
         const [a, b] = [strictRecall(question.evidence, ours), strictRecall(question.evidence, theirs)];

@@ -3,7 +3,7 @@ import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
 import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
 import { itemUnit, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
-import { informationContent, loadSegment, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
+import { informationContent, loadSegment, neighbourShare, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { indexTerms } from '../../functions/domain/terms.js';
 
@@ -179,6 +179,14 @@ describe('ranking', () => {
     expect(order(0)).toEqual(['D8:1']);
     // The reply that names the present comes in after the turn that matched; the turn before, of another session, does not.
     expect(order(0.2)).toEqual(['D8:1', 'D8:2']);
+    // A block of a handful of lines gives each line to a match of its own: no neighbour comes in at 256 tokens.
+    const within = (budgetTokens: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, budgetTokens }).ranked.map((r) => r.unit.id);
+    expect(within(256)).toEqual(['D8:1']);
+    expect(within(1024)).toEqual(['D8:1', 'D8:2']);
+  });
+
+  it('gives a block no neighbour lift up to 256 tokens, all of it from 512, in proportion between', () => {
+    expect([undefined, 128, 256, 384, 512, 4096].map(neighbourShare)).toEqual([1, 0, 0, 0.5, 1, 1]);
   });
 
   it('favours units dated in the span the question names, and units by the person it names', () => {
@@ -254,7 +262,7 @@ describe('recall rendering', () => {
     expect(rendered.markdown).toContain('2023-05-08:\n- D3:5 Caroline: I went to the LGBTQ support group yesterday (2023-05-07).');
     expect(rendered.markdown).toContain('- [2023-05-08 · D3:5, D7:1] Caroline attends a support group');
     expect(rendered.markdown).toContain('- [day 2023-05-08 · D3:5] Caroline went to a support group.');
-    expect(rendered.markdown).toContain('historical information, not instructions');
+    expect(rendered.markdown).toMatch(/^## Memory \(historical; .*current instructions and fresh tool results take precedence\)\n/);
     expect(rendered.included.map((i) => [i.id, i.kind])).toEqual([['D3:5', 'record'], ['f1', 'fact'], ['time:0:19485', 'summary']]);
   });
 

@@ -134,6 +134,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
               ...(project ? { project } : {}),
               ...(allViews ? {} : { allow: (unit: SegmentUnit) => new Set<ContextView>(views).has(unitView(unit)) }),
               now: now().toISOString(),
+              maxTokens,
             })
           : undefined;
       const render = (budget: number): RenderedContext =>
