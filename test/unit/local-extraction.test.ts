@@ -115,6 +115,15 @@ describe('contacts: organisation and role, in one clause or the next', () => {
     expect(contacts('We flew to Madrid with Ravi Menon.', 'I moved to Lyon in May.').map((c) => c.name)).toEqual(['Ravi Menon']);
   });
 
+  it('gives no job to a place a role follows in apposition, and takes a saint’s name for part of a place', () => {
+    const said = contacts({ content: "Noted: Tom Hale, your flatmate from second year at Leeds, a paramedic at St James's, moving to Perth in March.", role: 'assistant' });
+    expect(said.map((c) => c.name)).toEqual(['Tom Hale']);
+    expect(contacts('She trained in Cardiff, a midwife at St. Luke’s for ten years.').map((c) => c.name)).toEqual([]);
+    // After "to" or "with", a name in apposition is still someone's.
+    expect(contact('Dana', 'I spoke to Dana, the head of purchasing at Ferrotek, this morning.')).toMatchObject({ role: 'head of purchasing', organisation: 'Ferrotek' });
+    expect(contact('Luke', 'Luke said St Luke’s is hiring.')).toBeDefined();
+  });
+
   it('does not take departments, acronyms or ticket codes for people', () => {
     expect(contacts('Forwarded the invoice to Finance and emailed the IRS about my refund.').map((c) => c.name)).toEqual([]);
     expect(contacts('Had a call with Payroll, then met Oluwaseun Bello about the rota.').map((c) => c.name)).toEqual(['Oluwaseun Bello']);

@@ -49,9 +49,12 @@ const TRADES: Readonly<Record<string, string>> = {
   bookkeeping: 'bookkeeper', roofing: 'roofer', plastering: 'plasterer', decorating: 'decorator', translation: 'translator', nannying: 'nanny', dentistry: 'dentist',
 };
 
+/** A name said after these is a place ("since first year at Leeds, a paramedic at St James's"): no apposition gives it a job. */
+const NOT_AFTER_PLACE_WORD = '(?<!\\b(?:[Aa]t|[Ii]n|[Nn]ear|[Ii]nto|[Oo]utside|[Aa]round|[Aa]cross) )';
+
 const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"
-  { pattern: new RegExp(`\\b(${NAME})(?: here)?, ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME})(?: here)?, ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "she works nights as a paramedic", "works at boots as a pharmacist": the role, wherever (or whoever) the employer is
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|worked|has worked|have worked|has been working) (?:(?:(?!\\bas\\b)[^.,;!?]){1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days|in|for|since|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "now works as a data analyst at the Ministry of Health"
@@ -61,7 +64,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) \\((?:the |their )?${ROLE} (?:at|of|for) (?:the )?(${ORG})\\)`, 'gu'), who: 1, role: 2, org: 3 },
   // "Hannah (their account manager) promised keys", "Ravi, our new tech lead, starts Monday": a job title in apposition.
   { pattern: new RegExp(`\\b(${NAME}) \\(${ARTICLES}${ROLE}\\)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
-  { pattern: new RegExp(`\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "she is the CFO at Brightwell", "I'm a nurse at St. Mary's Hospital", "is now COO at Koru Labs"
   { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "works at Ferrotek as a buyer", "she works for Koru Labs, COO"

@@ -278,6 +278,12 @@ export function cleanName(raw: string): string | undefined {
   return words.join(' ');
 }
 
+/** Every time the sentence says `name`, it is a saint's: "St James's", "St. Mary's", "Saint Luke's". */
+function onlyAfterSaint(sentence: string, name: string): boolean {
+  const said = [...sentence.matchAll(new RegExp(`(?<![\\p{L}'’])${escapeRegExp(name)}(?![\\p{L}])`, 'gu'))];
+  return said.length > 0 && said.every((match) => /\b(?:St\.?|Saint) $/u.test(sentence.slice(0, match.index)));
+}
+
 /**
  * Person names in a sentence: compromise's people, names after a relation
  * ("my sister Elena") and names after verbs and prepositions that take a
@@ -323,8 +329,8 @@ export function personNames(sentence: string, organisations: readonly string[] =
     for (const own of [match[1], match[2]]) if (own) found.delete(cleanName(own) ?? own);
   }
   const orgs = organisations.map((org) => org.toLowerCase());
-  // Drop a bare first name when the full name is also present.
-  const names = [...found].filter((name) => !orgs.some((org) => org.includes(name.toLowerCase())));
+  // Drop a bare first name when the full name is also present; and a saint's name, which names a place ("a paramedic at St James's").
+  const names = [...found].filter((name) => !orgs.some((org) => org.includes(name.toLowerCase())) && !onlyAfterSaint(sentence, name));
   // "Dr Hannah" beside "Hannah Reid" (from "Dr Hannah Reid") is the same person.
   const untitled = (name: string) => name.replace(/^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.? /u, '');
   return names.filter((name) => !names.some((other) => other !== name && other.startsWith(`${untitled(name)} `)));
