@@ -202,6 +202,10 @@ describe('facts: what is stated, not what is wondered', () => {
     expect(facts(line)).toEqual([]);
   });
 
+  it.each([['he is grumpy in the mornings but i love him'], ['Honestly I adore them both.'], ['my whole family is here for the week'], ['Our car is back, finally.']])('keeps no preference for a pronoun and no value that only says where: %s', (line) => {
+    expect(facts(line)).toEqual([]);
+  });
+
   it.each([['We relocated to Utrecht last spring.'], ['My home base these days is Utrecht.'], ['Our home town is now Utrecht.']])('reads a home said another way, for the author alone: %s', (line) => {
     expect(facts(line)).toEqual([expect.objectContaining({ subject: 'user', attribute: 'home city', value: 'Utrecht' })]);
   });

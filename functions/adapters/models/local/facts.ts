@@ -142,7 +142,8 @@ const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me fo
 
 function profile(subject: string, attribute: string, value: string) {
   const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
-  if (!cleanValue || cleanValue.split(' ').length > 8) return undefined;
+  // "my whole life is here": where the speaker is, not a value.
+  if (!cleanValue || cleanValue.split(' ').length > 8 || /^(?:(?:over )?(?:here|there)\b|back$)/i.test(cleanValue)) return undefined;
   // "my home base these days is Bilbao": the qualifier says when, it is not part of the attribute.
   const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old|usual) /, '').replace(/ (?:these days|nowadays|now|at the moment|currently|lately|right now|for now)$/, ''));
   // "my sister maya is visiting ...": a relation and a name are a person (a contact), not an attribute.
@@ -171,7 +172,8 @@ function place(subject: string, value: string, needPlace = false) {
 
 function preference(subject: string, what: string, polarity: string) {
   const item = trimPhrase(what.replace(/^(to |the )/i, ''));
-  if (!item || item.split(' ').length > 8 || /^(it|that|this|you)$/i.test(item)) return undefined;
+  // "but i love him", "I like them": a pronoun names no preference.
+  if (!item || item.split(' ').length > 8 || /^(?:it|that|this|these|those|you|him|her|them|us|me|everyone|everything)(?: (?:both|all|too|so much|a lot|to bits))?$/i.test(item)) return undefined;
   return { table: 'preferences' as const, row: { subject, preference: item.toLowerCase(), polarity } };
 }
 
