@@ -243,5 +243,5 @@ const KIND_WORDS: Partial<Record<UnitKind, string>> = { task: 'task to-do todo',
 
 /** What lexical search reads of a unit: its label, speaker, text, who it is about, and its kind's own words. */
 export function searchText(unit: IndexUnit): string {
-  return [unit.label, unit.speaker, unit.kind === 'summary' ? withoutCitations(unit.text) : unit.text, unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
+  return [unit.label, unit.speaker, unit.kind === 'record' ? unit.text : withoutCitations(unit.text), unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
 }

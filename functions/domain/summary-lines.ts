@@ -46,7 +46,11 @@ export function citedRun(text: string, dateShown?: string): string | undefined {
 
 /** The text without the ids its lines cite (as stored, or as a run): what search and embeddings read of a summary. */
 export function withoutCitations(text: string): string {
-  return text.replace(/^(\d{4}-\d{2}-\d{2}) \[\S+(?:, \S+)*\]: /gm, '$1: ').replace(/(^|\s)\[\S+(?:, \S+)*\] /g, '$1');
+  return text
+    .replace(/^(\d{4}-\d{2}-\d{2}) \[\S+(?:, \S+)*\]: /gm, '$1: ')
+    .replace(/(^|\s)\[\S+(?:, \S+)*\] /g, '$1')
+    // A contact's "Said:" clause ends with the id it was read from: "has two dogs [D1:19];".
+    .replace(/ \[\S+(?:, \S+)*\](?=[;.]|$)/gm, '');
 }
 
 /** One line of a cited run: its date (the last one the run states before it, if any), the ids it cites, its text. */

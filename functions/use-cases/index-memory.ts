@@ -49,7 +49,7 @@ function emptyManifest(embeddings: EmbeddingPort): IndexManifest {
 /** What the embedding model reads of a unit: a short reply is read after the turn it answers (`replyContext`). */
 function embeddingText(unit: IndexUnit, context?: string): string {
   if (unit.kind === 'record') return `${context ? `${context}\n` : ''}${unit.speaker ?? ''}: ${unit.text}`;
-  const text = unit.kind === 'summary' ? withoutCitations(unit.text) : unit.text;
+  const text = withoutCitations(unit.text);
   return unit.label ? `${unit.label}: ${text}` : text;
 }
 

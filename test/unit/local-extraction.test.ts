@@ -168,9 +168,9 @@ describe('contacts: a biography from what the records say', () => {
   });
 
   it('keeps what is said someone is or has, with the day a relative time was said', () => {
-    expect(bio('Diego', 'my brother Diego graduated yesterday!!')).toBe("Diego. The user's brother. Said: Diego graduated (said 2026-05-06).");
-    expect(bio('Carla', 'Carla lives in Leeds with my cousin.')).toBe("Carla. Said: Carla lives in Leeds with the user's cousin.");
-    expect(bio('Nadia', { content: "i grew up in Porto and I'm allergic to cats lol", speaker: 'Nadia' })).toBe('Nadia. Said: Nadia grew up in Porto; Nadia is allergic to cats.');
+    expect(bio('Diego', 'my brother Diego graduated yesterday!!')).toBe("Diego. The user's brother. Said: Diego graduated (said 2026-05-06) [r1].");
+    expect(bio('Carla', 'Carla lives in Leeds with my cousin.')).toBe("Carla. Said: Carla lives in Leeds with the user's cousin [r1].");
+    expect(bio('Nadia', { content: "i grew up in Porto and I'm allergic to cats lol", speaker: 'Nadia' })).toBe('Nadia. Said: Nadia grew up in Porto [r1]; Nadia is allergic to cats [r1].');
   });
 
   it('says no more than the role or the relation already says', () => {
@@ -183,13 +183,20 @@ describe('contacts: a biography from what the records say', () => {
   });
 
   it('replaces what was said of someone with what is said of the same thing later', () => {
-    expect(bio('Sam', { content: 'I live in Lyon.', speaker: 'Sam' }, { content: 'Actually, I now live in Paris, not Lyon.', speaker: 'Sam' })).toBe('Sam. Said: Sam lives in Paris.');
+    expect(bio('Sam', { content: 'I live in Lyon.', speaker: 'Sam' }, { content: 'Actually, I now live in Paris, not Lyon.', speaker: 'Sam' })).toBe('Sam. Said: Sam lives in Paris [r2].');
   });
 
   it('keeps what an earlier batch said', () => {
     const earlier = [{ alias: 'C1', name: 'Carla', aliases: [], relationships: [], preferences: [], channels: [], summary: '', biography: 'Carla. Said: Carla lives in Leeds.' }];
     const ops = extractContacts(input('contacts', ['Carla has two kids and a dog.'], earlier as unknown as UpdaterInput['existing'])).ops;
-    expect(ops).toMatchObject([{ op: 'update', changes: { biography: 'Carla. Said: Carla lives in Leeds; Carla has two kids and a dog.' } }]);
+    expect(ops).toMatchObject([{ op: 'update', changes: { biography: 'Carla. Said: Carla lives in Leeds; Carla has two kids and a dog [r1].' } }]);
+  });
+
+  it('cites the record each thing said of someone was read from, once for a thing said twice', () => {
+    expect(bio('Ines', 'Ines is an architect.', 'Ines has two dogs.', 'Ines has two dogs, the lucky thing.')).toBe('Ines: architect. Said: Ines has two dogs [r2].');
+    // A record id that would not read back as one citation is left out of the text.
+    const said = extractContacts({ updater: 'contacts', records: [{ id: 'msg.7', sequence: 1, timestamp: AT, type: 'message', role: 'user', content: 'Ines has two dogs.' }], existing: [], tables: [] }).ops;
+    expect(said).toMatchObject([{ op: 'add', contact: { biography: 'Ines. Said: Ines has two dogs.' } }]);
   });
 });
 

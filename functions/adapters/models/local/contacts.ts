@@ -224,16 +224,16 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         .filter((o): o is Observation => !!o);
       for (const observation of named) {
         observation.mentions.push({ timestamp: record.timestamp, sentence });
-        for (const clause of saidOf(observation.name, withoutAsides(sentence), author.name, record.timestamp, named.length === 1)) addUnique(observation.said, clause, (c) => c.toLowerCase());
+        for (const clause of saidOf(observation.name, withoutAsides(sentence), author.name, record.timestamp, named.length === 1)) addUnique(observation.said, cited(clause, record.id), clauseKey);
       }
       // "Kofi (my boss) is off. Also he's doing an MBA": a sentence naming no one goes on about the one person the message's previous sentence named.
       if (named.length === 0 && previousNamed.length === 1 && !hypothetical) {
         const [person] = previousNamed;
         const aboutThem = withoutAsides(sentence).replace(/^(?:(?:also|and|but|so|plus|btw|oh and) )?(?:she|he)\b/i, person!.name);
-        if (aboutThem.startsWith(person!.name)) for (const clause of saidOf(person!.name, aboutThem, author.name, record.timestamp, true)) addUnique(person!.said, clause, (c) => c.toLowerCase());
+        if (aboutThem.startsWith(person!.name)) for (const clause of saidOf(person!.name, aboutThem, author.name, record.timestamp, true)) addUnique(person!.said, cited(clause, record.id), clauseKey);
       }
       previousNamed = named;
-      if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, clause, (c) => c.toLowerCase());
+      if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, cited(clause, record.id), clauseKey);
       const subject = (who: string): Observation | undefined => {
         if (/^(?:she|he|they)$/i.test(who)) return lastPerson;
         if (who === 'I') return speaker;
@@ -506,8 +506,20 @@ function topicsOf(observation: Observation, names: readonly string[], previous: 
 const TIME_WORDS = new Set(['last', 'next', 'this', 'that', 'ago', 'early', 'late', 'soon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const GENERIC_NOUNS = new Set(['here', 'there', 'everyone', 'everything', 'something', 'anything', 'problem', 'details', 'question', 'help', 'lol', 'haha', 'omg', 'thanks', 'thx', 'thing', 'things', 'stuff', 'time', 'times', 'idea', 'people', 'person', 'guy', 'guys', 'lots', 'week', 'weekend', 'month', 'year', 'night', 'morning', 'evening', 'today', 'tomorrow', 'yesterday', 'news', 'update', 'way', 'point', 'sense', 'part', 'kind', 'sort', 'bit', 'life', 'work', 'fine', 'okay', 'good', 'great', 'sure', 'yeah']);
 
+/**
+ * A "Said:" clause carries the id of the record it was read from ("has a cat
+ * [D1:19]"): the contact line then cites the turn each thing said of them
+ * rests on, not only the latest mentions.
+ */
+const CITATION = / \[([^\]]+)\]$/u;
+const cited = (clause: string, recordId: string) => (/[[\].;]/u.test(recordId) ? clause : `${clause} [${recordId}]`);
+const uncited = (clause: string) => clause.replace(CITATION, '');
+/** One clause said twice, in two records, is one clause: the first record's. */
+const clauseKey = (clause: string) => uncited(clause).toLowerCase();
+
 /** What a "Said:" clause is about, so a later one on the same thing replaces it. */
-function saidKey(name: string, clause: string): string {
+function saidKey(name: string, citedClause: string): string {
+  const clause = uncited(citedClause);
   const first = name.split(' ')[0]!;
   const rest = clause.slice(clause.startsWith(name) ? name.length : clause.startsWith(first) ? first.length : 0).trim().toLowerCase();
   if (/^(?:lives|lived)\b/.test(rest)) return 'lives';
