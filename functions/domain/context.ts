@@ -331,6 +331,8 @@ export const MAX_ITEM_EVIDENCE = 4;
 export const MAX_SUMMARY_SOURCES = 3;
 /** Ids one collapsed line cites at most (a line of small talk said forty times needs none of them). */
 export const MAX_COLLAPSED_IDS = 6;
+/** A record that says at most this many words beyond the fact quoting it ("by the way", "lol") gives its line to the fact. */
+const QUOTED_RECORD_EXTRA_TERMS = 2;
 /** Units whose term sets overlap this much are one line. */
 const DUPLICATE_JACCARD = 0.8;
 
@@ -523,8 +525,17 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     // A record whose words a summary line already shows, citing it, is in the block; a summary line shows only
     // the lines whose records are not (summary lines are the records' own sentences: domain/summary-lines.ts).
     if (unit.kind === 'record' && printed.has(unit.id)) continue;
-    // A fact that quotes the records it rests on, already shown, says nothing they do not.
-    if (unit.kind === 'fact' && unit.evidence.length > 0 && unit.evidence.every((id) => printed.has(id)) && quotes(unit.text, unit.evidence)) continue;
+    // A fact that quotes the records it rests on, already shown, says nothing they do not in words; but it says the
+    // value holds now. When those records say next to nothing else, it takes the place of their lines (it cites the
+    // same ids), so the current value stands in the current state and not only in the dated history; otherwise, or
+    // shown by a summary line, the fact is left out.
+    let quoted: RecallLine[] = [];
+    if (unit.kind === 'fact' && unit.evidence.length > 0 && unit.evidence.every((id) => printed.has(id)) && quotes(unit.text, unit.evidence)) {
+      quoted = lines.filter((l) => l.unit.kind === 'record' && unit.evidence.includes(l.unit.id));
+      const own = new Set(indexTerms(unit.text));
+      const saysMore = (l: RecallLine) => indexTerms(l.unit.text).filter((t) => !own.has(t)).length > QUOTED_RECORD_EXTRA_TERMS;
+      if (quoted.length < unit.evidence.length || quoted.some(saysMore)) continue;
+    }
     let text: string;
     if (isCited(unit)) {
       let parts = splitRun(unit.text);
@@ -540,8 +551,10 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     } else text = shown(unit);
     const section = SECTION_OF[unit.kind];
     const line: RecallLine = { unit, section, ids: [unit.id], termSet, text, cited: isCited(unit) };
-    const lineCost = cost(line) + dateCost(unit) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`));
+    const freed = quoted.reduce((sum, l) => sum + cost(l), 0);
+    const lineCost = cost(line) + dateCost(unit) + (sectionsUsed.has(section) ? 0 : options.countTokens(`\n\n${SECTION_TITLE[section]}`)) - freed;
     if (tokens + lineCost > options.maxTokens) continue;
+    for (const l of quoted) lines.splice(lines.indexOf(l), 1);
     lines.push(line);
     sectionsUsed.add(section);
     if (unit.kind === 'record') printed.add(unit.id);

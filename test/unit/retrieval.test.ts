@@ -325,6 +325,16 @@ describe('recall rendering', () => {
     expect(rendered.markdown).toContain('Rosa works night shifts at the clinic');
   });
 
+  it('shows a fact that quotes a record saying nothing else in the current state, in place of the record line', () => {
+    const fact = itemUnit('fact', { id: 'f1', statement: 'My locker at the pool is 41', evidence: ['D2:4'], status: 'active', confidence: 0.7, sourceAt: NOW });
+    const said = record('D2:4', 'My locker at the pool is 41, fyi.', '2023-05-08T13:55:00Z');
+    const rendered = renderRecall(snapshot, ranked([said, fact]), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown).toMatch(/### Facts\n- \[\d{4}-\d{2}-\d{2} · D2:4\] My locker at the pool is 41$/);
+    expect(rendered.markdown).not.toContain('### Summaries and records');
+    expect(rendered.markdown.match(/locker at the pool/g)).toHaveLength(1);
+    expect(rendered.included.map((i) => i.id)).toEqual(['f1']);
+  });
+
   it('leaves out a cited summary whose lines that share a word with the question are already shown: its other lines are about something else', () => {
     const text = '2023-05-08 [D3:2]: Caroline went to the support group.\n2023-05-08 [D3:6]: Melanie signed up for a pottery class.';
     const day = summaryUnit({ id: 'time:0:19485', ladder: 'time', level: 0, from: '2023-05-08', to: '2023-05-08', text, sources: ['D3:2', 'D3:6'], children: [], empty: false })!;
