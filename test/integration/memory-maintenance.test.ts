@@ -102,7 +102,7 @@ describe('forgetting', () => {
       const snapshot = await api<{ facts?: { items: { id: string }[] } }>(stack, 'GET', `/v1/agents/${agentId}/snapshot`);
       const ids = snapshot.body.facts?.items.map((i) => i.id) ?? [];
       return !ids.includes(city.id) && ids.includes(employer.id);
-    }, 5_000);
+    }, 20_000);
     const versions = (await api<{ versions: { cause: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/items/${city.id}/history`)).body.versions;
     expect(versions.at(-1)!.cause).toBe('forget');
 

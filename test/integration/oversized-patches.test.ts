@@ -64,7 +64,8 @@ describe('a patch larger than one transaction', () => {
 });
 
 describe('a batch whose input is larger than the model budget', () => {
-  it('is read in chunks and cut to fit, not failed, and the short messages in it are remembered', async () => {
+  // Its own limit: it ingests 1.5 MB and waits up to 120 s for the batch and 60 s for the next one.
+  it('is read in chunks and cut to fit, not failed, and the short messages in it are remembered', { timeout: 240_000 }, async () => {
     const agentId = 'oversized-input';
     // 48 pasted logs of 32,000 characters (563,841 tokens with the two short statements among
     // them: 4.7 times the batch's input budget).

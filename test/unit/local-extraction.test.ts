@@ -3,7 +3,7 @@
  * near-misses that must not. None of these sentences is in the extraction
  * benchmark's corpora.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { extractContacts } from '../../functions/adapters/models/local/contacts.js';
 import { extractFacts } from '../../functions/adapters/models/local/facts.js';
 import { extractTasks } from '../../functions/adapters/models/local/tasks.js';
@@ -645,12 +645,38 @@ describe('linear reading', () => {
     `remind me to ${'send the '.repeat(3_500)}`,
     `${'not '.repeat(8_000)}but`,
   ].map((text) => text.slice(0, 32_768));
-
-  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i in well under a second per updater', (_, text) => {
-    for (const extract of [() => extractContacts(input('contacts', [text])), () => extractFacts(input('facts', [text])), () => extractTasks(input('tasks', [text], openTask('send the contract to Priya')))]) {
+  // 32 KB of ordinary statements, read the same way: the yardstick, timed in the same run, so a busy
+  // machine slows both sides alike (an absolute limit failed on a shared CI machine running 2.6x slower).
+  const prose = Array.from({ length: 400 }, (_, i) => [
+    `Yesterday I met Priya Raman, the new manager at Northwind, and we talked about release ${i}.`,
+    'My sister Ana moved to Lisbon in March and she works as a nurse there now.',
+    'Remind me to send the contract to Omar by Friday, and book a table for two.',
+    'I really love oolong tea, though my favourite colour is still teal.',
+  ][i % 4]).join(' ').slice(0, 32_768);
+  const updaters = [
+    (text: string) => extractContacts(input('contacts', [text])),
+    (text: string) => extractFacts(input('facts', [text])),
+    (text: string) => extractTasks(input('tasks', [text], openTask('send the contract to Priya'))),
+  ];
+  /** The quickest of two reads, after one to warm up: the least disturbed by other work on the machine. */
+  const fastest = (read: (text: string) => unknown, text: string) => {
+    read(text);
+    return Math.min(...[0, 1].map(() => {
       const started = performance.now();
-      extract();
-      expect(performance.now() - started).toBeLessThan(1_000);
+      read(text);
+      return performance.now() - started;
+    }));
+  };
+  let yardstick: number[] = [];
+  beforeAll(() => {
+    yardstick = updaters.map((read) => fastest(read, prose));
+  });
+
+  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i no slower than three times 32 KB of ordinary prose, per updater', (_, text) => {
+    for (const [i, read] of updaters.entries()) {
+      // 50 ms of slack for the updaters that read prose in a few tens of milliseconds; a read that is
+      // quadratic in the message takes tens of seconds here.
+      expect(fastest(read, text), `updater ${i}`).toBeLessThan(3 * yardstick[i]! + 50);
     }
   });
 });
