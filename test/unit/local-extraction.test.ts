@@ -395,6 +395,18 @@ describe('lower-case chat', () => {
     expect(records.map((r) => r.content)).toEqual(['drinks w Oskar later, hes a designer at Figma now', 'we might move to Glasgow next year']);
   });
 
+  it('reads a name no lexicon knows after a verb of meeting, and an employer after any job', () => {
+    const found = casedContacts(['met up w ifeoma yesterday', 'hes a landscape architect btw', 'my sister ana is an auditor at deloitte now']);
+    expect(found).toEqual([
+      expect.objectContaining({ name: 'Ifeoma', role: 'landscape architect' }),
+      expect.objectContaining({ name: 'Ana', role: 'auditor', organisation: 'Deloitte' }),
+    ]);
+  });
+
+  it('takes neither chat shorthand nor what someone saw for a name', () => {
+    expect(casedContacts(['they called yday, still waiting', 'saw khruangbin live and i am still not ok', 'told ppl about it']).map((c) => c.name)).toEqual([]);
+  });
+
   it.each([['Bea works nights as a paramedic.'], ['Bea works at the big hospital as a paramedic now.']])('reads the role someone works as, whoever employs them: %s', (line) => {
     expect(contact('Bea', line)).toMatchObject({ role: 'paramedic' });
   });

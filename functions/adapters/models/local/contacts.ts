@@ -194,7 +194,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           for (const [text, match] of readings.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => [text, m] as const))) {
             const who = rule.who === 0 ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
-            const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '')) : undefined;
+            const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '').replace(CHAT_TAIL, '')) : undefined;
             const role = said && rule.trade ? TRADES[said.toLowerCase()] : said;
             if (rule.jobNoun && role && !JOB_NOUN.test(role)) continue;
             // "a great cook", "a terrible driver": a judgement, not a job.
@@ -471,6 +471,9 @@ function saidBySelf(name: string, sentence: string, at: string): string[] {
   }
   return clauses;
 }
+
+/** What chat puts after a role ("a landscape architect btw", "an auditor now lol"): not part of it. */
+const CHAT_TAIL = /(?:\s+(?:btw|lol|lmao|tho|though|fyi|haha|rn|now|atm|too|apparently|i think|iirc))+[\s.,!?]*$/i;
 
 const RELATIVE_TIME = /\s*\b(?:yesterday|yday|today|tonight|this (?:morning|week|month|year)|last (?:night|week|month|year)|recently|just now|\d+ (?:days?|weeks?|months?) ago|a (?:few )?(?:days?|weeks?|months?) ago)\b/i;
 
