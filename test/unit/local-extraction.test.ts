@@ -403,6 +403,18 @@ describe('lower-case chat', () => {
     ]);
   });
 
+  it('gives "she" to the last woman named when the last person named is a man, and to no one after an unnamed partner', () => {
+    const found = contacts('My sister Ana is an auditor at Deloitte.', 'Marco works for Acme as a data analyst.', 'She is an accountant there now.');
+    expect(found.find((c) => c.name === 'Ana')).toMatchObject({ role: 'accountant' });
+    expect(found.find((c) => c.name === 'Marco')).toMatchObject({ role: 'data analyst', organisation: 'Acme' });
+    const partner = contacts('Tom joined the team on Monday.', 'He moved here with his partner, she got a job at Northwind.');
+    expect(partner.find((c) => c.name === 'Tom')?.organisation).toBeUndefined();
+  });
+
+  it('keeps "she" with a name the lexicon takes for a man\'s when no woman was named', () => {
+    expect(contact('Sam', 'Sam joined Initech.', 'She is a designer there now.')).toMatchObject({ role: 'designer', organisation: 'Initech' });
+  });
+
   it('takes neither chat shorthand nor what someone saw for a name', () => {
     expect(casedContacts(['they called yday, still waiting', 'saw khruangbin live and i am still not ok', 'told ppl about it']).map((c) => c.name)).toEqual([]);
   });

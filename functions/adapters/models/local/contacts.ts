@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -170,6 +170,29 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */
   let lastPerson: Observation | undefined;
+  /** The people named most recently, latest last: "she" after "my sister Ana … Marco …" goes back to Ana. */
+  const recent: Observation[] = [];
+  const rememberNamed = (people: readonly Observation[]) => {
+    for (const person of people) {
+      const at = recent.indexOf(person);
+      if (at >= 0) recent.splice(at, 1);
+      recent.push(person);
+    }
+    recent.splice(0, Math.max(0, recent.length - 4));
+  };
+  /**
+   * Whom "he" or "she" stands for: the candidate, unless its name is usually the other pronoun's and one of
+   * the last people named takes this one. A name the lexicon does not tag, or tags for both, is never passed over;
+   * after someone spoken of without a name ("his partner, she got a job at …"), the pronoun is theirs: no one's here.
+   */
+  const byPronoun = (pronoun: string, candidate: Observation | undefined, sentence: string): Observation | undefined => {
+    const wanted = pronoun.toLowerCase();
+    if (!candidate || (wanted !== 'he' && wanted !== 'she')) return candidate;
+    const usual = usualPronoun(candidate.name);
+    if (!usual || usual === wanted) return candidate;
+    if (UNNAMED_RELATION.test(sentence)) return undefined;
+    return [...recent].reverse().find((person) => person !== candidate && usualPronoun(person.name) === wanted) ?? candidate;
+  };
 
   for (const record of input.records) {
     const author = authorOf(record);
@@ -235,7 +258,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       previousNamed = named;
       if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, cited(clause, record.id), clauseKey);
       const subject = (who: string): Observation | undefined => {
-        if (/^(?:she|he|they)$/i.test(who)) return lastPerson;
+        if (/^(?:she|he|they)$/i.test(who)) return byPronoun(who, lastPerson, sentence);
         if (who === 'I') return speaker;
         if (organisations.has(who.toLowerCase())) return undefined;
         return observe(who, record);
@@ -248,7 +271,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       for (const fact of found.sort((a, b) => a.at - b.at)) {
         const pronoun = /^(?:she|he|they|and)$/i.test(fact.who);
         const opensWithPronoun = /^(?:she|he|they)\b/i.test(sentence);
-        const person = pronoun ? (current ?? (fact.who === 'and' && !opensWithPronoun ? undefined : (lastPerson ?? before))) : subject(fact.who);
+        const person = pronoun ? (current ?? (fact.who === 'and' && !opensWithPronoun ? undefined : byPronoun(fact.who, lastPerson ?? before, sentence))) : subject(fact.who);
         if (!person) continue;
         current = person;
         if (fact.leaves) {
@@ -263,6 +286,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         if (!person.mentions.some((m) => m.sentence === sentence)) person.mentions.push({ timestamp: record.timestamp, sentence });
       }
       if (named.length > 0) lastPerson = named[named.length - 1];
+      rememberNamed(named);
       for (const match of held.matchAll(RELATION_PATTERN)) {
         const person = observe(match[2]!, record);
         if (person) {

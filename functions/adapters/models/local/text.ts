@@ -174,6 +174,8 @@ export function relationType(word: string): string {
 }
 /** Words that describe a relation without changing it: "my big sis", "my little brother", "my best friend". */
 const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
+/** Someone the sentence speaks of by relation and without a name ("his partner, she got a job …"). */
+export const UNNAMED_RELATION = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) ${RELATION_ADJECTIVES}(?:${RELATIONS})\\b(?!,? \\p{Lu})`, 'u');
 export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
@@ -357,6 +359,13 @@ export function trimPhrase(text: string): string {
 /** What compromise's lexicon knows a lower-case word as, when it knows it. */
 const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon;
 /** Lexicon tags a name may carry ("tom" is a MaleName, "denver" a City); a word known as anything else ("will", "may", "thai") is left alone. */
+/** The pronoun a first name usually takes, when compromise's lexicon tags it as a man's or a woman's name ("Marco", "Ana"). */
+export function usualPronoun(name: string): 'he' | 'she' | undefined {
+  const tags = LEXICON[name.split(/\s+/)[0]!.toLowerCase()];
+  const list = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+  return list.includes('MaleName') ? 'he' : list.includes('FemaleName') ? 'she' : undefined;
+}
+
 const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person', 'City', 'Country', 'Place', 'Region', 'Organization', 'Noun']);
 /** A capitalised word inside a sentence (after a lower-case word), or an acronym anywhere: how the batch spells a name. */
 const CASED_WORD = /(?<=\p{Ll}[,']?\s)(\p{Lu}\p{Ll}{2,}|\p{Lu}{2,5})\b|\b(\p{Lu}{3,5})\b/gu;
