@@ -411,6 +411,12 @@ describe('lower-case chat', () => {
     expect(partner.find((c) => c.name === 'Tom')?.organisation).toBeUndefined();
   });
 
+  it('leaves out of the biography what was said of a job someone no longer has', () => {
+    const ana = contact('Ana', 'Ana works at Deloitte as an auditor.', 'Ana is an accountant there now.');
+    expect(ana).toMatchObject({ role: 'accountant', organisation: 'Deloitte' });
+    expect(ana?.biography).not.toMatch(/auditor/);
+  });
+
   it('keeps "she" with a name the lexicon takes for a man\'s when no woman was named', () => {
     expect(contact('Sam', 'Sam joined Initech.', 'She is a designer there now.')).toMatchObject({ role: 'designer', organisation: 'Initech' });
   });

@@ -403,7 +403,10 @@ export function biographyOf(contact: {
   if (contact.relationships.length) parts.push(`The user's ${contact.relationships.map((r) => r.type).join(' and ')}.`);
   // "Tom is the user's manager" says no more than the relation line.
   const restates = (clause: string) => [contact.role, ...contact.relationships.map((r) => r.type)].some((known) => known && new RegExp(`\\b(?:is|was) (?:the user's|\\S+'s|our|their|a|an|the) ${escapeRegExp(known)}\\b`, 'i').test(clause));
-  const said = (contact.said ?? []).filter((clause) => !restates(clause));
+  // "Ana is an auditor at Deloitte" once she is an accountant there: a job the head line no longer says is not current.
+  const stale = (clause: string) =>
+    WORK_CLAUSE.test(uncited(clause)) && [contact.role, contact.organisation].some((now) => now && !uncited(clause).toLowerCase().includes(now.toLowerCase()));
+  const said = (contact.said ?? []).filter((clause) => !restates(clause) && !stale(clause));
   if (said.length) parts.push(`Said: ${said.slice(-SAID_KEPT).join('; ')}.`);
   if (contact.preferences.length) parts.push(`${capitaliseFirst(contact.preferences.slice(-3).join('; '))}.`);
   if (contact.topics?.length) parts.push(`Comes up with: ${contact.topics.join(', ')}.`);
@@ -541,6 +544,9 @@ const GENERIC_NOUNS = new Set(['here', 'there', 'everyone', 'everything', 'somet
 const CITATION = / \[([^\]]+)\]$/u;
 const cited = (clause: string, recordId: string) => (/[[\].;]/u.test(recordId) ? clause : `${clause} [${recordId}]`);
 const uncited = (clause: string) => clause.replace(CITATION, '');
+/** A clause that says where someone works or what as ("works at", "is an auditor at", "joined"). */
+const WORK_CLAUSE = /\b(?:works?|worked|working) (?:at|for|as)\b|\b(?:is|was) (?:an?|the) [\p{L} -]+? (?:at|for)\b|\b(?:joined|started at|moved to a job at)\b/iu;
+
 /** One clause said twice, in two records, is one clause: the first record's. */
 const clauseKey = (clause: string) => uncited(clause).toLowerCase();
 
