@@ -21,7 +21,7 @@ export const BUNDLED_LANE = [
  * moto lane only: clients of the HTTP API (CLI, MCP server, inspector) and the
  * memory-quality harnesses. Every AWS call they cause is one the other
  * integration files make too, so on a second emulator they would repeat work
- * (about five minutes of the lane's ten) without reaching anything new. What
+ * (about 300 of the 1,065 s its files ran for, over two workers) without reaching anything new. What
  * issue 24 asks the lane to cover (ingest, consolidation with its queue and
  * dead-letter path, both ladders through the stream, the read path with the
  * index, erasure, the authorizer) stays in it; docs/local.md says so.
