@@ -421,6 +421,10 @@ describe('lower-case chat', () => {
     expect(contact('Sam', 'Sam joined Initech.', 'She is a designer there now.')).toMatchObject({ role: 'designer', organisation: 'Initech' });
   });
 
+  it('reads an employer written in lower case after "joined"', () => {
+    expect(casedContacts(['my friend priya joined deloitte last year', 'she is an auditor there now'])).toEqual([expect.objectContaining({ name: 'Priya', role: 'auditor', organisation: 'Deloitte' })]);
+  });
+
   it('takes neither chat shorthand nor what someone saw for a name', () => {
     expect(casedContacts(['they called yday, still waiting', 'saw khruangbin live and i am still not ok', 'told ppl about it']).map((c) => c.name)).toEqual([]);
   });

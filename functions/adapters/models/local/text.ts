@@ -433,7 +433,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       if (LEXICON[word] === undefined && !NOT_NAMES.has(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
     }
   }
-  // An unknown word after an article and a noun or two, where only an employer can go ("an auditor at deloitte").
+  // An unknown word where only an employer can go: after "a <job> at" ("an auditor at deloitte"), "joined", "hired by".
   for (const record of records) {
     for (const match of record.content.matchAll(ROLE_AT_PLACE)) {
       const word = match[1]!;
@@ -464,7 +464,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
 
 const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
-const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|these|this)\b)/gu;
+const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
 const MET_THEN_WORD = /(?<![\p{L}\d@/.])(?:(?:met|meet|meeting|saw|seeing|texted|called|calling|asked|told|hung out|caught up|met up|lunch|dinner|drinks|coffee) (?:up )?(?:w\/?|with) |(?:met|texted|called|asked|told) )(\p{Ll}[\p{Ll}'-]{2,})\b(?![@/])/gu;
 /** Chat's own words, in no word list: never a name ("w ppl", "told u"). */
 const CHAT_WORDS = new Set(['ppl', 'yday', 'yest', 'tonite', 'tmw', 'wknd', 'msg', 'txt', 'pic', 'pics', 'vid', 'gf', 'bf', 'bby', 'hun', 'babe', 'luv', 'lol', 'lmao', 'omg', 'tbh', 'idk', 'btw', 'fyi', 'tho', 'thx', 'pls', 'plz', 'bday', 'tmrw', 'tmr', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'bc', 'cuz', 'coz', 'yall', 'bestie', 'bff', 'fam', 'bro', 'sis', 'hubby', 'wifey', 'bae', 'mates', 'peeps', 'yknow', 'ngl', 'rn', 'atm', 'asap', 'irl', 'dms', 'convo', 'smth', 'sth', 'sb', 'sm', 'abt', 'ur', 'u', 'ya', 'yeah', 'yep', 'nope', 'haha', 'hehe']);
