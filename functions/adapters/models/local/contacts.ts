@@ -404,8 +404,10 @@ export function biographyOf(contact: {
   // "Tom is the user's manager" says no more than the relation line.
   const restates = (clause: string) => [contact.role, ...contact.relationships.map((r) => r.type)].some((known) => known && new RegExp(`\\b(?:is|was) (?:the user's|\\S+'s|our|their|a|an|the) ${escapeRegExp(known)}\\b`, 'i').test(clause));
   // "Ana is an auditor at Deloitte" once she is an accountant there: a job the head line no longer says is not current.
-  const stale = (clause: string) =>
-    WORK_CLAUSE.test(uncited(clause)) && [contact.role, contact.organisation].some((now) => now && !uncited(clause).toLowerCase().includes(now.toLowerCase()));
+  const stale = (clause: string) => {
+    const text = uncited(clause);
+    return WORK_CLAUSE.test(text) && [contact.role, contact.organisation].some((now) => now && !text.toLowerCase().includes(now.toLowerCase()));
+  };
   const said = (contact.said ?? []).filter((clause) => !restates(clause) && !stale(clause));
   if (said.length) parts.push(`Said: ${said.slice(-SAID_KEPT).join('; ')}.`);
   if (contact.preferences.length) parts.push(`${capitaliseFirst(contact.preferences.slice(-3).join('; '))}.`);

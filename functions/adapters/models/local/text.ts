@@ -433,18 +433,11 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       if (LEXICON[word] === undefined && !NOT_NAMES.has(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
     }
   }
-  // An unknown word where only an employer can go: after "a <job> at" ("an auditor at deloitte"), "joined", "hired by".
+  // A word only a name can be, where only an employer ("an auditor at deloitte", "joined deloitte") or a person
+  // ("met up w priya", "called ifeoma") can stand.
   for (const record of records) {
-    for (const match of record.content.matchAll(ROLE_AT_PLACE)) {
-      const word = match[1]!;
-      if (unknownWord(word)) add(capitalise(word));
-    }
-  }
-  // An unknown word, in no word list, after a verb of meeting someone ("met up w priya", "called ifeoma").
-  for (const record of records) {
-    for (const match of record.content.matchAll(MET_THEN_WORD)) {
-      const word = match[1]!;
-      if (unknownWord(word)) add(capitalise(word));
+    for (const pattern of [ROLE_AT_PLACE, MET_THEN_WORD]) {
+      for (const match of record.content.matchAll(pattern)) if (unknownWord(match[1]!)) add(capitalise(match[1]!));
     }
   }
   if (spelling.size === 0) return [...records];
@@ -466,8 +459,8 @@ const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
 const MET_THEN_WORD = /(?<![\p{L}\d@/.])(?:(?:met|meet|meeting|saw|seeing|texted|called|calling|asked|told|hung out|caught up|met up|lunch|dinner|drinks|coffee) (?:up )?(?:w\/?|with) |(?:met|texted|called|asked|told) )(\p{Ll}[\p{Ll}'-]{2,})\b(?![@/])/gu;
-/** Chat's own words, in no word list: never a name ("w ppl", "told u"). */
-const CHAT_WORDS = new Set(['ppl', 'yday', 'yest', 'tonite', 'tmw', 'wknd', 'msg', 'txt', 'pic', 'pics', 'vid', 'gf', 'bf', 'bby', 'hun', 'babe', 'luv', 'lol', 'lmao', 'omg', 'tbh', 'idk', 'btw', 'fyi', 'tho', 'thx', 'pls', 'plz', 'bday', 'tmrw', 'tmr', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'bc', 'cuz', 'coz', 'yall', 'bestie', 'bff', 'fam', 'bro', 'sis', 'hubby', 'wifey', 'bae', 'mates', 'peeps', 'yknow', 'ngl', 'rn', 'atm', 'asap', 'irl', 'dms', 'convo', 'smth', 'sth', 'sb', 'sm', 'abt', 'ur', 'u', 'ya', 'yeah', 'yep', 'nope', 'haha', 'hehe']);
+/** Chat's own words of three letters or more, in no word list: never a name ("w ppl"); NOT_ORGANISATIONS holds more. */
+const CHAT_WORDS = new Set(['ppl', 'yday', 'yest', 'tonite', 'tmw', 'wknd', 'msg', 'txt', 'pic', 'pics', 'vid', 'bby', 'hun', 'babe', 'luv', 'lol', 'lmao', 'omg', 'btw', 'fyi', 'tho', 'thx', 'pls', 'plz', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'cuz', 'coz', 'yall', 'bestie', 'bff', 'fam', 'bro', 'sis', 'hubby', 'wifey', 'bae', 'mates', 'peeps', 'yknow', 'irl', 'dms', 'convo', 'smth', 'sth', 'abt', 'yeah', 'yep', 'nope', 'haha', 'hehe']);
 /** A word only a name can be: compromise's lexicon does not know it, no English word list has it, and chat does not use it as a word. */
 function unknownWord(word: string): boolean {
   return LEXICON[word] === undefined && !inWordList(word) && !NOT_NAMES.has(word) && !NOT_ORGANISATIONS.has(word) && !CHAT_WORDS.has(word) && !CONTRACTION.test(word);
