@@ -17,7 +17,7 @@ export const RECENT_ITEMS_IN_PROMPT = 12;
 const SELF = new Set(['user', 'assistant', 'me', 'i']);
 
 /** The words that name an item: what a record must say for the item to be in play. */
-function keyTerms(item: MemoryItem): string[] {
+function keyTerms(item: MemoryItem): readonly string[] {
   switch (item.kind) {
     case 'contact':
       return indexTerms([item.name, ...item.aliases, item.organisation ?? '', ...item.relationships.map((r) => r.type)].join(' '));

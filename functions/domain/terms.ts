@@ -6,6 +6,7 @@
  * and at query time.
  */
 import winkNLP from 'wink-nlp';
+import { memoizeText } from '../commons/lru.js';
 import model from 'wink-eng-lite-web-model';
 
 /**
@@ -22,8 +23,14 @@ const its = nlp.its;
 /** Terms that are words in English but carry nothing for recall in chat ("lol", "yeah"). */
 const EXTRA_STOP = new Set(['lol', 'haha', 'yeah', 'hey', 'hi', 'oh', 'wow', 'ok', 'okay', 'gonna', 'wanna', "'s", "n't", 'really', 'also', 'just']);
 
-/** Stemmed, lower-case index terms of `text`, stop words and punctuation removed, in order. */
-export function indexTerms(text: string): string[] {
+/**
+ * Stemmed, lower-case index terms of `text`, stop words and punctuation
+ * removed, in order. Remembered per text (a reader renders the same records
+ * for every question): the array is shared, never to be changed.
+ */
+export const indexTerms: (text: string) => readonly string[] = memoizeText(readTerms, 4_000_000);
+
+function readTerms(text: string): string[] {
   const terms: string[] = [];
   nlp
     .readDoc(text)

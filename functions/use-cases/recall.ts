@@ -6,6 +6,7 @@
  * embedded once per distinct text (an LRU), so a repeated question costs no
  * model call. Reads never write the index.
  */
+import { Lru } from '../commons/lru.js';
 import type { IndexManifest } from '../domain/index-segment.js';
 import { loadSegment, rankPending, understand, UnitIndex, type LoadedSegment, type QueryUnderstanding, type RankedUnit } from '../domain/retrieval.js';
 import type { SegmentUnit } from '../domain/index-segment.js';
@@ -30,30 +31,6 @@ export interface RecallResult {
   readonly understanding: QueryUnderstanding;
   /** Segments fetched from S3 for this request (0 when all were cached). */
   readonly fetched: number;
-}
-
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
-  }
-  deleteWhere(predicate: (value: V) => boolean): void {
-    for (const [key, value] of this.map) if (predicate(value)) this.map.delete(key);
-  }
-  get size(): number {
-    return this.map.size;
-  }
 }
 
 /**
