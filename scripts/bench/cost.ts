@@ -23,6 +23,7 @@ import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { createApiKey } from '../../functions/use-cases/api-keys.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { OUTSIDE, type AwsUsage, type UsageMeter } from '../../local/metering.js';
+import { LocalEmbeddings } from '../../functions/adapters/embeddings/local.js';
 import { ApiClient } from '../eval/api-client.js';
 import { parseCorpus, turnEvent, type CorpusSample } from '../eval/corpus.js';
 import { PRICES_2026_12_02, type ModelPrice, type PriceTable } from './prices.js';
@@ -100,12 +101,13 @@ interface Replay {
   reads: number;
   flushes: number;
   sweeps: number;
+  /** Each context read's path, in order (timed again alone, see `timeAlone`). */
+  readonly readPaths: string[];
 }
 
 /** The workload through the API: returns what the client did (API Gateway bills each request). */
-async function replay(stack: LocalStack, workload: CostWorkload, log: (line: string) => void): Promise<Replay> {
-  const api = new ApiClient(stack.url, (await createApiKey(stack.keys, { tenantId: 'default', scopes: ['read', 'write', 'admin'], description: 'cost bench' })).key);
-  const done: Replay = { messages: 0, singleRequests: 0, batchRequests: 0, reads: 0, flushes: 0, sweeps: 0 };
+async function replay(stack: LocalStack, api: ApiClient, workload: CostWorkload, log: (line: string) => void): Promise<Replay> {
+  const done: Replay = { messages: 0, singleRequests: 0, batchRequests: 0, reads: 0, flushes: 0, sweeps: 0, readPaths: [] };
   const agents = Array.from({ length: workload.agents }, (_, i) => {
     const sample = loadCorpus(CORPORA[i % CORPORA.length]!);
     const questions = sample.questions.map((q) => q.question);
@@ -137,10 +139,9 @@ async function replay(stack: LocalStack, workload: CostWorkload, log: (line: str
         const reads = Math.round(events.length * workload.readsPerMessage);
         for (let r = 0; r < reads; r += 1) {
           const question = r % 2 === 0 ? agent.questions[(day * reads + r + a) % agent.questions.length] : undefined;
-          await api.call('GET', `/v1/agents/${agent.id}/context?maxTokens=1024${question ? `&query=${encodeURIComponent(question)}` : ''}`).catch((error: unknown) => {
-            // Nothing consolidated yet: the snapshot does not exist (a 404); the agent simply has no memory to read.
-            if (!String(error).includes('answered 404')) throw error;
-          });
+          const path = `/v1/agents/${agent.id}/context?maxTokens=1024${question ? `&query=${encodeURIComponent(question)}` : ''}`;
+          await readContext(api, path);
+          done.readPaths.push(path);
           done.reads += 1;
         }
       }),
@@ -160,6 +161,71 @@ async function replay(stack: LocalStack, workload: CostWorkload, log: (line: str
   }
   await stack.eventSources.waitForIdle(600_000);
   return done;
+}
+
+/** A context read; before anything is consolidated the snapshot does not exist (a 404): the agent simply has no memory to read. */
+async function readContext(api: ApiClient, path: string): Promise<void> {
+  await api.call('GET', path).catch((error: unknown) => {
+    if (!String(error).includes('answered 404')) throw error;
+  });
+}
+
+interface TimedAlone {
+  /** Each function's durations in ms, timed alone. */
+  readonly durations: Record<string, number[]>;
+  /** Embedding one new question, ms, for each distinct question of the run. */
+  readonly questionEmbedMs: readonly number[];
+  /** Share of the reads that ask a question. */
+  readonly questionShare: number;
+}
+
+/** Messages the timing agent posts alone (two batches of 50). */
+const TIMED_MESSAGES = 100;
+/** Lambda's CPU share grows with memory: one full vCPU at 1,769 MB (AWS Lambda developer guide, "Configuring Lambda function memory"). */
+const FULL_VCPU_MB = 1769;
+
+/**
+ * The hot-path functions (ingest, reader, authorizer) timed alone: in the
+ * replay every function shares this process's event loop and two cores, so a
+ * read's wall time there includes a batch being consolidated beside it, which
+ * a Lambda instance of its own would never wait for. A fresh agent posts
+ * `TIMED_MESSAGES` of a conversation at the run's request mix, one request at
+ * a time with the pipeline idle before each, and every read of the run is
+ * made again, one at a time, on the settled stack. What this pass does to AWS
+ * is not counted: the meter is set back to the replay's units afterwards.
+ */
+async function timeAlone(stack: LocalStack, meter: UsageMeter, api: ApiClient, workload: CostWorkload, readPaths: readonly string[]): Promise<TimedAlone> {
+  const live = meter.usage;
+  meter.reset();
+  try {
+    await stack.eventSources.waitForIdle(600_000);
+    const sample = loadCorpus(CORPORA[0]);
+    const start = Date.parse('2026-09-01T09:00:00Z');
+    const events = sample.turns.slice(0, TIMED_MESSAGES).map((turn, k) => ({ ...turnEvent(turn), id: `timed-${k}`, timestamp: new Date(start + k * 60_000).toISOString(), interactionId: 'timed' }));
+    const singles = Math.round(events.length * workload.singleShare);
+    const requests = [...events.slice(0, singles).map((event) => [event]), ...Array.from({ length: Math.ceil((events.length - singles) / 10) }, (_, k) => events.slice(singles + k * 10, singles + (k + 1) * 10))];
+    for (const batch of requests) {
+      await stack.eventSources.waitForIdle(600_000);
+      await api.call('POST', '/v1/agents/cost-timed/events', { events: batch });
+    }
+    await stack.eventSources.waitForIdle(600_000);
+    for (const path of readPaths) await readContext(api, path);
+    const durations = Object.fromEntries(Object.entries(meter.usage.invocations).map(([fn, usage]) => [fn, [...usage.durations]]));
+    // A warm reader embeds a question it has seen before from its cache, here as in the replay. What a new
+    // question costs, the embedding alone, is timed for every distinct question of the run, one at a time.
+    const questions = [...new Set(readPaths.map((path) => new URL(path, 'http://local').searchParams.get('query')).filter((q): q is string => q !== null))];
+    const embeddings = new LocalEmbeddings();
+    await embeddings.embed(['warm-up']);
+    const questionEmbedMs: number[] = [];
+    for (const question of questions) {
+      const started = performance.now();
+      await embeddings.embed([question]);
+      questionEmbedMs.push(performance.now() - started);
+    }
+    return { durations, questionEmbedMs, questionShare: readPaths.length === 0 ? 0 : readPaths.filter((path) => path.includes('&query=')).length / readPaths.length };
+  } finally {
+    meter.usage = live;
+  }
 }
 
 /** Bytes stored at the end: the raw-log bucket (records, index segments) and every table's items. */
@@ -199,9 +265,10 @@ function split(lines: Lines, scale: number): string {
 /** AWS's share of the run (no model), by service; `only` keeps the named functions (and their API requests when given). */
 function awsCost(
   meter: UsageMeter,
-  stack: LocalStack,
+  timing: LambdaTiming,
   prices: PriceTable,
   apiRequests: number,
+  stack: LocalStack,
   only?: (fn: string) => boolean,
 ): Lines {
   const functions = Object.entries(meter.usage.invocations).filter(([fn]) => !only || only(fn));
@@ -210,7 +277,7 @@ function awsCost(
   const s3Puts = sum(aws.map((u) => op(u, (n) => /^S3\.(Put|Copy|List|CreateMultipart|UploadPart|CompleteMultipart)/.test(n))));
   const s3Gets = sum(aws.map((u) => op(u, (n) => /^S3\.(Get|Head)/.test(n))));
   const invocations = sum(functions.map(([, i]) => i.count));
-  const gbSeconds = sum(functions.map(([fn, i]) => (i.billedMs / 1000) * ((stack.functions.get(fn)?.memorySize ?? 1024) / 1024)));
+  const gbSeconds = sum(functions.map(([fn, i]) => ((i.count * timing[fn]!.pricedMs) / 1000) * (timing[fn]!.memoryMb / 1024)));
   // Queue-triggered invocations cost the poller a receive and a delete each.
   const queueTriggered = new Set(queueFunctions(stack));
   const pollRequests = sum(functions.filter(([fn]) => queueTriggered.has(fn)).map(([, i]) => 2 * i.count));
@@ -224,6 +291,45 @@ function awsCost(
     'CloudWatch Logs': ((invocations * PLATFORM_LOG_BYTES + apiRequests * ACCESS_LOG_BYTES) / GB) * prices.cloudwatch.perGbLogsIngested,
     'X-Ray': ((apiRequests * XRAY_SAMPLED_SHARE) / 1e6) * XRAY_PER_MILLION_TRACES,
   };
+}
+
+/** The hot path's functions: timed alone (`timeAlone`) and priced from that time. */
+const HOT_PATH = /^(Ingest|Reader|Authorizer)Function/;
+
+interface FunctionTiming {
+  readonly memoryMb: number;
+  /** The replay's mean billed ms per invocation (a shared process: includes waiting behind other functions' work). */
+  readonly liveMs: number;
+  /** Mean billed ms timed alone, when the function is on the hot path (the reader's with every question embedded afresh). */
+  readonly aloneMs?: number;
+  /** What an invocation is priced at: hot path, the time alone scaled up to the function's CPU share; otherwise the live mean. */
+  readonly pricedMs: number;
+}
+
+type LambdaTiming = Readonly<Record<string, FunctionTiming>>;
+
+/**
+ * Each function's priced duration. A hot-path function is priced from its
+ * time alone, multiplied by 1,769 MB over its memory size (its share of a
+ * vCPU, at most one): an upper bound that treats all of that time as CPU
+ * time, none as waiting on DynamoDB or S3. The offline functions keep the
+ * replay's wall time, an overestimate of its own kind (they wait behind one
+ * another in this process).
+ */
+function lambdaTiming(stack: LocalStack, meter: UsageMeter, timed: TimedAlone): LambdaTiming {
+  const mean = (values: readonly number[]) => sum(values.map((v) => Math.ceil(v))) / Math.max(1, values.length);
+  // Upper bound for the reader: every question new to its instance, embedded afresh.
+  const newQuestionMs = timed.questionShare * (sum(timed.questionEmbedMs) / Math.max(1, timed.questionEmbedMs.length));
+  return Object.fromEntries(
+    Object.entries(meter.usage.invocations).map(([fn, usage]) => {
+      const memoryMb = stack.functions.get(fn)?.memorySize ?? 1024;
+      const liveMs = usage.billedMs / Math.max(1, usage.count);
+      const durations = timed.durations[fn];
+      if (!HOT_PATH.test(fn) || !durations?.length) return [fn, { memoryMb, liveMs, pricedMs: liveMs }];
+      const aloneMs = mean(durations) + (fn.startsWith('Reader') ? newQuestionMs : 0);
+      return [fn, { memoryMb, liveMs, aloneMs, pricedMs: aloneMs * Math.max(1, FULL_VCPU_MB / memoryMb) }];
+    }),
+  );
 }
 
 /** Functions a queue triggers (an event source mapping from an SQS queue). */
@@ -281,8 +387,12 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
   const { workload, prices } = options(argv);
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
   meter.reset();
-  const run = await replay(stack, workload, log);
+  const api = new ApiClient(stack.url, (await createApiKey(stack.keys, { tenantId: 'default', scopes: ['read', 'write', 'admin'], description: 'cost bench' })).key);
+  const run = await replay(stack, api, workload, log);
   const storage = await stored(stack);
+  log('cost: timing the hot-path functions alone');
+  const alone = await timeAlone(stack, meter, api, workload, run.readPaths);
+  const timing = lambdaTiming(stack, meter, alone);
   const apiRequests = run.singleRequests + run.batchRequests + run.reads + run.flushes + run.sweeps;
   const events = run.messages;
   const perMillion = 1e6 / events;
@@ -290,12 +400,12 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
   const monthScale = perMillion;
   const storageDollars = ((storage.s3Bytes / GB) * prices.s3.perGbMonth + (storage.dynamoBytes / GB) * prices.dynamodb.perGbMonth) * perMillion;
 
-  const whole = awsCost(meter, stack, prices, apiRequests);
+  const whole = awsCost(meter, timing, prices, apiRequests, stack);
   const awsPerMillion = sum(Object.values(whole)) * perMillion + storageDollars;
-  const writePath = awsCost(meter, stack, prices, run.singleRequests + run.batchRequests, (fn) => fn.startsWith('Ingest') || fn.startsWith('Authorizer'));
+  const writePath = awsCost(meter, timing, prices, run.singleRequests + run.batchRequests, stack, (fn) => fn.startsWith('Ingest') || fn.startsWith('Authorizer'));
   // The write path is priced per event at the stated request mix (authorizer invocations are shared with reads: counted here in full, an upper bound).
   const writePathPerMillionEvents = sum(Object.values(writePath)) * perMillion;
-  const readerOnly = awsCost(meter, stack, prices, run.reads, (fn) => fn.startsWith('Reader'));
+  const readerOnly = awsCost(meter, timing, prices, run.reads, stack, (fn) => fn.startsWith('Reader'));
   const per1000Reads = run.reads === 0 ? 0 : (sum(Object.values(readerOnly)) / run.reads) * 1000;
 
   const consolidatorMemory = [...stack.functions.values()].find((f) => f.logicalId.startsWith('Consolidator'))?.memorySize ?? 1024;
@@ -336,17 +446,20 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
     title: 'What it costs: dollars per million messages, beside AgentCore Memory',
     command: `npm run bench -- cost${argv.filter((a) => a.startsWith('--')).length ? ` ${argv.join(' ')}` : ''}`,
     description: [
-      `The workload, replayed through the API of the local stack: ${workload.agents} agents, ${workload.messagesPerAgent} messages each (${events} in all) in daily sessions of ${workload.messagesPerDay}, ${Math.round(workload.singleShare * 100)} % posted one per request and the rest ten per request (${run.singleRequests + run.batchRequests} ingest requests), each session's partial batch closed when it ends (as the idle flush would), ${workload.readsPerMessage} context reads per message at 1,024 tokens (half with a question; ${run.reads} reads), and every ended day swept into both ladders. Texts: the three independent development conversations (scripts/corpus/independent/), repeated as needed.`,
+      `The workload, replayed through the API of the local stack: ${workload.agents} agents, ${workload.messagesPerAgent} messages each (${events} in all) in daily sessions of ${workload.messagesPerDay}, ${Math.round(workload.singleShare * 100)} % posted one per request and the rest ten per request (${run.singleRequests + run.batchRequests} ingest requests), each session's partial batch closed when it ends (as the idle flush would), ${workload.readsPerMessage} context reads per message at 1,024 tokens (every other read of a session with a question, the first included: ${Math.round(alone.questionShare * 100)} % of ${run.reads} reads), and every ended day swept into both ladders. Texts: the three independent development conversations (scripts/corpus/independent/), repeated as needed.`,
       `A meter on the functions' clients, model and invocations counted every billable unit; prices: the table of ${prices.date} (${prices.region}, on-demand list prices, scripts/bench/prices.ts, a source for each line). "Per million messages" scales the run's units; storage is one month of what a million messages leave stored (S3 ${Math.round(storage.s3Bytes / events)} bytes and DynamoDB ${Math.round(storage.dynamoBytes / events)} bytes a message). "Agent-month" is one agent at this mix for 30 days (${agentMonthMessages} messages). Bedrock rows add the model's tokens (counted from the prompts each call site sends: system prompt, tool schema, request; output from the answers), the Lambda time spent waiting for the model (${MODEL_FIRST_TOKEN_SECONDS} s to first token, ${MODEL_OUTPUT_TOKENS_PER_SECOND} tokens/s, the three updaters at once) and Titan embeddings of every indexed unit and question. AgentCore Memory: $${prices.agentCore.perThousandShortTermEvents} per 1,000 events, $${prices.agentCore.perThousandLongTermRecordsMonthBuiltIn} per 1,000 long-term records a month (built-in strategies; counted as one record per live item and per session summary the service keeps: ${Math.round(agentCoreRecordsPerMillion)} per million messages) and $${prices.agentCore.perThousandRetrievals} per 1,000 retrievals.`,
     ].join('\n\n'),
     table: { header: ['line', '$ per million messages', '$ per agent-month'], rows },
     notes: [
       `reads: $${money(per1000Reads)} per 1,000 context reads (API request, authorizer share not included, reader function, its DynamoDB and S3 reads; local embeddings) against AgentCore's $${agentCorePer1000Reads} per 1,000 retrievals (ratio ${round(per1000Reads / agentCorePer1000Reads, 4)}); by line: ${split(readerOnly, 1000 / Math.max(1, run.reads))}`,
       `write path alone (API Gateway, authorizer, ingest function, its DynamoDB, S3 and SQS requests, logs and traces; no model): $${money(writePathPerMillionEvents)} per million events at this request mix; by line: ${split(writePath, perMillion)}`,
-      `Lambda time per invocation, billed ms mean / median / max (invocations), by function; the mean is what is priced: ${Object.entries(meter.usage.invocations)
+      `Lambda time per invocation in the replay, billed ms mean / median / max (invocations), by function: ${Object.entries(meter.usage.invocations)
         .sort(([, a], [, b]) => b.billedMs - a.billedMs)
         .map(([fn, i]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(i.billedMs / Math.max(1, i.count))} / ${Math.round(median(i.durations))} / ${Math.max(0, ...i.durations)} (${i.count})`)
-        .join(', ')}`,
+        .join(', ')}. Every function shares one process and two cores in the replay, so these include time spent waiting behind other functions' work. The offline functions are priced at their replay mean; the hot path's at its mean timed alone (${TIMED_MESSAGES} messages posted by a fresh agent at the same mix, one request at a time with the pipeline idle; every read of the run made again, one at a time, on the settled stack), multiplied by 1,769 MB over the function's memory (its share of a vCPU, as if all of it were CPU time): ${Object.entries(timing)
+        .filter(([, t]) => t.aloneMs !== undefined)
+        .map(([fn, t]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(t.aloneMs!)} ms alone at ${t.memoryMb} MB, priced at ${Math.round(t.pricedMs)} ms (replay ${Math.round(t.liveMs)})`)
+        .join(', ')}; the reader's time alone includes embedding every question afresh (${round(sum(alone.questionEmbedMs) / Math.max(1, alone.questionEmbedMs.length), 1)} ms a question, ${alone.questionEmbedMs.length} distinct questions, on ${Math.round(alone.questionShare * 100)} % of the reads), where a warm instance that has seen the question uses its cache`,
       `model calls per call site: ${sites.join('; ')}`,
       `with ${haiku.model.label}: ${Math.round(haiku.bill.cacheableShare * 100)} % of input tokens sit in static prefixes long enough for a cache point (at least ${haiku.model.minCacheTokens} tokens); tokens alone $${money(haiku.bill.dollars * perMillion)} per million messages, with caching $${money(haiku.bill.cachedDollars * perMillion)}`,
       `not in the figures: the fixed monthly cost of a deployment (Secrets Manager's page-token key $${prices.secretsManager.perSecretMonth}, CloudWatch alarms and custom metrics, the sweep schedule's 2,880 invocations and the queue pollers' empty receives, about $2 to $4 a month in all), data transfer out, and free tiers.`,
@@ -357,6 +470,11 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
       per1000Reads: round(per1000Reads, 5),
       agentCorePer1000Reads,
       writePathPerMillionEvents: round(writePathPerMillionEvents, 3),
+      hotPathMs: Object.fromEntries(
+        Object.entries(timing)
+          .filter(([, t]) => t.aloneMs !== undefined)
+          .map(([fn, t]) => [fn.replace(/[0-9A-F]{8}$/, ''), { alone: round(t.aloneMs!, 1), priced: round(t.pricedMs, 1), replay: round(t.liveMs, 1) }]),
+      ),
       priceTableDate: prices.date,
       messages: events,
       modelTokensPer1000Messages: { input: tokensPer1000(sum(Object.values(meter.usage.model).map((u) => u.inputTokens))), output: tokensPer1000(sum(Object.values(meter.usage.model).map((u) => u.outputTokens))) },
