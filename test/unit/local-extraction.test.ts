@@ -618,6 +618,24 @@ describe('facts told in passing', () => {
   });
 });
 
+describe('what is not a person or a value', () => {
+  it('takes the show one has tickets or seats for as no one, but keeps a person they are for', () => {
+    expect(contacts('finally got tickets for Sinners on friday!!').map((c) => c.name)).toEqual([]);
+    expect(contacts('Bought two seats for Wicked in March.').map((c) => c.name)).toEqual([]);
+    expect(contacts('Got two seats for Priya at the gala.').map((c) => c.name)).toEqual(['Priya']);
+  });
+
+  it('gives no job to the place someone moved to', () => {
+    expect(contact('Nottingham', 'Tomas moved to Nottingham, a nurse at Southmead now.')).toBeUndefined();
+    expect(contact('Marco', 'Sent the deck to Marco, our account manager at Brightwell.')).toMatchObject({ role: 'account manager' });
+  });
+
+  it('keeps no fact of how the body or the mood is just now', () => {
+    expect(facts('My brain is full after that workshop.', 'my back is killing me today')).toEqual([]);
+    expect(fact('commute', 'My commute is 40 minutes.')).toEqual([expect.objectContaining({ value: '40 minutes' })]);
+  });
+});
+
 describe('relations in apposition', () => {
   it('reads "Name, my relation" and "Name — my relation —"', () => {
     expect(contact('Lior', 'Lior, my nephew, starts university in Haifa.')).toMatchObject({ relationships: [{ type: 'nephew', to: 'user' }] });

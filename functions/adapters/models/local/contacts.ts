@@ -49,8 +49,11 @@ const TRADES: Readonly<Record<string, string>> = {
   bookkeeping: 'bookkeeper', roofing: 'roofer', plastering: 'plasterer', decorating: 'decorator', translation: 'translator', nannying: 'nanny', dentistry: 'dentist',
 };
 
-/** A name said after these is a place ("since first year at Leeds, a paramedic at St James's"): no apposition gives it a job. */
-const NOT_AFTER_PLACE_WORD = '(?<!\\b(?:[Aa]t|[Ii]n|[Nn]ear|[Ii]nto|[Oo]utside|[Aa]round|[Aa]cross) )';
+/**
+ * A name said after these is a place ("since first year at Leeds, a paramedic at St James's", "moved to Nottingham, a
+ * nurse at Southmead now"): no apposition gives it a job.
+ */
+const NOT_AFTER_PLACE_WORD = '(?<!\\b(?:[Aa]t|[Ii]n|[Nn]ear|[Ii]nto|[Oo]utside|[Aa]round|[Aa]cross|(?:moved|moving|moves|relocated|relocating|went|gone|going|flew|flying|drove|driving|headed|heading) to) )';
 
 const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"

@@ -121,10 +121,13 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
-    build: (m) => profile(ME, m[1]!, m[2]!),
+    build: (m) => (PASSING_STATE.test(m[1]!) ? undefined : profile(ME, m[1]!, m[2]!)),
     fallback: true,
   },
 ];
+
+/** "My brain is full", "my back is killing me", "my heart is broken": how the body or the mood is just now, not a value to keep. */
+const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
 /** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
 const DATED_THING = /\b(the [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;

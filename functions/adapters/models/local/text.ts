@@ -185,6 +185,17 @@ export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z
  * back to Dana" or "returned it to Sam", which are said of people.
  */
 const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes|going|went|gone|head(?:s|ed|ing)?|fl(?:y|ies|ew|own|ying)|flight|travel(?:s|led|ling|ed|ing)?|walk(?:s|ed|ing)?|cycl(?:e|ed|ing)|r(?:ide|ode|iding)|commut(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|arriv(?:e|es|ed|ing)|trip|train|bus|coach|ferry|drive|way|made it|make it)(?: (?:me|us|him|her|them|it|all the way|back|over|down|up|out|home|straight))*\s*$/i;
+/** Words after which "for" or "to" opens what is showing, not whom it is for ("tickets for Wicked", "the premiere of … to"). */
+const SHOW_BEFORE = /\b(?:tickets?|seats?|passes|screening|showing|premiere|matinee|sequel|trailer)\s*$/i;
+
+/** A capitalised English word that compromise's lexicon does not know as a first name ("Sinners", "Wicked"; not "Grace"). */
+function showTitle(name: string): boolean {
+  const first = name.split(' ')[0]!.toLowerCase();
+  const tags = LEXICON[first];
+  const firstName = (Array.isArray(tags) ? tags : tags === undefined ? [] : [tags]).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName');
+  return !firstName && inWordList(first);
+}
+
 /** Last words that make a name a business or an institution, not a person. */
 const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council)$/i;
 
@@ -303,6 +314,8 @@ export function personNames(sentence: string, organisations: readonly string[] =
     for (const match of sentence.matchAll(pattern)) {
       // "the Fox and Hounds": after "and", a capitalised common word is part of a name, not a person.
       if (match[0].startsWith('and ') && !match[1]!.includes(' ') && commonWord(match[1]!)) continue;
+      // "tickets for Sinners", "two seats for Wicked": an English word after them names the show, unless the lexicon knows it as a first name ("seats for Priya" stays).
+      if (pattern === MENTION_PATTERN && /^(?:to|for) /.test(match[0]) && SHOW_BEFORE.test(sentence.slice(0, match.index ?? 0)) && showTitle(match[1]!)) continue;
       if (pattern === MENTION_PATTERN && /^(?:to|from|into) /.test(match[0]) && !/^['’]s\b/u.test(sentence.slice((match.index ?? 0) + match[0].length))) {
         // Where one goes or comes from is a place ("moving to Worcester", "drove all the way to Aberystwyth"), and so is
         // a place compromise knows ("the train to Leeds"); "Sam's" after it is still someone's.
