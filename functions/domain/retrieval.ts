@@ -213,6 +213,13 @@ export function informationContent(unit: { terms: string; speaker?: string }): n
   return Math.min(1, (distinct + 2) / 5);
 }
 
+/** A question back that asks nothing of its own ("does she?", "why?", "how come?"): the turn after it answers the turn before. */
+function clarifyingQuestion(unit: { text: string; terms: string; speaker?: string }): boolean {
+  if (!/\?\s*$/.test(unit.text)) return false;
+  const own = termsOfSpeaker(unit.speaker);
+  return (unit.terms ? unit.terms.split(' ') : []).filter((t) => !own.has(t)).length <= 1;
+}
+
 /** Reciprocal-rank fusion of 1-based ranks; a missing rank contributes nothing. */
 export function reciprocalRankFusion(ranks: readonly (number | undefined)[], k = 60): number {
   return ranks.reduce<number>((sum, rank) => sum + (rank === undefined ? 0 : 1 / (k + rank)), 0);
@@ -582,6 +589,12 @@ export class UnitIndex {
           const position = bySequence.get(unit.sequence + step);
           if (position === undefined || !allowed(position) || this.unitAt(position).session !== unit.session) continue;
           lifts.set(position, Math.max(lifts.get(position) ?? 0, neighbourLift * score * informationContent(this.unitAt(position))));
+          // "gran hates grapes" / "does she?" / "she says they're too much effort": across a bare question back, the turn it asks about, or answers it.
+          if (clarifyingQuestion(this.unitAt(position))) {
+            const answer = bySequence.get(unit.sequence + 2 * step);
+            if (answer === undefined || !allowed(answer) || this.unitAt(answer).session !== unit.session) continue;
+            lifts.set(answer, Math.max(lifts.get(answer) ?? 0, neighbourLift * score * informationContent(this.unitAt(answer))));
+          }
         }
       }
       for (const [position, lift] of lifts) scored.set(position, (scored.get(position) ?? 0) + lift);

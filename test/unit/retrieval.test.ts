@@ -185,6 +185,27 @@ describe('ranking', () => {
     expect(within(1024)).toEqual(['D8:1', 'D8:2']);
   });
 
+  it('reaches across a bare question back to the turn that answers it, and from an answer to what was asked about', () => {
+    const turn = (id: string, sequence: number, speaker: string, content: string) =>
+      recordUnit({ id, sequence, timestamp: '2023-05-08T10:00:00Z', role: 'user', content, interactionId: 'S3', metadata: { speaker } });
+    const units = [
+      turn('D3:4', 1, 'Nadia', 'The landlord says the heating stays off until October.'),
+      turn('D3:5', 2, 'Omar', 'seriously?'),
+      turn('D3:6', 3, 'Nadia', 'apparently the contract only covers winter months'),
+      turn('D3:7', 4, 'Omar', 'ok see you at eight then'),
+    ];
+    const ids = (query: string) => indexOf(units).search({ query, now: NOW, budgetTokens: 1024 }).ranked.map((r) => r.unit.id);
+    // "seriously?" asks nothing of its own: the turn after it answers the landlord's rule; the turn after that is not lifted.
+    const heating = ids('What did the landlord say about the heating?');
+    expect(heating[0]).toBe('D3:4');
+    expect(heating).toContain('D3:6');
+    expect(heating).not.toContain('D3:7');
+    expect(ids('What does the contract cover?').slice(0, 2)).toEqual(['D3:6', 'D3:4']);
+    // A question with words of its own is a turn like any other: nothing is reached across it.
+    const asked = [units[0]!, turn('D3:5', 2, 'Omar', 'what about the boiler repair?'), units[2]!];
+    expect(indexOf(asked).search({ query: 'What did the landlord say about the heating?', now: NOW, budgetTokens: 1024 }).ranked.map((r) => r.unit.id)).not.toContain('D3:6');
+  });
+
   it('gives a block no neighbour lift up to 256 tokens, all of it from 512, in proportion between', () => {
     expect([undefined, 128, 256, 384, 512, 4096].map(neighbourShare)).toEqual([1, 0, 0, 0.5, 1, 1]);
   });
