@@ -138,6 +138,37 @@ export function answeredQuestion(unit: IndexUnit, previous: IndexUnit | undefine
   return answers(unit, previous) ? closingQuestion(previous.text) : undefined;
 }
 
+/** Capitalised words that name a time, not a person. */
+const NOT_A_NAME = /^(?:I|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|OK|Ok)$/;
+
+/**
+ * Who a record's opening "she" or "he" is, when the turn before it (same session, anyone) names one person and
+ * the record names none: "Tell me what Sandra said." before "She said I'd made more difference than she
+ * expected…". A name is a capitalised word inside a sentence (not its first word); two or more, and nothing is
+ * said. Lexical search then finds the record by the name too; the line still shows only the record.
+ */
+export function pronounReferent(unit: IndexUnit, previous: IndexUnit | undefined): string | undefined {
+  if (unit.kind !== 'record' || previous?.kind !== 'record' || previous.session !== unit.session) return undefined;
+  if (previous.sequence === undefined || previous.sequence !== (unit.sequence ?? 0) - 1) return undefined;
+  if (!/^(?:\S+ ){0,3}?(?:she|he)\b/i.test(unit.text.trim())) return undefined;
+  if (namesIn(unit.text).size > 0) return undefined;
+  const named = namesIn(previous.text);
+  return named.size === 1 ? [...named][0] : undefined;
+}
+
+/** Capitalised words inside sentences (a sentence's first word is capitalised whatever it is). */
+function namesIn(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const sentence of splitSentences(text)) {
+    const words = sentence.split(/\s+/).slice(1);
+    for (const word of words) {
+      const bare = word.replace(/^[^\p{L}]+|(?:['’]s)?[^\p{L}]*$/gu, '');
+      if (/^\p{Lu}\p{Ll}+$/u.test(bare) && !NOT_A_NAME.test(bare)) names.add(bare);
+    }
+  }
+  return names;
+}
+
 /** `unit` is a record said right after `previous`, in the same session, by someone else. */
 function answers(unit: IndexUnit, previous: IndexUnit | undefined): previous is IndexUnit {
   if (unit.kind !== 'record' || previous?.kind !== 'record') return false;

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
-import { answeredQuestion, itemUnit, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
+import { answeredQuestion, itemUnit, pronounReferent, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
 import { withoutCitations } from '../domain/summary-lines.js';
 import type { UpdaterView } from '../domain/views.js';
@@ -67,7 +67,11 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
     const own = indexTerms(searchText(unit));
     // A reply is found by the words of the question it answers too; its line still shows only the reply.
     const question = answeredQuestion(unit, before(unit));
-    const asked = question ? indexTerms(question).filter((term) => !own.includes(term)) : [];
+    // …and one that opens on "she" or "he" by the one person the turn before names.
+    const referent = pronounReferent(unit, before(unit));
+    const fromQuestion = question ? indexTerms(question) : [];
+    const fromReferent = referent ? indexTerms(referent).filter((term) => !fromQuestion.includes(term)) : [];
+    const asked = [...fromQuestion, ...fromReferent].filter((term) => !own.includes(term));
     withTerms.push({ ...unit, terms: [...own, ...asked].join(' ') });
     texts.push(embeddingText(unit, replyContext(unit, own.length, before(unit))));
   }

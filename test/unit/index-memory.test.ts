@@ -141,6 +141,16 @@ describe('index maintenance', () => {
     expect(units.find((u) => u.id === 'r2')!.text).toBe(answer);
   });
 
+  it('finds a turn that opens on "she" by the one person the turn before names, and shows the turn as said', async () => {
+    const { deps, objects } = fakes();
+    const say = (sequence: number, speaker: string, content: string) => ({ id: `r${sequence}`, sequence, timestamp: '2026-01-01T10:00:00Z', role: 'user', content, interactionId: 's1', metadata: { speaker } });
+    const said = "She wants me to lead the planning for the Q4 peak season, which is a big vote of confidence.";
+    await indexBatch(deps, agent, 2, [say(1, 'Dana', 'Brilliant news. Tell me what Sandra said.'), say(2, 'Owen', said)]);
+    const unit = [...objects.values()].flatMap((s) => s.units).find((u) => u.id === 'r2')!;
+    expect(unit.terms.split(' ')).toContain('sandra');
+    expect(unit.text).toBe(said);
+  });
+
   it('hides dropped units from recall at once, and deletes a whole index on request', async () => {
     const { deps, manifest, objects } = fakes();
     await indexBatch(deps, agent, 3, records(1, 3));

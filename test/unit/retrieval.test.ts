@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
 import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
-import { itemUnit, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
+import { itemUnit, pronounReferent, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
 import { informationContent, loadSegment, neighbourShare, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { indexTerms } from '../../functions/domain/terms.js';
@@ -39,6 +39,22 @@ describe('index terms', () => {
 });
 
 describe('units', () => {
+  it('name the one person the turn before names as who an opening "she" or "he" is, and nobody when it is not clear', () => {
+    const turn = (sequence: number, speaker: string, content: string, session = 'S20') =>
+      recordUnit({ id: `D20:${sequence}`, sequence, timestamp: '2025-09-01T10:00:00Z', role: 'user', content, interactionId: session, metadata: { speaker } });
+    const reply = turn(3, 'Owen', "She said I'd made more difference in three months than she expected.");
+    expect(pronounReferent(reply, turn(2, 'Dana', 'Of course you did! Tell me what Sandra said.'))).toBe('Sandra');
+    expect(pronounReferent(turn(3, 'Owen', 'honestly he took it well'), turn(2, 'Dana', 'did you tell Colin yet?'))).toBe('Colin');
+    // Two people named before, a name in the turn itself, no pronoun, another session, a turn not right before: nobody.
+    expect(pronounReferent(reply, turn(2, 'Dana', 'Did Sandra talk to Colin?'))).toBeUndefined();
+    expect(pronounReferent(turn(3, 'Owen', "she's off to Canvasly in August"), turn(2, 'Dana', 'And Rachel?'))).toBeUndefined();
+    expect(pronounReferent(turn(3, 'Owen', 'The review went fine.'), turn(2, 'Dana', 'Tell me what Sandra said.'))).toBeUndefined();
+    expect(pronounReferent(reply, turn(2, 'Dana', 'Tell me what Sandra said.', 'S19'))).toBeUndefined();
+    expect(pronounReferent(reply, turn(1, 'Dana', 'Tell me what Sandra said.'))).toBeUndefined();
+    // Days and months are not people.
+    expect(pronounReferent(reply, turn(2, 'Dana', 'How did Monday go with Sandra?'))).toBe('Sandra');
+  });
+
   it('take a record speaker from metadata, say it once, and anchor relative dates against the record time', () => {
     const unit = recordUnit({ id: 'D1:3', sequence: 3, timestamp: '2023-05-08T13:56:00Z', role: 'user', content: 'Caroline: I went to a support group yesterday.', interactionId: 'session-1', metadata: { speaker: 'Caroline' } });
     expect(unit).toMatchObject({ id: 'D1:3', kind: 'record', speaker: 'Caroline', session: 'session-1', text: 'I went to a support group yesterday (2023-05-07).' });
