@@ -142,18 +142,31 @@ export function answeredQuestion(unit: IndexUnit, previous: IndexUnit | undefine
 const NOT_A_NAME = /^(?:I|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|OK|Ok)$/;
 
 /**
- * Who a record's opening "she" or "he" is, when the turn before it (same session, anyone) names one person and
- * the record names none: "Tell me what Sandra said." before "She said I'd made more difference than she
- * expected…". A name is a capitalised word inside a sentence (not its first word); two or more, and nothing is
- * said. Lexical search then finds the record by the name too; the line still shows only the record.
+ * Who a record's opening "she" or "he" is, when the turn before it (same session, anyone) names one person:
+ * "Tell me what Sandra said." before "She said I'd made more difference than she expected…". Across a bare
+ * question back it is the turn before that: "did you hear about Rachel" / "no?" / "she's leaving, offer from
+ * Canvasly". A name is a capitalised word inside a sentence (not its first word, not a day or a month); two or
+ * more, and nothing is said. Lexical search then finds the record by the name too; the line still shows only
+ * the record. `earlier(n)` is the record n turns before this one, if known.
  */
-export function pronounReferent(unit: IndexUnit, previous: IndexUnit | undefined): string | undefined {
-  if (unit.kind !== 'record' || previous?.kind !== 'record' || previous.session !== unit.session) return undefined;
-  if (previous.sequence === undefined || previous.sequence !== (unit.sequence ?? 0) - 1) return undefined;
+export function pronounReferent(unit: IndexUnit, earlier: (turnsBack: number) => IndexUnit | undefined): string | undefined {
+  if (unit.kind !== 'record' || unit.sequence === undefined) return undefined;
   if (!/^(?:\S+ ){0,3}?(?:she|he)\b/i.test(unit.text.trim())) return undefined;
-  if (namesIn(unit.text).size > 0) return undefined;
+  const turn = (back: number) => {
+    const record = earlier(back);
+    return record?.kind === 'record' && record.session === unit.session && record.sequence === unit.sequence! - back ? record : undefined;
+  };
+  let previous = turn(1);
+  if (previous && bareQuestion(previous)) previous = turn(2);
+  if (!previous) return undefined;
   const named = namesIn(previous.text);
   return named.size === 1 ? [...named][0] : undefined;
+}
+
+/** A turn that only asks back ("no?", "does she?", "why??"): ends on a question mark, at most two words. */
+function bareQuestion(unit: IndexUnit): boolean {
+  const text = unit.text.trim();
+  return /\?$/.test(text) && text.split(/\s+/).length <= 2;
 }
 
 /** Capitalised words inside sentences (a sentence's first word is capitalised whatever it is). */

@@ -68,7 +68,7 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
     // A reply is found by the words of the question it answers too; its line still shows only the reply.
     const question = answeredQuestion(unit, before(unit));
     // …and one that opens on "she" or "he" by the one person the turn before names.
-    const referent = pronounReferent(unit, before(unit));
+    const referent = pronounReferent(unit, (back) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - back) : undefined));
     const fromQuestion = question ? indexTerms(question) : [];
     const fromReferent = referent ? indexTerms(referent).filter((term) => !fromQuestion.includes(term)) : [];
     const asked = [...fromQuestion, ...fromReferent].filter((term) => !own.includes(term));

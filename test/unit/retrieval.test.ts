@@ -39,20 +39,25 @@ describe('index terms', () => {
 });
 
 describe('units', () => {
-  it('name the one person the turn before names as who an opening "she" or "he" is, and nobody when it is not clear', () => {
+  it('name the one person the turn before names as who an opening "she" or "he" is, across a bare question back, and nobody when it is not clear', () => {
     const turn = (sequence: number, speaker: string, content: string, session = 'S20') =>
       recordUnit({ id: `D20:${sequence}`, sequence, timestamp: '2025-09-01T10:00:00Z', role: 'user', content, interactionId: session, metadata: { speaker } });
+    /** The turns before a record at sequence 3, nearest last. */
+    const after = (...before: IndexUnit[]) => (back: number) => before.find((u) => u.sequence === 3 - back);
     const reply = turn(3, 'Owen', "She said I'd made more difference in three months than she expected.");
-    expect(pronounReferent(reply, turn(2, 'Dana', 'Of course you did! Tell me what Sandra said.'))).toBe('Sandra');
-    expect(pronounReferent(turn(3, 'Owen', 'honestly he took it well'), turn(2, 'Dana', 'did you tell Colin yet?'))).toBe('Colin');
-    // Two people named before, a name in the turn itself, no pronoun, another session, a turn not right before: nobody.
-    expect(pronounReferent(reply, turn(2, 'Dana', 'Did Sandra talk to Colin?'))).toBeUndefined();
-    expect(pronounReferent(turn(3, 'Owen', "she's off to Canvasly in August"), turn(2, 'Dana', 'And Rachel?'))).toBeUndefined();
-    expect(pronounReferent(turn(3, 'Owen', 'The review went fine.'), turn(2, 'Dana', 'Tell me what Sandra said.'))).toBeUndefined();
-    expect(pronounReferent(reply, turn(2, 'Dana', 'Tell me what Sandra said.', 'S19'))).toBeUndefined();
-    expect(pronounReferent(reply, turn(1, 'Dana', 'Tell me what Sandra said.'))).toBeUndefined();
+    expect(pronounReferent(reply, after(turn(2, 'Dana', 'Of course you did! Tell me what Sandra said.')))).toBe('Sandra');
+    expect(pronounReferent(turn(3, 'Owen', 'honestly he took it well'), after(turn(2, 'Dana', 'did you tell Colin yet?')))).toBe('Colin');
+    // "did you hear about Rachel" / "no?" / "she's leaving": the name before the question back; names in the turn itself do not matter.
+    expect(pronounReferent(turn(3, 'Priya', "she's leaving. offer from Canvasly, design lead"), after(turn(1, 'Priya', 'ok did you hear about Rachel'), turn(2, 'Marcus', 'no?')))).toBe('Rachel');
+    // Two people named before, no opening pronoun, another session, a turn that is not right before: nobody.
+    expect(pronounReferent(reply, after(turn(2, 'Dana', 'Did Sandra talk to Colin?')))).toBeUndefined();
+    expect(pronounReferent(turn(3, 'Owen', 'The review went fine.'), after(turn(2, 'Dana', 'Tell me what Sandra said.')))).toBeUndefined();
+    expect(pronounReferent(reply, after(turn(2, 'Dana', 'Tell me what Sandra said.', 'S19')))).toBeUndefined();
+    expect(pronounReferent(reply, after(turn(1, 'Dana', 'Tell me what Sandra said.')))).toBeUndefined();
+    // A question back with words of its own is a turn like any other.
+    expect(pronounReferent(reply, after(turn(1, 'Dana', 'Tell me what Sandra said.'), turn(2, 'Owen', 'the review or the pay rise?')))).toBeUndefined();
     // Days and months are not people.
-    expect(pronounReferent(reply, turn(2, 'Dana', 'How did Monday go with Sandra?'))).toBe('Sandra');
+    expect(pronounReferent(reply, after(turn(2, 'Dana', 'How did Monday go with Sandra?')))).toBe('Sandra');
   });
 
   it('take a record speaker from metadata, say it once, and anchor relative dates against the record time', () => {
