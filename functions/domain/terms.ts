@@ -6,8 +6,8 @@
  * and at query time.
  */
 import winkNLP from 'wink-nlp';
-import { memoizeText } from '../commons/lru.js';
 import model from 'wink-eng-lite-web-model';
+import { memoizeText } from '../commons/lru.js';
 
 /**
  * One pipeline per process, even if this module is evaluated more than once

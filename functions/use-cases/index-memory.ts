@@ -67,7 +67,7 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
     const own = indexTerms(searchText(unit));
     // A reply is found by the words of the question it answers too; its line still shows only the reply.
     const question = answeredQuestion(unit, before(unit));
-    // …and one that opens on "she" or "he" by the one person the turn before names.
+    // …and one that opens on "she" or "he" by the one person the turn before names (across a bare "no?" too).
     const referent = pronounReferent(unit, (back) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - back) : undefined));
     const fromQuestion = question ? indexTerms(question) : [];
     const fromReferent = referent ? indexTerms(referent).filter((term) => !fromQuestion.includes(term)) : [];
