@@ -311,10 +311,10 @@ type LambdaTiming = Readonly<Record<string, FunctionTiming>>;
 /**
  * Each function's priced duration. A hot-path function is priced from its
  * time alone, multiplied by 1,769 MB over its memory size (its share of a
- * vCPU, at most one): an upper bound that treats all of that time as CPU
- * time, none as waiting on DynamoDB or S3. The offline functions keep the
- * replay's wall time, an overestimate of its own kind (they wait behind one
- * another in this process).
+ * vCPU, at most one), as if all of that time were CPU time and none waiting on
+ * DynamoDB or S3 (the reads of the timing pass fetch no pending records, which
+ * it leaves out). The offline functions keep the replay's wall time, an
+ * overestimate of its own kind (they wait behind one another in this process).
  */
 function lambdaTiming(stack: LocalStack, meter: UsageMeter, timed: TimedAlone): LambdaTiming {
   const mean = (values: readonly number[]) => sum(values.map((v) => Math.ceil(v))) / Math.max(1, values.length);
