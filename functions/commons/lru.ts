@@ -1,7 +1,14 @@
-/** A least-recently-used map: `get` refreshes an entry, `set` evicts the oldest beyond `max` entries. */
+/**
+ * A least-recently-used map: `get` refreshes an entry, `set` evicts the oldest
+ * while the entries weigh more than `max` (each weighs 1 unless `weigh` says).
+ */
 export class Lru<V> {
   private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
+  private total = 0;
+  constructor(
+    private readonly max: number,
+    private readonly weigh: (key: string, value: V) => number = () => 1,
+  ) {}
   get(key: string): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
@@ -11,15 +18,22 @@ export class Lru<V> {
     return value;
   }
   set(key: string, value: V): void {
-    this.map.delete(key);
+    this.delete(key);
     this.map.set(key, value);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    this.total += this.weigh(key, value);
+    while (this.total > this.max) this.delete(this.map.keys().next().value!);
   }
   deleteWhere(predicate: (value: V) => boolean): void {
-    for (const [key, value] of this.map) if (predicate(value)) this.map.delete(key);
+    for (const [key, value] of this.map) if (predicate(value)) this.delete(key);
   }
   get size(): number {
     return this.map.size;
+  }
+  private delete(key: string): void {
+    const value = this.map.get(key);
+    if (value === undefined) return;
+    this.map.delete(key);
+    this.total -= this.weigh(key, value);
   }
 }
 
@@ -31,24 +45,12 @@ export class Lru<V> {
  * was most of a context request's time.
  */
 export function memoizeText<R>(fn: (text: string) => R, maxChars: number): (text: string) => R {
-  const cache = new Map<string, R>();
-  let chars = 0;
+  const cache = new Lru<R>(maxChars, (text) => text.length);
   return (text: string): R => {
     const known = cache.get(text);
-    if (known !== undefined) {
-      cache.delete(text);
-      cache.set(text, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const result = fn(text);
-    if (text.length > maxChars / 8) return result;
-    cache.set(text, result);
-    chars += text.length;
-    while (chars > maxChars) {
-      const oldest = cache.keys().next().value!;
-      cache.delete(oldest);
-      chars -= oldest.length;
-    }
+    if (text.length <= maxChars / 8) cache.set(text, result);
     return result;
   };
 }

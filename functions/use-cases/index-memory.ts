@@ -60,7 +60,9 @@ function embeddingText(unit: IndexUnit, context?: string): string {
 async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[], reuse: ReadonlyMap<string, Float32Array> = new Map(), previous?: IndexUnit): Promise<IndexSegment> {
   const bySequence = new Map(units.filter((u) => u.kind === 'record' && u.sequence !== undefined).map((u) => [u.sequence!, u]));
   if (previous?.sequence !== undefined && !bySequence.has(previous.sequence)) bySequence.set(previous.sequence, previous);
-  const before = (unit: IndexUnit) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined);
+  /** The record said `back` turns before `unit`, when known. */
+  const earlier = (unit: IndexUnit, back: number) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - back) : undefined);
+  const before = (unit: IndexUnit) => earlier(unit, 1);
   const withTerms: SegmentUnit[] = [];
   const texts: string[] = [];
   for (const unit of units) {
@@ -68,7 +70,7 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
     // A reply is found by the words of the question it answers too; its line still shows only the reply.
     const question = answeredQuestion(unit, before(unit));
     // …and one that opens on "she" or "he" by the one person the turn before names (across a bare "no?" too).
-    const referent = pronounReferent(unit, (back) => (unit.kind === 'record' && unit.sequence !== undefined ? bySequence.get(unit.sequence - back) : undefined));
+    const referent = pronounReferent(unit, (back) => earlier(unit, back));
     const fromQuestion = question ? indexTerms(question) : [];
     const fromReferent = referent ? indexTerms(referent).filter((term) => !fromQuestion.includes(term)) : [];
     const asked = [...fromQuestion, ...fromReferent].filter((term) => !own.includes(term));

@@ -191,8 +191,7 @@ const SHOW_BEFORE = /\b(?:tickets?|seats?|passes|screening|showing|premiere|mati
 /** A capitalised English word that compromise's lexicon does not know as a first name ("Sinners", "Wicked"; not "Grace"). */
 function showTitle(name: string): boolean {
   const first = name.split(' ')[0]!.toLowerCase();
-  const tags = LEXICON[first];
-  const firstName = (Array.isArray(tags) ? tags : tags === undefined ? [] : [tags]).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName');
+  const firstName = (lexiconTags(first) ?? []).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName');
   return !firstName && inWordList(first);
 }
 
@@ -215,9 +214,9 @@ const SUBJECT_NAME = new RegExp(
 /** A word that may be a name: one compromise's lexicon does not know, or knows as a name. A contraction ("can't", "you've") never is. */
 function nameLike(word: string): boolean {
   if (NOT_NAMES.has(word) || DEPARTMENTS.has(word) || CONTRACTION.test(word)) return false;
-  const tags = LEXICON[word];
+  const tags = lexiconTags(word);
   if (tags === undefined) return true;
-  return (Array.isArray(tags) ? tags : [tags]).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName' || tag === 'LastName');
+  return tags.some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName' || tag === 'LastName');
 }
 
 const CONTRACTION = /['’](?:t|ve|ll|re|d|m)$/iu;
@@ -371,14 +370,19 @@ export function trimPhrase(text: string): string {
 
 /** What compromise's lexicon knows a lower-case word as, when it knows it. */
 const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon;
-/** Lexicon tags a name may carry ("tom" is a MaleName, "denver" a City); a word known as anything else ("will", "may", "thai") is left alone. */
-/** The pronoun a first name usually takes, when compromise's lexicon tags it as a man's or a woman's name ("Marco", "Ana"). */
-export function usualPronoun(name: string): 'he' | 'she' | undefined {
-  const tags = LEXICON[name.split(/\s+/)[0]!.toLowerCase()];
-  const list = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
-  return list.includes('MaleName') ? 'he' : list.includes('FemaleName') ? 'she' : undefined;
+/** The lexicon's tags for a lower-case word, undefined when it does not know the word. */
+function lexiconTags(word: string): readonly string[] | undefined {
+  const tags = LEXICON[word];
+  return tags === undefined ? undefined : Array.isArray(tags) ? tags : [tags];
 }
 
+/** The pronoun a first name usually takes, when compromise's lexicon tags it as a man's or a woman's name ("Marco", "Ana"). */
+export function usualPronoun(name: string): 'he' | 'she' | undefined {
+  const tags = lexiconTags(name.split(/\s+/)[0]!.toLowerCase()) ?? [];
+  return tags.includes('MaleName') ? 'he' : tags.includes('FemaleName') ? 'she' : undefined;
+}
+
+/** Lexicon tags a name may carry ("tom" is a MaleName, "denver" a City); a word known as anything else ("will", "may", "thai") is left alone. */
 const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person', 'City', 'Country', 'Place', 'Region', 'Organization', 'Noun']);
 /** A capitalised word inside a sentence (after a lower-case word), or an acronym anywhere: how the batch spells a name. */
 const CASED_WORD = /(?<=\p{Ll}[,']?\s)(\p{Lu}\p{Ll}{2,}|\p{Lu}{2,5})\b|\b(\p{Lu}{3,5})\b/gu;
@@ -401,8 +405,8 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   const add = (word: string) => {
     const lower = word.toLowerCase();
     if (lower.length < 3 || NOT_NAMES.has(lower) || spelling.has(lower)) return;
-    const tags = LEXICON[lower];
-    if (tags !== undefined && !(Array.isArray(tags) ? tags : [tags]).some((tag) => NAME_TAGS.has(tag))) return;
+    const tags = lexiconTags(lower);
+    if (tags !== undefined && !tags.some((tag) => NAME_TAGS.has(tag))) return;
     spelling.set(lower, word);
   };
   for (const name of known) for (const word of name.split(/\s+/)) if (/^\p{Lu}[\p{L}'-]+$/u.test(word)) add(word);
@@ -417,8 +421,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
     if (!/\b\p{Ll}/u.test(record.content)) continue;
     for (const term of nlp(record.content.slice(0, RECASE_READ_CHARS)).terms().json() as { terms: { text: string; normal: string; tags: string[] }[] }[]) {
       for (const t of term.terms) {
-        const tags = LEXICON[t.normal];
-        const known = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+        const known = lexiconTags(t.normal) ?? [];
         const given = known.some((tag) => tag === 'MaleName' || tag === 'FemaleName') && t.tags.includes('Person');
         // A city or a country the lexicon knows, read as a place where it stands ("we live in leeds").
         const place = known.some((tag) => tag === 'City' || tag === 'Country') && t.tags.includes('Place');
