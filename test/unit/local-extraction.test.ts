@@ -618,11 +618,16 @@ describe('facts told in passing', () => {
   });
 });
 
-describe('what is not a person or a value', () => {
+describe('people, shows, places and passing states', () => {
   it('takes the show one has tickets or seats for as no one, but keeps a person they are for', () => {
     expect(contacts('finally got tickets for Sinners on friday!!').map((c) => c.name)).toEqual([]);
     expect(contacts('Bought two seats for Wicked in March.').map((c) => c.name)).toEqual([]);
     expect(contacts('Got two seats for Priya at the gala.').map((c) => c.name)).toEqual(['Priya']);
+  });
+
+  it('takes a name the lexicon does not know as a person when it moved or relocated', () => {
+    expect(contacts('Kwabena moved to Leeds over the summer.').map((c) => c.name)).toEqual(['Kwabena']);
+    expect(contacts('Anneliese relocated to Porto, of all places').map((c) => c.name)).toEqual(['Anneliese']);
   });
 
   it('gives no job to the place someone moved to', () => {

@@ -208,7 +208,7 @@ const MENTION_PATTERN = new RegExp(`\\b(?:with|w/?|to|from|into|saw|visited|met|
 
 /** A capitalised word or two as the subject of a verb of what people are or do: at a clause's start or after a word that is not a preposition ("than Northgate was" names no one). */
 const SUBJECT_NAME = new RegExp(
-  `(?:^|(?<=[,;:.!?] )|(?<=\\b(?!(?:than|then|at|in|into|to|from|for|with|of|on|by|about|like|as|over|under|near|after|before|since|until|via|per|the|a|an)\\b)\\p{Ll}{2,} ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been|\\p{Ll}{3,}(?<![su])s(?= \\p{Ll}))\\b`,
+  `(?:^|(?<=[,;:.!?] )|(?<=\\b(?!(?:than|then|at|in|into|to|from|for|with|of|on|by|about|like|as|over|under|near|after|before|since|until|via|per|the|a|an)\\b)\\p{Ll}{2,} ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|moved|relocated|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been|\\p{Ll}{3,}(?<![su])s(?= \\p{Ll}))\\b`,
   'gu',
 );
 /** A word that may be a name: one compromise's lexicon does not know, or knows as a name. A contraction ("can't", "you've") never is. */
