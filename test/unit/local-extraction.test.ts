@@ -635,6 +635,20 @@ describe('people, shows, places and passing states', () => {
     expect(contact('Marco', 'Sent the deck to Marco, our account manager at Brightwell.')).toMatchObject({ role: 'account manager' });
   });
 
+  it('gives a job said after the place someone moved to to who moved', () => {
+    expect(contact('Ingrid', 'Ingrid relocated to Gothenburg, a product owner at Volvo Cars these days.')).toMatchObject({ role: 'product owner', organisation: 'Volvo Cars' });
+    expect(contact('Gothenburg', 'Ingrid relocated to Gothenburg, a product owner at Volvo Cars these days.')).toBeUndefined();
+  });
+
+  it('goes on about the person a message asked about when the answer opens on "she" or "he"', () => {
+    const asked = contact('Yusuf', 'have you heard from Yusuf lately?', { content: 'nope?', role: 'assistant' }, 'he got married in Lisbon in June');
+    expect(asked?.biography).toContain('Yusuf got married in Lisbon');
+    // A sentence that names someone else in between breaks the thread.
+    expect(contact('Yusuf', 'have you heard from Yusuf lately?', 'Spoke to Carmen about the rota.', 'he got married in Lisbon in June')?.biography ?? '').not.toContain('married');
+    // "she" is not a name the lexicon gives "he".
+    expect(contact('Yusuf', 'have you heard from Yusuf lately?', 'she got married in Lisbon in June')?.biography ?? '').not.toContain('married');
+  });
+
   it('keeps no fact of how the body or the mood is just now', () => {
     expect(facts('My brain is full after that workshop.', 'my back is killing me today')).toEqual([]);
     expect(fact('commute', 'My commute is 40 minutes.')).toEqual([expect.objectContaining({ value: '40 minutes' })]);

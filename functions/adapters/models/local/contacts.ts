@@ -58,6 +58,8 @@ const NOT_AFTER_PLACE_WORD = '(?<!\\b(?:[Aa]t|[Ii]n|[Nn]ear|[Ii]nto|[Oo]utside|[
 const ROLE_RULES: readonly RoleRule[] = [
   // "José Álvarez, the head of purchasing at Ferrotek", "Oluwaseun here, operations director at Adeyemi Logistics"
   { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME})(?: here)?, ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  // "Lena relocated to Berlin, a backend engineer at Zalando now": the job after the place goes to who moved, not the place.
+  { pattern: new RegExp(`\\b${WHO} (?:has |had |just |recently |finally )*(?:moved|relocated)(?: back)? to (?:the )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?(?: (?:last|this) (?:week|month|year|spring|summer|autumn|fall|winter)| in \\p{Lu}[a-z]+)?,? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "she works nights as a paramedic", "works at boots as a pharmacist": the role, wherever (or whoever) the employer is
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|worked|has worked|have worked|has been working) (?:(?:(?!\\bas\\b)[^.,;!?]){1,30} )?as ${ARTICLES}${ROLE}(?=[.,;!?]|$| (?:now|there|these days|in|for|since|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "now works as a data analyst at the Ministry of Health"
@@ -108,6 +110,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:runs|leads|heads|manages|heads up|is in charge of|looks after) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?= there| over there| at | for |[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
   { pattern: new RegExp(`\\b(${NAME}), who (?:runs|leads|heads|manages) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?=[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
 ];
+/** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
+const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
+const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and|well) )?(she|he)\b/i;
 const PREFERENCE_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e) (?:really )?(likes|loves|prefers|enjoys|hates|dislikes|is allergic to|can't stand) ([^.,;!?]+)`, 'gu');
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PHONE_PATTERN = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3}[\s-]?\d{3,4}[\s-]?\d{0,4}/g;
@@ -197,11 +202,19 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     return [...recent].reverse().find((person) => person !== candidate && usualPronoun(person.name) === wanted) ?? candidate;
   };
 
+  /**
+   * The one person the last message's last sentence named or asked about ("did you hear about Hannah?"): a next
+   * message opening on "she"/"he" goes on about them, across a bare question back ("no?") too.
+   */
+  let spokenOf: { name: string; record: { id: string; timestamp: string } } | undefined;
   for (const record of input.records) {
     const author = authorOf(record);
     const speaker = author.name ? observe(author.name, record) : undefined;
     if (speaker) speaker.personal = true;
     let previousNamed: Observation[] = [];
+    const opening = spokenOf;
+    const questionBack = QUESTION_BACK.test(author.content.trim());
+    if (!questionBack) spokenOf = undefined;
     for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
@@ -242,8 +255,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         }
       }
       const orgNames = [...organisations];
-      const named = (deep ? personNames(sentence, orgNames, spelledAsNames) : [])
-        .filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()))
+      const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()));
+      if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
+      const named = candidates
         // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
         .filter((name) => !hypothetical || [...observations.keys()].some((known) => sameName(known, cleanName(name) ?? name)) || knownNames.some((known) => sameName(known, cleanName(name) ?? name)))
         .map((name) => observe(name, record))
@@ -251,6 +265,21 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       for (const observation of named) {
         observation.mentions.push({ timestamp: record.timestamp, sentence });
         for (const clause of saidOf(observation.name, withoutAsides(sentence), author.name, record.timestamp, named.length === 1)) addUnique(observation.said, cited(clause, record.id), clauseKey);
+      }
+      // "did you hear about Hannah?" / "no?" / "she got engaged to Theo": the opening pronoun is Hannah, whoever else the sentence names.
+      if (index === 0 && opening && !hypothetical && !named.some((o) => sameName(o.name, cleanName(opening.name) ?? opening.name))) {
+        const pronoun = OPENING_PRONOUN.exec(sentence)?.[1]?.toLowerCase();
+        const usual = usualPronoun(cleanName(opening.name) ?? opening.name);
+        const person = pronoun && (!usual || usual === pronoun) ? observe(opening.name, opening.record) : undefined;
+        if (person) {
+          observe(person.name, record);
+          person.personal = true;
+          person.mentions.push({ timestamp: record.timestamp, sentence });
+          const aboutThem = withoutAsides(sentence).replace(OPENING_PRONOUN, person.name);
+          for (const clause of saidOf(person.name, aboutThem, author.name, record.timestamp, true)) addUnique(person.said, cited(clause, record.id), clauseKey);
+          lastPerson = person;
+          rememberNamed([person]);
+        }
       }
       // "Kofi (my boss) is off. Also he's doing an MBA": a sentence naming no one goes on about the one person the message's previous sentence named.
       if (named.length === 0 && previousNamed.length === 1 && !hypothetical) {
@@ -437,7 +466,7 @@ const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired
  */
 const NOT_HABITS = 'says|thinks|wants|needs|feels|seems|looks|knows|hopes|asks|tells|gets|goes|comes|sends|means|reckons|starts|arrives|leaves|lands|texts|calls|emails|replies|sounds|agrees|believes|guesses|likes|loves|hates|prefers|enjoys|is|was|has|does|makes|takes|gives|lets|puts|sees|wonders|wishes|forgets|remembers|mentions|suggests|thanks|sorts|plays|runs|owns|speaks|teaches|coaches|volunteers|lives|studies|laughs|cries|smiles|jokes|worries|complains|insists|argues|keeps (?:saying|asking|telling|going|trying|forgetting)|deserves|owes|misses|adores|thats|whats|its|hes|shes|theres|heres|wheres|congrats|always|perhaps|yes';
 const HABIT = `(?!(?:${NOT_HABITS})\\b)\\p{Ll}{3,}(?<![sui])s(?= \\p{Ll})`;
-const STABLE_THIRD = `(?:lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+const STABLE_THIRD = `(?:got (?:engaged|married|divorced)|(?:is|was|['’]s) (?:engaged|married|pregnant|expecting)\\b|had (?:a|her|his|their) (?:first )?(?:baby|son|daughter)|retired|(?:is|['’]s) retraining|lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^(?:live|lives)\b/, 'lives'],
