@@ -144,9 +144,45 @@ const iso = (date: Date) => date.toISOString().slice(0, 10);
 /** Whole and part days from `earlier` to `later` (ms), never negative; 0 when either is not a time. */
 const daysBetween = (earlier: number, later: number) => Math.max(0, (later - earlier) / 86_400_000) || 0;
 
-/** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week"). */
+/** Seasons by their first month (0-based; winter runs into the next year), as the northern hemisphere counts them. */
+const SEASON_START: Readonly<Record<string, number>> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+/** "spring 2024", "the summer of 2023", "last autumn", "this winter", "over the summer" ("fall" only where it is one: "in the fall", "fall 2024"). */
+const SEASON = /\b(?:(last|this|past|previous)\s+|(?:in|over|during|through|for)\s+(?:the\s+)?(?:(?:early|late|mid)[- ]?)?(?=(?:spring|summer|autumn|fall|winter)\b)|(?:the\s+)?(?:(?:early|late|mid)[- ]?)?(?=(?:spring|summer|autumn|winter)\b))(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?((?:19|20)\d{2}))?\b/gi;
+/** What follows a season that names a thing ("spring trip", "summer holiday") rather than a time: a word that is not a joint. */
+const SEASON_AS_ADJECTIVE = /^\s+(?!(?:and|or|but|when|while|before|after|at|in|on|to|with|for|from|of|did|does|do|was|were|is|are|has|had|have|this|that|then|so|as|last|break)\b)\p{L}/iu;
+/** A year by itself, or a part of one: "in 2024", "during early 2023", "late 2022". */
+const YEAR = /\b(?:in|during|through(?:out)?|of)\s+(?:(early|late|mid)[- ])?((?:19|20)\d{2})\b(?!-\d)|\b(early|late|mid)[- ]((?:19|20)\d{2})\b/gi;
+
+/** A season's days: the year said, else the one `which` ("last", "this", or the latest begun) picks against `reference`. */
+function seasonRange(season: string, year: string | undefined, which: string | undefined, reference: Date): { from: string; to: string } {
+  const first = SEASON_START[season.toLowerCase()]!;
+  const span = (y: number) => ({ from: iso(new Date(Date.UTC(y, first, 1))), to: iso(new Date(Date.UTC(y, first + 3, 0))) });
+  if (year) return span(Number(year));
+  const now = reference.getTime();
+  // "This" is the season of the reference's year (a January's winter began the December before); otherwise the
+  // latest such season that has begun, or for "last", the latest that has ended.
+  if (/^this$/i.test(which ?? '')) return span(reference.getUTCFullYear() - (first === 11 && reference.getUTCMonth() < 2 ? 1 : 0));
+  let y = reference.getUTCFullYear();
+  while (Date.UTC(y, first, 1) > now) y -= 1;
+  if (/^(?:last|past|previous)$/i.test(which ?? '') && Date.UTC(y, first + 3, 1) > now) y -= 1;
+  return span(y);
+}
+
+/** Date ranges a question names, resolved against `reference` ("in June", "May 2023", "last week", "spring 2024"). */
 export function questionDates(query: string, reference: string): { from: string; to: string }[] {
   const ranges: { from: string; to: string }[] = [];
+  const at = new Date(reference);
+  for (const match of query.matchAll(SEASON)) {
+    // "their spring trip", "the family summer holiday": a season naming a thing, which may well be planned in another.
+    if (!match[3] && SEASON_AS_ADJECTIVE.test(query.slice(match.index + match[0].length))) continue;
+    ranges.push(seasonRange(match[2]!, match[3], match[1], at));
+  }
+  for (const match of query.replace(SEASON, ' ').matchAll(YEAR)) {
+    const part = (match[1] ?? match[3])?.toLowerCase();
+    const year = Number(match[2] ?? match[4]);
+    const [from, to] = part === 'early' ? [0, 4] : part === 'mid' ? [4, 8] : part === 'late' ? [8, 12] : [0, 12];
+    ranges.push({ from: iso(new Date(Date.UTC(year, from, 1))), to: iso(new Date(Date.UTC(year, to, 0))) });
+  }
   for (const result of chrono.parse(query, new Date(reference))) {
     const start = result.start;
     // "Where does she work now?" asks for the current state, not for what was said on the last day.

@@ -178,6 +178,24 @@ describe('ranking', () => {
     expect(questionDates('Where does she work now?', NOW)).toEqual([]);
   });
 
+  it('reads seasons and years as the days they span', () => {
+    const asked = (query: string, at = NOW) => questionDates(query, at);
+    expect(asked('Which trips did they take in the summer of 2022?')).toEqual([{ from: '2022-06-01', to: '2022-08-31' }]);
+    expect(asked('What was worrying him in spring 2023?')).toEqual([{ from: '2023-03-01', to: '2023-05-31' }]);
+    // Asked on 1 September: "last summer" has just ended, "this winter" is still to come, "last winter" began in December.
+    expect(asked('Who visited last summer?')).toEqual([{ from: '2023-06-01', to: '2023-08-31' }]);
+    expect(asked('What are the plans for this winter?')).toEqual([{ from: '2023-12-01', to: '2024-02-29' }]);
+    expect(asked('What broke last winter?')).toEqual([{ from: '2022-12-01', to: '2023-02-28' }]);
+    expect(asked('What happened over the winter?', '2024-01-20T00:00:00Z')).toEqual([{ from: '2023-12-01', to: '2024-02-29' }]);
+    expect(asked('Where did she live in 2021?')).toEqual([{ from: '2021-01-01', to: '2021-12-31' }]);
+    expect(asked('What changed in late 2022?')).toEqual([{ from: '2022-09-01', to: '2022-12-31' }]);
+    // "fall" the verb is no season, nor is a season naming a thing; a year in an id or a range is no year asked about.
+    expect(asked('Did she fall at the climbing gym?')).toEqual([]);
+    expect(asked('Where did the summer holiday end up being?')).toEqual([]);
+    expect(asked('What did he do over the summer break?')).toEqual([{ from: '2023-06-01', to: '2023-08-31' }]);
+    expect(asked('What is in the 2023-24 budget?')).toEqual([]);
+  });
+
   it('reads a question as asking for a time only when "when" is its question word', () => {
     const temporal = (query: string) => understand(query, NOW, []).temporal;
     expect(temporal('When did Owen run his first parkrun?')).toBe(true);
