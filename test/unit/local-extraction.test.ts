@@ -640,6 +640,10 @@ describe('people, shows, places and passing states', () => {
     expect(contact('Gothenburg', 'Ingrid relocated to Gothenburg, a product owner at Volvo Cars these days.')).toBeUndefined();
   });
 
+  it('takes a name one books a table at for a place, wherever else the batch names it', () => {
+    expect(contacts('can you find us a table for four at Kanpai on saturday', { role: 'assistant', content: 'Sure, I will remind you to ring Kanpai.' }).map((c) => c.name)).toEqual([]);
+  });
+
   it('goes on about the person a message asked about when the answer opens on "she" or "he"', () => {
     const asked = contact('Yusuf', 'have you heard from Yusuf lately?', { content: 'nope?', role: 'assistant' }, 'he got married in Lisbon in June');
     expect(asked?.biography).toContain('Yusuf got married in Lisbon');
@@ -690,6 +694,16 @@ describe('tasks: closed by meaning, not by wording', () => {
 
   it.each([['No need to book the venue anymore.'], ['Forget about booking the venue, we are staying home.'], ["We won't book the venue after all."], ['Please cancel the venue booking.']])('cancels on: %s', (line) => {
     expect(taskOps([line], openTask('book the venue'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
+  });
+
+  it('calls off a task named by its thing alone, but takes cancelling something else as work of its own', () => {
+    expect(taskOps(['ok forget the Ikea thing, the old shelves will do'], openTask('drive to Ikea'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
+    expect(taskOps(['I need to cancel the gym membership.'], openTask('book a gym session')).filter((op) => op.op === 'update')).toEqual([]);
+  });
+
+  it('takes the day said between "remind me" and the task as its due date', () => {
+    expect(taskOps(['remind me tmrw to water the tomatoes'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Water the tomatoes', due: '2026-05-07' }) })]);
+    expect(taskOps(['Remind me on Friday to book the MOT.'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Book the MOT', due: '2026-05-08' }) })]);
   });
 
   it.each([['Remind me to renew the car insurance.'], ["Don't let me forget to renew the car insurance."], ['Can you make sure I renew the car insurance?'], ['Note to self: renew the car insurance.'], ["I'll renew the car insurance on Friday."]])('opens a task from: %s', (line) => {

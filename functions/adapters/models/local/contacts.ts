@@ -110,6 +110,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:runs|leads|heads|manages|heads up|is in charge of|looks after) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?= there| over there| at | for |[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
   { pattern: new RegExp(`\\b(${NAME}), who (?:runs|leads|heads|manages) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?=[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
 ];
+/** A name one books a table at or eats at is a place. */
+const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
 const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
 const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and|well) )?(she|he)\b/i;
@@ -174,6 +176,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   /** Organisations and places seen in the batch: a capitalised word that is one of them is not a person. */
   const organisations = new Set<string>((input.existing as unknown as KnownContact[]).flatMap((c) => (c.organisation ? [c.organisation.toLowerCase()] : [])));
   const places = new Set<string>();
+  // "a table at Dishoom", "brunch at Dishoom": a venue, wherever else the batch names it ("remind me to call Dishoom").
+  for (const record of input.records) for (const match of authorOf(record).content.matchAll(VENUE)) places.add(match[1]!.toLowerCase());
   const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
   const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */

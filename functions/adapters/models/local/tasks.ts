@@ -49,7 +49,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
-    pattern: /\b(?:remind me to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon)))? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
     owner: 'author',
   },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
@@ -72,6 +72,8 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
 /** What an assistant does in its reply when asked: writing, listing, explaining, planning on the page. */
 const ANSWERED_IN_REPLY = /^(?:(?:first|just|quickly|also|now)\s+)?(?:write|draft|redraft|give|list|compose|recap|outline|brainstorm|help|plan|come up with|put together|make (?:me|us) (?:a|an|some)|show|walk (?:me|us) through|quiz|compare|go through|look over|read|check|fix|improve|polish|shorten|expand|work out|figure out|estimate|suggest|find (?:me |us )?(?:a|an|some)|tell|teach|describe|break down|sum up|turn (?:this|it|that) into)\b/i;
 
+/** "the dishoom thing", "that passport stuff", "the party idea": something called off by a word for it. */
+const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
 const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
@@ -159,10 +161,13 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
         // "Please do not.", "do NOT use the fan oven": what not to do is no task.
         if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
-        const due = resolveDate(phrase, record.timestamp, true);
+        // "remind me thursday to ring them": the day may come before the task.
+        const lead = match[0].slice(0, Math.max(0, match[0].length - match[match.length - 1]!.length));
+        const dueInPhrase = resolveDate(phrase, record.timestamp, true);
+        const due = dueInPhrase ?? (/^remind me /i.test(lead.trim()) ? resolveDate(lead, record.timestamp, true) : undefined);
         // "Could you write me a short message in French?": answered in the reply, unless it is for later.
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
-        const work = due ? withoutDue(phrase, due.text) : phrase;
+        const work = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
         const plainTitle = resolvePronouns(
           cleanTitle(work, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
           [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
@@ -310,8 +315,9 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
 
 /**
  * The open task a sentence closes or cancels, by meaning: at least two shared
- * lemmas (the work and its object or counterpart), and a signal of the new
- * state: a cancellation phrase, or the work reported in the past tense.
+ * lemmas (the work and its object or counterpart; to call it off, its object
+ * alone), and a signal of the new state: a cancellation phrase, or the work
+ * reported in the past tense.
  */
 function matchProgress(sentence: string, open: readonly OpenTask[]): { task: OpenTask; state: 'done' | 'cancelled' } | undefined {
   if (open.length === 0) return undefined;
@@ -330,7 +336,10 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
     // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
     const sameObject = task.objects.size === 0 || [...task.objects].some((word) => words.has(word));
-    if (reportsWork && sameObject && shared >= 2 && score >= 0.3 && score > bestScore) {
+    // Calling off may name the thing alone: "scrap the dishoom thing" cancels "ring Dishoom" (but "cancel the gym
+    // membership" is work of its own, not the end of "book a gym session").
+    const enough = shared >= 2 || (cancelled && THING_ALONE.test(sentence) && [...task.words].some((word) => word !== task.verb && words.has(word)));
+    if (reportsWork && sameObject && enough && score >= 0.3 && score > bestScore) {
       best = task;
       bestScore = score;
     }
