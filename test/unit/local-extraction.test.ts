@@ -653,6 +653,17 @@ describe('people, shows, places and passing states', () => {
     expect(contact('Yusuf', 'have you heard from Yusuf lately?', 'she got married in Lisbon in June')?.biography ?? '').not.toContain('married');
   });
 
+  it('reads chat without apostrophes or capitals: an allergy, a move, a new employer', () => {
+    expect(facts('btw im severely allergic to sesame (epipen and all)')).toEqual([expect.objectContaining({ preference: 'sesame', polarity: 'allergic' })]);
+    // Re-cased first, as consolidation does: only a place can follow "moved to".
+    const [moved] = recaseKnownNames([{ content: 'oh and we moved to penzance over the summer' }]);
+    expect(fact('home city', moved!.content)).toEqual([expect.objectContaining({ value: 'Penzance' })]);
+    expect(fact('employer', 'so i start at Ordnance Survey on the 3rd!')).toEqual([expect.objectContaining({ value: 'Ordnance Survey' })]);
+    expect(facts('I start at Christmas, all being well.')).toEqual([]);
+    // A named author's employer lives on their contact.
+    expect(contact('Wren', { content: 'i officially start at Halcyon Bio next week', speaker: 'Wren' })).toMatchObject({ organisation: 'Halcyon Bio' });
+  });
+
   it('keeps no fact of how the body or the mood is just now', () => {
     expect(facts('My brain is full after that workshop.', 'my back is killing me today')).toEqual([]);
     expect(fact('commute', 'My commute is 40 minutes.')).toEqual([expect.objectContaining({ value: '40 minutes' })]);
@@ -699,6 +710,15 @@ describe('tasks: closed by meaning, not by wording', () => {
   it('calls off a task named by its thing alone, but takes cancelling something else as work of its own', () => {
     expect(taskOps(['ok forget the Ikea thing, the old shelves will do'], openTask('drive to Ikea'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
     expect(taskOps(['I need to cancel the gym membership.'], openTask('book a gym session')).filter((op) => op.op === 'update')).toEqual([]);
+  });
+
+  it('takes no task from an assistant filing a request into a reminder the user already has', () => {
+    expect(taskOps([{ role: 'assistant', content: "Sure, I'll add the bin bags to your Saturday reminder." }])).toEqual([]);
+  });
+
+  it('reads a day with a part of it or a time between "remind me" and the task', () => {
+    expect(taskOps(['pls remind me fri evening to pay the window cleaner'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Pay the window cleaner', due: '2026-05-08' }) })]);
+    expect(taskOps(['remind me tomorrow at 7.30 to defrost the chicken'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Defrost the chicken', due: '2026-05-07' }) })]);
   });
 
   it('takes the day said between "remind me" and the task as its due date', () => {

@@ -15,7 +15,7 @@ const SUMMARY_TOKENS = 120;
 /** An organisation: capitalised words, with "of", "&", "and" between them ("University of Glasgow", "Fontaine & Fils"). Bounded, so linear. */
 const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*){0,5}`;
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
-const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|and)`;
+const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= )|and)`;
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
 const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who)';
 const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away|because|got|gets|has|had|have|is|was|were|are|be|been|do|does|did|go|goes|went|get|just|also|still|really|not|never|always|of|to|ready)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
@@ -76,7 +76,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|is working|am working|cooks|teaches) (?:at|for|with) (?:the )?(${ORG})(?:${WHEN})(?:,? as ${ARTICLES}${ROLE}|, ${ARTICLES}${ROLE}(?=[.!;]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "joined Koru Labs as COO", "moved to Orbital", "starts at Halden Group next week as their new head of sourcing"
   {
-    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|(?:got|started|landed|took|accepted|has|have|found) (?:a |an |the )?(?:new )?(?:job|position|role|post) (?:at|with)|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|(?:['’]s|has|have|['’]ve) been (?:at|with)|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
+    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also |officially )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|(?:'m |am |will )?start(?:ing)? at|(?:got|started|landed|took|accepted|has|have|found) (?:a |an |the )?(?:new )?(?:job|position|role|post) (?:at|with)|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|(?:['’]s|has|have|['’]ve) been (?:at|with)|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
     who: 1,
     org: 2,
     role: 3,
@@ -295,7 +295,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       if (speaker && !hypothetical) for (const clause of saidBySelf(speaker.name, sentence, record.timestamp)) addUnique(speaker.said, cited(clause, record.id), clauseKey);
       const subject = (who: string): Observation | undefined => {
         if (/^(?:she|he|they)$/i.test(who)) return byPronoun(who, lastPerson, sentence);
-        if (who === 'I') return speaker;
+        if (who === 'I' || who === 'i') return speaker;
         if (organisations.has(who.toLowerCase())) return undefined;
         return observe(who, record);
       };

@@ -29,13 +29,15 @@ interface Candidate {
 }
 
 const VALUE = `([^.,;!?]+?)`;
-const END = `(?=[.,;!?]|$| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
+const END = `(?=[.,;!?(]|$| \\(| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
 /** A person's name; not a first-person or impersonal word that starts a sentence ("We moved to Ghent"). */
 const NAME = `((?!I['’])(?!(?:We|You|It|Our|My|The|This|That|There|Here|Everyone|Nobody)\\b)\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 /** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
 const ORG_WORDS = /\b(?:hospital|infirmary|academy|school|university|college|inc|ltd|llc|group|labs?|bank|studio|company|corp|partners|agency|clinic)\b/i;
 const PETS = 'cat|dog|puppy|kitten|rabbit|parrot|hamster|horse|tortoise|guinea pig|greyhound|beagle|labrador|retriever|terrier|spaniel|collie|poodle|dachshund|husky|whippet|lurcher';
 const JOBS = 'engineer|designer|teacher|doctor|nurse|lawyer|developer|manager|writer|student|founder|consultant|architect|analyst|researcher|chef|artist|accountant|pharmacist|electrician|plumber|paralegal|librarian|scientist|programmer|editor|journalist|photographer|pilot|therapist|mechanic|carpenter|barista|paramedic|midwife|surgeon|translator|copywriter|recruiter|dentist';
+/** Capitalised words that are times, not employers ("I start at Christmas"). */
+const WHEN_WORDS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Christmas|Easter|Noon|Midnight|Eid|Diwali|Hanukkah|Thanksgiving';
 /** The opening of a new job told as news; the title follows. */
 const NEW_JOB = `\\b(?:(?:i(?:'m| am| will be|'ll be) )?(?:starting|started|taking up|beginning|began)(?: a new (?:job|role|position|gig))?(?: work)? (?:as (?:an? |the )?|the (?:position|role|post) of )|(?:my )?new (?:job|role|position|gig) (?:is )?as (?:an? |the )?|(?:i )?got (?:a|the) job as (?:an? |the )?)`;
 /** A job title: up to five words ("junior data analyst", "Head of Logistics"). */
@@ -82,6 +84,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b((?!I['’])\\p{Lu}[\\p{L}'’-]+)(?:, [^,]{1,30},)? is (?:now )?(?:in|based in) ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\b(?:the|our|my) (?:site|office|studio|shop|business|company|practice|headquarters|hq) is (?:now )?(?:located |based )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
   { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
+  // A new employer told as news: "i officially start at Larkspur Analytics on monday", "I've started at Kiln".
+  { pattern: new RegExp(`\\b[Ii](?:'ve|’ve| have| am|'m| will|'ll)? (?:officially |finally |just )?(?:start|started|starting|begin|began|beginning) (?:at|with) (?!(?:${WHEN_WORDS})\\b)(\\p{Lu}[\\p{L}&'’-]*(?: (?:of |& )?\\p{Lu}[\\p{L}&'’-]*){0,3})`, 'gu'), build: (m) => profile(ME, 'employer', m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:an? )?((?:[a-z]+ ){0,2}(?:${JOBS}))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
   // A new job: "starting as a junior analyst at Brightwater", "taking up the position of Head of Logistics at Varnhagen Freight", "new gig as a barista at Kiln".
   { pattern: NEW_JOB_AT, build: (m) => profile(ME, 'occupation', asJob(m[1]!, m[1]!)), change: true },
@@ -90,7 +94,7 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // What the author does not eat: "I don't eat meat", "dairy's off the menu".
   { pattern: /\bi (?:don't|dont|do not|no longer|never|can't|cannot|can no longer) (?:eat|drink) (meat|red meat|pork|beef|dairy|gluten|fish|seafood|shellfish|eggs|nuts|peanuts|sugar|alcohol)\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
   { pattern: /\b(meat|red meat|pork|beef|dairy|gluten|seafood|shellfish|sugar|alcohol|caffeine)(?:'s|’s| is) (?:now |officially )?off the menu\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
-  { pattern: new RegExp(`\\bi(?:'m| am) allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
+  { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
   { pattern: new RegExp(`\\bi(?:'ve| have) (?:recently |just )?taken up ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },

@@ -49,7 +49,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
-    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon)))? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
     owner: 'author',
   },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
@@ -159,6 +159,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
         if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
+        // "I'll add the snacks to your Friday reminder": the assistant filing the user's request, which made the task already.
+        if (fromAssistant && /^(?:add|put|include|move|shift)\b.*\b(?:to|on|in|into) (?:your|the) (?:[\p{L}\d-]+ ){0,3}(?:reminders?|list|calendar|to-?dos?|agenda|notes)\b/iu.test(phrase)) continue;
         // "Please do not.", "do NOT use the fan oven": what not to do is no task.
         if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
         // "remind me thursday to ring them": the day may come before the task.

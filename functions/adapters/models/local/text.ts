@@ -449,11 +449,16 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       if (LEXICON[word] === undefined && !NOT_NAMES.has(word) && !NOT_ORGANISATIONS.has(word)) add(capitalise(word));
     }
   }
-  // A word only a name can be, where only an employer ("an auditor at deloitte", "joined deloitte") or a person
-  // ("met up w priya", "called ifeoma") can stand.
+  // A word only a name can be, where only an employer ("an auditor at deloitte", "joined deloitte"), a person
+  // ("met up w priya", "called ifeoma") or a home ("we moved to fairhaven") can stand.
   for (const record of records) {
     for (const pattern of [ROLE_AT_PLACE, MET_THEN_WORD]) {
       for (const match of record.content.matchAll(pattern)) if (unknownWord(match[1]!)) add(capitalise(match[1]!));
+    }
+    // A home: an unknown word, or one the lexicon knows only as a place ("fairhaven").
+    for (const match of record.content.matchAll(HOME_THEN_WORD)) {
+      const tags = lexiconTags(match[1]!);
+      if (unknownWord(match[1]!) || (tags !== undefined && tags.every((tag) => PLACE_TAGS.has(tag)))) add(capitalise(match[1]!));
     }
   }
   if (spelling.size === 0) return [...records];
@@ -474,6 +479,9 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
 const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
+const PLACE_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'ProperNoun']);
+/** Where only a place can stand: "we moved to fairhaven", "living in oakridge now", "relocating to pune". */
+const HOME_THEN_WORD = /(?<![\p{L}\d@/.])(?:(?:moved|moving|moves|relocated|relocating|live|lives|living|lived|based) (?:to|in|out to|over to|back to)) (\p{Ll}[\p{Ll}'-]{2,})(?=$|[.,;!?()]|\s(?:in|on|over|during|last|this|since|now|recently|yesterday|earlier|back|after|before|when|because|bc|and|but|btw|lol|tho|a|for|with)\b)/gu;
 const MET_THEN_WORD = /(?<![\p{L}\d@/.])(?:(?:met|meet|meeting|saw|seeing|texted|called|calling|asked|told|hung out|caught up|met up|lunch|dinner|drinks|coffee) (?:up )?(?:w\/?|with) |(?:met|texted|called|asked|told) )(\p{Ll}[\p{Ll}'-]{2,})\b(?![@/])/gu;
 /** Chat's own words of three letters or more, in no word list: never a name ("w ppl"); NOT_ORGANISATIONS holds more. */
 const CHAT_WORDS = new Set(['ppl', 'yday', 'yest', 'tonite', 'tmw', 'wknd', 'msg', 'txt', 'pic', 'pics', 'vid', 'bby', 'hun', 'babe', 'luv', 'lol', 'lmao', 'omg', 'btw', 'fyi', 'tho', 'thx', 'pls', 'plz', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'cuz', 'coz', 'yall', 'bestie', 'bff', 'fam', 'bro', 'sis', 'hubby', 'wifey', 'bae', 'mates', 'peeps', 'yknow', 'irl', 'dms', 'convo', 'smth', 'sth', 'abt', 'yeah', 'yep', 'nope', 'haha', 'hehe']);
