@@ -712,6 +712,22 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(taskOps(['I need to cancel the gym membership.'], openTask('book a gym session')).filter((op) => op.op === 'update')).toEqual([]);
   });
 
+  it('reads "need to" after a comma, names the thing "it" stands for, and leaves out what happens if not', () => {
+    expect(taskOps(['still got the library book from october, need to renew it by monday or they fine me'])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Renew the library book', due: '2026-05-11' }) }),
+    ]);
+    // Two things before leave "it" as said, and an idiom keeps its "it".
+    const titles = taskOps(['the library book is still on my desk, need to renew it by monday']).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+    expect(titles.filter((title) => /desk|book/.test(title))).toEqual([]);
+    expect(taskOps(['my car is a state, need to make it to the gym tonight'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Make it to the gym' }) })]);
+  });
+
+  it('reads "my manager\'s gonna be" as a relation', () => {
+    expect(contact('Idris Bello', "my manager's gonna be Idris Bello apparently")).toMatchObject({ relationships: [{ type: 'manager', to: 'user' }] });
+    // "my running buddy": a word after a determiner is a noun, whatever names it could be.
+    expect(contacts(...recaseKnownNames([{ content: 'went for a jog w my running buddy this morning' }]).map((r) => r.content)).map((c) => c.name)).toEqual([]);
+  });
+
   it('takes no task from an assistant filing a request into a reminder the user already has', () => {
     expect(taskOps([{ role: 'assistant', content: "Sure, I'll add the bin bags to your Saturday reminder." }])).toEqual([]);
   });

@@ -58,6 +58,8 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: new RegExp(`^(?:[-+*•]\\s*|(?:and|also|then|plus)\\s+)?((?:${ERRANDS})\\b(?! me\\b| you\\b| us\\b)[^.!?;]+)`, 'giu'), owner: 'author', errand: true },
   // Chat drops the subject: "Need to renew the lease", "gotta book the dentist", "Reminder: pay the plumber".
   { pattern: new RegExp(`^(?:(?:really |still |also )?(?:need|have) to|gotta|got to|reminder:|reminder to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
+  // The same after a comma or "and": "i still have the old laptop, need to return it by friday".
+  { pattern: new RegExp(`(?:[,;]\\s+|\\band\\s+)(?:(?:really |still |also |def |definitely )?(?:need|have) to|gotta|got to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
@@ -279,6 +281,7 @@ function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefine
 const PERSON_NOUN = /\b(?:mom|mum|mother|dad|father|wife|husband|partner|sister|brother|son|daughter|kids?|children|boss|friend|aunt|uncle|cousin|grandma|grandpa|neighbou?r|colleague|teacher|doctor|landlord)s?\b/i;
 
 function resolvePronouns(title: string, before: string): string {
+  title = resolveThing(title, before);
   const pronouns = title.match(/\b(?:her|him|his)\b/gi) ?? [];
   // One pronoun only, and no other person in the title it could stand for ("ask his wife for her recipe", "thank my mom").
   if (pronouns.length !== 1 || PERSON_NOUN.test(title)) return title;
@@ -292,6 +295,20 @@ function resolvePronouns(title: string, before: string): string {
     .replace(/\bher\b/g, `${name}'s`);
 }
 
+/** Work done to a thing, with "it" as the thing ("return it", "get it serviced"), not an idiom ("make it", "call it a day"). */
+const THING_VERB_IT = /^(?:return|send|post|sell|fix|repair|renew|book|pay|bring|collect|print|sign|submit|wash|clean|iron|pack|ship|file|forward|replace|order|move|service|insure|register|tax|back up|update|upgrade|charge|drop off|pick up|hand in|give back|take back) it\b/i;
+/**
+ * "it" as the object of a title, after a clause that names one thing ("i still have my old laptop, need to return
+ * it"): the thing, as "the …". Left as said when the clause before names no thing, or a person or place might be meant.
+ */
+function resolveThing(title: string, before: string): string {
+  if (!THING_VERB_IT.test(title)) return title;
+  const things = (nlp(before).match('(my|our|the|his|her|their) #Adjective{0,2} #Noun{1,3}').out('array') as string[]).filter((phrase) => !/#|@|\d/.test(phrase));
+  if (things.length !== 1) return title;
+  const thing = trimPhrase(things[0]!).replace(/^\S+\s+/, '');
+  return title.replace(/^((?:\p{L}+ )?\p{L}+) it\b/u, `$1 the ${thing}`);
+}
+
 function cleanTitle(phrase: string, authorName: string | undefined, addressee?: string): string {
   const title = trimPhrase(phrase)
     .replace(/^to /i, '')
@@ -300,6 +317,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
     .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|bc|cos|because)\b.*$/i, '')
     .replace(/,\s*or rather$/i, '')
+    // What happens if not ("… by friday or they charge me", "or else I lose the deposit").
+    .replace(/\s+or (?:else )?(?:they|i|we|it|you|he|she|i'll|we'll)\b.*$/i, '')
     // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
     .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").

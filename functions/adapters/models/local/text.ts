@@ -176,7 +176,7 @@ export function relationType(word: string): string {
 const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
 /** Someone the sentence speaks of by relation and without a name ("his partner, she got a job …"). */
 export const UNNAMED_RELATION = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) ${RELATION_ADJECTIVES}(?:${RELATIONS})\\b(?!,? \\p{Lu})`, 'u');
-export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS}),? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
+export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS})(?:,|(?:['’]s| is)(?: (?:gonna|going to|now|actually|still|officially)){0,2}(?: be)?)? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
@@ -425,6 +425,8 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
         const given = known.some((tag) => tag === 'MaleName' || tag === 'FemaleName') && t.tags.includes('Person');
         // A city or a country the lexicon knows, read as a place where it stands ("we live in leeds").
         const place = known.some((tag) => tag === 'City' || tag === 'Country') && t.tags.includes('Place');
+        // "my onboarding buddy", "a real sweetheart": after a determiner (and one word not a relation) it is a noun, not a name.
+        if (given && commonNounAt(record.content, t.normal)) continue;
         if ((given || place) && t.text === t.normal && !t.tags.some((tag) => NOT_NAME_USES.has(tag))) add(capitalise(t.normal));
       }
     }
@@ -479,6 +481,10 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
 const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
+/** Whether `word` stands in `text` as a common noun: right after a determiner, or after one that and a word that is no relation ("my onboarding buddy", not "my brother theo"). */
+function commonNounAt(text: string, word: string): boolean {
+  return new RegExp(`\\b(?:my|your|his|her|our|their|the|a|an|this|that)\\s+(?:(?!(?:${RELATIONS})\\b)[\\p{Ll}-]+\\s+)?${escapeRegExp(word)}\\b`, 'iu').test(text);
+}
 const PLACE_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'ProperNoun']);
 /** Where only a place can stand: "we moved to fairhaven", "living in oakridge now", "relocating to pune". */
 const HOME_THEN_WORD = /(?<![\p{L}\d@/.])(?:(?:moved|moving|moves|relocated|relocating|live|lives|living|lived|based) (?:to|in|out to|over to|back to)) (\p{Ll}[\p{Ll}'-]{2,})(?=$|[.,;!?()]|\s(?:in|on|over|during|last|this|since|now|recently|yesterday|earlier|back|after|before|when|because|bc|and|but|btw|lol|tho|a|for|with)\b)/gu;
