@@ -726,6 +726,8 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(contact('Idris Bello', "my manager's gonna be Idris Bello apparently")).toMatchObject({ relationships: [{ type: 'manager', to: 'user' }] });
     // "my running buddy": a word after a determiner is a noun, whatever names it could be.
     expect(contacts(...recaseKnownNames([{ content: 'went for a jog w my running buddy this morning' }]).map((r) => r.content)).map((c) => c.name)).toEqual([]);
+    // A name after a word for a person is still a name.
+    expect(recaseKnownNames([{ content: 'this morning my trainer jake said hi' }])[0]!.content).toContain('Jake');
   });
 
   it('takes no task from an assistant filing a request into a reminder the user already has', () => {
