@@ -724,7 +724,7 @@ describe('tasks: closed by meaning, not by wording', () => {
 
   it('reads "my manager\'s gonna be" as a relation', () => {
     expect(contact('Idris Bello', "my manager's gonna be Idris Bello apparently")).toMatchObject({ relationships: [{ type: 'manager', to: 'user' }] });
-    // "my running buddy": a word after a determiner is a noun, whatever names it could be.
+    // "my running buddy": after a possessive and a modifier it is a noun, whatever names it could be.
     expect(contacts(...recaseKnownNames([{ content: 'went for a jog w my running buddy this morning' }]).map((r) => r.content)).map((c) => c.name)).toEqual([]);
     // A name after a word for a person is still a name.
     expect(recaseKnownNames([{ content: 'this morning my trainer jake said hi' }])[0]!.content).toContain('Jake');
