@@ -114,7 +114,8 @@ const ROLE_RULES: readonly RoleRule[] = [
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
 const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
-const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and|well) )?(she|he)\b/i;
+/** A sentence that goes on about someone already named: "she …", "btw he …". */
+const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and) )?(she|he)\b/i;
 const PREFERENCE_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e) (?:really )?(likes|loves|prefers|enjoys|hates|dislikes|is allergic to|can't stand) ([^.,;!?]+)`, 'gu');
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PHONE_PATTERN = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3}[\s-]?\d{3,4}[\s-]?\d{0,4}/g;
@@ -288,7 +289,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "Kofi (my boss) is off. Also he's doing an MBA": a sentence naming no one goes on about the one person the message's previous sentence named.
       if (named.length === 0 && previousNamed.length === 1 && !hypothetical) {
         const [person] = previousNamed;
-        const aboutThem = withoutAsides(sentence).replace(/^(?:(?:also|and|but|so|plus|btw|oh and) )?(?:she|he)\b/i, person!.name);
+        const aboutThem = withoutAsides(sentence).replace(OPENING_PRONOUN, person!.name);
         if (aboutThem.startsWith(person!.name)) for (const clause of saidOf(person!.name, aboutThem, author.name, record.timestamp, true)) addUnique(person!.said, cited(clause, record.id), clauseKey);
       }
       previousNamed = named;

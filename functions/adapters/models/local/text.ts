@@ -481,6 +481,7 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
 const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
+const RELATION_ONLY = new RegExp(`^(?:${RELATIONS})$`);
 /**
  * Whether `word` stands in `text` as a common noun: right after a possessive or an article, or after one and a word
  * that names no one ("my buddy", "my onboarding buddy"; not "my brother theo", "my teammate priya").
@@ -490,9 +491,10 @@ function commonNounAt(text: string, word: string): boolean {
   for (const match of text.matchAll(pattern)) {
     const between = match[1]?.toLowerCase();
     if (!between) return true;
-    if (new RegExp(`^(?:${RELATIONS})$`).test(between)) continue;
+    if (RELATION_ONLY.test(between)) continue;
     // "onboarding", "running", "old": a modifier; "teammate", "neighbour": a person, and the word after it their name.
-    if (!nlp(between).has('#Noun') || nlp(between).has('#Gerund')) return true;
+    const tagged = nlp(between);
+    if (!tagged.has('#Noun') || tagged.has('#Gerund')) return true;
   }
   return false;
 }
