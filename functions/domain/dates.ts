@@ -42,24 +42,53 @@ function bareDayOfMonth(text: string, reference: string): { iso: string; text: s
 const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** Relative time expressions a reader cannot place without the date they were said on. */
-const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
-const RELATIVE_FORWARD = new RegExp(`\\b(?:tomorrow|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by (?:${WEEKDAYS}|tomorrow))\\b`, 'i');
+const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|yday|yest|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
+const FORWARD = `tomorrow|tmrw|tmr|2moro|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by tomorrow`;
+const RELATIVE_FORWARD = new RegExp(`\\b(?:${FORWARD})\\b`, 'i');
+/** As above, with "by Friday" read forwards whatever the tense, as summaries have always read it. */
+const RELATIVE_FORWARD_BY_WEEKDAY = new RegExp(`\\b(?:${FORWARD}|by (?:${WEEKDAYS}))\\b`, 'i');
 
 /** The date `anchorRelativeDates` puts after an expression: "(2025-01-14)", "(2024-11)", "(2024)". */
 export const ANCHORED_DATE = /\(\d{4}(?:-\d{2}){0,2}\)/;
+
+/**
+ * A text without the dates `anchorRelativeDates` put in it: what search
+ * reads. The dates are for the reader and for date questions (read from the
+ * text itself); as words they only lengthen a turn and move its embedding.
+ */
+export function withoutAnchoredDates(text: string): string {
+  return text.replace(/ \(\d{4}(?:-\d{2}){0,2}\)/g, '');
+}
 
 /**
  * The first relative time expression in a sentence followed by the date it
  * means, said at `reference`: "Yesterday I ran" → "Yesterday (2025-01-14) I
  * ran", "last year" → "last year (2024)", "two months ago" → "(2024-11)".
  * Memory read weeks later then needs no arithmetic. Sentences without one are
- * returned unchanged.
+ * returned unchanged. Summaries use this alone: their lines are few and
+ * bounded in tokens.
  */
 export function anchorRelativeDates(sentence: string, reference: string): string {
-  for (const [pattern, forward] of [[RELATIVE_BACK, false], [RELATIVE_FORWARD, true]] as const) {
+  return anchorFirstRelative(sentence, reference, RELATIVE_FORWARD_BY_WEEKDAY);
+}
+
+/**
+ * `anchorRelativeDates`, and also every weekday and day of the month named
+ * alone ("on Wednesday", "by the 14th"), read by the tense they are told in:
+ * what a raw record's line shows. `surrounding` is the whole message, for a
+ * fragment with no verb of its own ("tuesday night.").
+ */
+export function anchorAllDates(sentence: string, reference: string, surrounding?: string): string {
+  return anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, surrounding), reference, surrounding);
+}
+
+function anchorFirstRelative(sentence: string, reference: string, forwards: RegExp): string {
+  for (const [pattern, forward] of [[RELATIVE_BACK, false], [forwards, true]] as const) {
     const match = pattern.exec(sentence);
     if (!match) continue;
-    const resolved = resolveDate(match[0].replace(/^by /i, ''), reference, forward);
+    // Chat's short forms are read as the words they stand for.
+    const said = match[0].replace(/^by /i, '').replace(/^(?:yday|yest)$/i, 'yesterday').replace(/^(?:tmrw|tmr|2moro)$/i, 'tomorrow');
+    const resolved = resolveDate(said, reference, forward);
     if (!resolved || resolved.iso === reference.slice(0, 10)) return sentence;
     const end = match.index + match[0].length;
     // "last year" is a year and "two months ago" a month: a day would say more than was said.
@@ -67,4 +96,121 @@ export function anchorRelativeDates(sentence: string, reference: string): string
     return `${sentence.slice(0, end)} (${resolved.iso.slice(0, unit)})${sentence.slice(end)}`;
   }
   return sentence;
+}
+
+/**
+ * A weekday named alone ("on Wednesday", "by Tuesday afternoon", "Friday
+ * night", "the Saturday before last") means the one before the day it was
+ * said when its clause tells of the past ("Theo lost his first tooth on
+ * Wednesday") and the next one otherwise ("we leave for Portugal on
+ * Wednesday"). Plural and habitual forms ("on Tuesdays", "every Monday") and
+ * weekdays already anchored or qualified by last/next/this past are left.
+ */
+const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth) )\\b(the )?(${WEEKDAYS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
+/** Where a clause ends: punctuation, or a conjunction joining two clauses. */
+const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
+/** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
+const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow)\b|'ll\b/i;
+const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|won|ago)\b/i;
+/** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
+const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
+const NOT_PAST = new Set(['need', 'indeed', 'bed', 'red', 'shed', 'speed', 'feed', 'seed', 'weed', 'hundred', 'sacred', 'naked', 'wicked', 'embed', 'proceed', 'exceed', 'succeed', 'breed', 'greed', 'reed', 'deed', 'heed', 'steed', 'bled', 'fled', 'sled', 'wed', 'ted', 'ned', 'fred', 'ed']);
+
+function clauseAround(sentence: string, start: number, end: number, breaks: RegExp): string {
+  let from = 0;
+  let to = sentence.length;
+  for (const match of sentence.matchAll(breaks)) {
+    if (match.index + match[0].length <= start) from = match.index + match[0].length;
+    else if (match.index >= end) {
+      to = match.index;
+      break;
+    }
+  }
+  return sentence.slice(from, to);
+}
+
+/** "I've got an interview", "got to go": a present, not a past. */
+const GOT_PRESENT = /\b(?:'ve|have|has|i|we|you|they) got\b|\bgot (?:to|a lot)\b|\bgotta\b/gi;
+
+/** Whether a clause tells of the past, of the future, or (no cue either way) neither. */
+function toldOfThePast(clause: string): boolean | undefined {
+  if (FUTURE_CUE.test(clause)) return false;
+  const text = clause.replace(GOT_PRESENT, ' ');
+  if (PAST_IRREGULAR.test(text)) return true;
+  for (const match of text.matchAll(PAST_REGULAR)) if (!NOT_PAST.has(match[0].toLowerCase())) return true;
+  return undefined;
+}
+
+/** Where a sentence ends, within a line that holds several. */
+const SENTENCE_BREAK = /[.!?]+/g;
+
+/**
+ * The tense a date named at `start..end` is told in: its own clause's, else
+ * its sentence's, else, for a fragment that is no question, the message's
+ * ("baby came early! tuesday night."), else the future ("dinner on the 14th?").
+ */
+function pastAt(sentence: string, start: number, end: number, surrounding: string | undefined): boolean {
+  const clause = toldOfThePast(clauseAround(sentence, start, end, CLAUSE_BREAK));
+  if (clause !== undefined) return clause;
+  const own = clauseAround(sentence, start, end, SENTENCE_BREAK);
+  const told = toldOfThePast(own);
+  if (told !== undefined) return told;
+  const question = sentence.slice(end).trimStart().startsWith('?') || /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
+  if (question || surrounding === undefined || own.trim().split(/\s+/).length > 4) return false;
+  return toldOfThePast(surrounding) ?? false;
+}
+
+const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+function anchorWeekdays(sentence: string, reference: string, surrounding: string | undefined): string {
+  const at = new Date(reference);
+  if (Number.isNaN(at.getTime())) return sentence;
+  const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  let out = '';
+  let last = 0;
+  for (const match of sentence.matchAll(WEEKDAY_ALONE)) {
+    const [whole, , name, beforeLast] = match;
+    // "the Monday after the party" or "the first Monday of June": a day this rule cannot place.
+    if (match[1] && !beforeLast) continue;
+    const end = match.index + whole.length;
+    const past = beforeLast ? true : pastAt(sentence, match.index, end, surrounding);
+    const target = WEEKDAY_INDEX.indexOf(name!.toLowerCase());
+    const offset = past ? -(((at.getUTCDay() - target + 7) % 7) || 7) - (beforeLast ? 7 : 0) : ((target - at.getUTCDay() + 7) % 7) || 7;
+    const iso = new Date(day + offset * 86_400_000).toISOString().slice(0, 10);
+    // A part of the day or a possessive said after it stays with it: "Tuesday afternoon (2024-04-02)", "saturday's (2024-04-27) run".
+    const part = /^(?:'s|’s| (?:morning|afternoon|evening|night)\b)/i.exec(sentence.slice(end))?.[0] ?? '';
+    out += `${sentence.slice(last, end + part.length)} (${iso})`;
+    last = end + part.length;
+  }
+  return out + sentence.slice(last);
+}
+
+/** "on the 14th", "by the 3rd": a day of the month named alone, without its month. */
+const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from) the ([0-3]?\\d)(?:st|nd|rd|th)\\b(?! \\(| of\\b|,? (?:${MONTHS})\\b)`, 'gi');
+
+/**
+ * A day of the month named alone means that day in the month it was said,
+ * or the month before when its clause tells of the past and the day has not
+ * come yet ("it was on the 28th", said on the 3rd), or the month after when
+ * it is still to come and has passed ("dinner on the 14th?", said on the 20th).
+ */
+function anchorDaysOfMonth(sentence: string, reference: string, surrounding: string | undefined): string {
+  const at = new Date(reference);
+  if (Number.isNaN(at.getTime())) return sentence;
+  let out = '';
+  let last = 0;
+  for (const match of sentence.matchAll(DAY_OF_MONTH_ALONE)) {
+    const day = Number(match[1]);
+    const end = match.index + match[0].length;
+    if (day < 1 || day > 31 || day === at.getUTCDate()) continue;
+    const past = pastAt(sentence, match.index, end, surrounding);
+    const shift = past ? (day > at.getUTCDate() ? -1 : 0) : day < at.getUTCDate() ? 1 : 0;
+    const candidate = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + shift, day));
+    // The 31st of a 30-day month is no day at all.
+    if (candidate.getUTCDate() !== day) continue;
+    out += `${sentence.slice(last, end)} (${candidate.toISOString().slice(0, 10)})`;
+    last = end;
+  }
+  return out + sentence.slice(last);
 }

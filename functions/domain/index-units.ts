@@ -5,7 +5,7 @@
  * fact or task carries its evidence ids; a summary its range and its sources
  * (base level: record ids) or children (higher levels: summary ids).
  */
-import { anchorRelativeDates } from './dates.js';
+import { anchorAllDates, withoutAnchoredDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
 import { projectOf } from './scope.js';
 import { citedRun, labelledDay, withoutCitations } from './summary-lines.js';
@@ -97,7 +97,7 @@ export function recordUnit(record: RecordLike): IndexUnit {
   // Content that repeats its speaker ("Caroline: ...") says it once, in the line's citation.
   const prefix = `${speaker}:`;
   if (content.startsWith(prefix)) content = content.slice(prefix.length);
-  const text = squash(splitSentences(content).map((sentence) => anchorRelativeDates(sentence, record.timestamp)).join(' '));
+  const text = squash(splitSentences(content).map((sentence) => anchorAllDates(sentence, record.timestamp, content)).join(' '));
   return {
     id: record.id,
     kind: 'record',
@@ -287,5 +287,5 @@ const KIND_WORDS: Partial<Record<UnitKind, string>> = { task: 'task to-do todo',
 
 /** What lexical search reads of a unit: its label, speaker, text, who it is about, and its kind's own words. */
 export function searchText(unit: IndexUnit): string {
-  return [unit.label, unit.speaker, unit.kind === 'record' ? unit.text : withoutCitations(unit.text), unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
+  return [unit.label, unit.speaker, withoutAnchoredDates(unit.kind === 'record' ? unit.text : withoutCitations(unit.text)), unit.about, KIND_WORDS[unit.kind]].filter(Boolean).join(' ');
 }

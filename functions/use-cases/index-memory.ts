@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
+import { withoutAnchoredDates } from '../domain/dates.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
 import { answeredQuestion, itemUnit, pronounReferent, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
@@ -48,8 +49,8 @@ function emptyManifest(embeddings: EmbeddingPort): IndexManifest {
 
 /** What the embedding model reads of a unit: a short reply is read after the turn it answers (`replyContext`). */
 function embeddingText(unit: IndexUnit, context?: string): string {
-  if (unit.kind === 'record') return `${context ? `${context}\n` : ''}${unit.speaker ?? ''}: ${unit.text}`;
-  const text = withoutCitations(unit.text);
+  if (unit.kind === 'record') return `${context ? `${context}\n` : ''}${unit.speaker ?? ''}: ${withoutAnchoredDates(unit.text)}`;
+  const text = withoutAnchoredDates(withoutCitations(unit.text));
   return unit.label ? `${unit.label}: ${text}` : text;
 }
 

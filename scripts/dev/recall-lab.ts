@@ -33,7 +33,7 @@ import { postSamples, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' } },
+  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' } },
 });
 const log = (line: string) => process.stderr.write(`[lab] ${line}\n`);
 const KEY = 'lab-key-0123456789abcdef';
@@ -162,8 +162,12 @@ async function score(dir: string) {
           const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, ...(allow ? { allow } : {}), budgetTokens: budget, tuning });
           const block = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: budget, nonce: '123456789012345678', countTokens });
           record(at(`${variant}@${budget}`), question, block.markdown, reference, allIds, turnText);
-          if (values.misses && variant === 'all' && budget === 1024 && question.evidence.length > 0 && strictRecall(question.evidence, block.markdown) < 1) {
+          if (values.misses && variant === 'all' && budget === Number(process.env.LAB_MISS_BUDGET ?? 1024) && question.evidence.length > 0 && strictRecall(question.evidence, block.markdown) < 1) {
             process.stderr.write(`\nMISS [${question.category}] ${question.question} → ${question.evidence.join(', ')} (${question.answer ?? ''})\n`);
+          }
+          if (values['answer-misses'] && variant === 'all' && budget === 1024 && question.answer !== undefined && strictRecall(question.evidence, block.markdown) === 1 && !containedWithDates(question.answer, block.markdown, reference)) {
+            process.stderr.write(`\nANSWER [${question.category}] ${question.question} (${question.answer})\n`);
+            for (const line of block.markdown.split('\n')) if (question.evidence.some((id) => printedIds(line, [id]).size > 0)) process.stderr.write(`   | ${line.slice(0, 300)}\n`);
           }
         }
       }

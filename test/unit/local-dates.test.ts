@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorRelativeDates } from '../../functions/adapters/models/local/text.js';
+import { anchorAllDates, anchorRelativeDates } from '../../functions/adapters/models/local/text.js';
 import { summariseExtractively } from '../../functions/adapters/models/local/summaries.js';
 
 // A Wednesday.
@@ -20,9 +20,31 @@ describe('relative dates', () => {
   });
 
   it('leave sentences without a relative date, or with an ambiguous one, alone', () => {
-    for (const sentence of ['My office is on floor 5.', 'On Saturday I went sailing.', 'I was born on 3 May 1990.', 'Today is busy.']) {
-      expect(anchorRelativeDates(sentence, at)).toBe(sentence);
+    for (const sentence of ['My office is on floor 5.', 'I was born on 3 May 1990.', 'Today is busy.', 'Yoga is on Tuesdays.', 'Class is Tuesday evenings for eight weeks.', 'Every Monday I swim.', 'The first Monday of June is a holiday.']) {
+      expect(anchorAllDates(sentence, at)).toBe(sentence);
     }
+  });
+
+  it('in a record, read a weekday or a day of the month named alone by the tense it is told in: the one before for the past, the next one otherwise', () => {
+    expect(anchorAllDates('On Saturday I went sailing.', at)).toBe('On Saturday (2025-01-11) I went sailing.');
+    expect(anchorAllDates('Theo lost his first tooth on Wednesday!', at)).toBe('Theo lost his first tooth on Wednesday (2025-01-08)!');
+    expect(anchorAllDates('We leave for Lisbon on Wednesday!', at)).toBe('We leave for Lisbon on Wednesday (2025-01-22)!');
+    expect(anchorAllDates("i'm so excited for friday", at)).toBe("i'm so excited for friday (2025-01-17)");
+    expect(anchorAllDates('Demo started on Monday and by Tuesday afternoon it was just studs.', at)).toBe('Demo started on Monday (2025-01-13) and by Tuesday afternoon (2025-01-14) it was just studs.');
+    expect(anchorAllDates('The race is on Sunday 12 October, and on Sunday, March 2 too.', at)).toBe('The race is on Sunday 12 October, and on Sunday, March 2 too.');
+    expect(anchorAllDates('saw them live yday. dinner on the 14th? or on the 19th', at)).toBe('saw them live yday (2025-01-14). dinner on the 14th (2025-02-14)? or on the 19th (2025-01-19)');
+    expect(anchorAllDates('call me tmrw', at)).toBe('call me tmrw (2025-01-16)');
+    expect(anchorAllDates("I strained my calf on saturday's long run.", at)).toBe("I strained my calf on saturday's (2025-01-11) long run.");
+    expect(anchorAllDates("fyi i've got an interview thursday", at)).toBe("fyi i've got an interview thursday (2025-01-16)");
+    // A fragment without a verb is read in its message's tense; a question about a day is a plan.
+    const message = 'huge news: the baby came early! tuesday night. dinner on the 20th to celebrate?';
+    expect(anchorAllDates('tuesday night.', at, message)).toBe('tuesday night (2025-01-14).');
+    expect(anchorAllDates('dinner on the 20th to celebrate?', at, message)).toBe('dinner on the 20th (2025-01-20) to celebrate?');
+    expect(anchorAllDates('It was on the 28th.', at)).toBe('It was on the 28th (2024-12-28).');
+    expect(anchorAllDates('We brought her home the Saturday before last.', at)).toBe('We brought her home the Saturday before last (2025-01-04).');
+    expect(anchorAllDates("I'll see him on Monday, we talked on Monday too.", at)).toBe("I'll see him on Monday (2025-01-20), we talked on Monday (2025-01-13) too.");
+    // Summaries, bounded in tokens, anchor only the relative expressions above.
+    expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
   });
 
   it('are anchored in summaries of raw records, and kept as written (with the record each line cites) in summaries of summaries', () => {

@@ -146,7 +146,7 @@ export function statedValue(sentence: string): string {
     .trim();
 }
 
-export { anchorRelativeDates, resolveDate } from '../../../domain/dates.js';
+export { anchorAllDates, anchorRelativeDates, resolveDate } from '../../../domain/dates.js';
 
 const NOT_NAMES = new Set(
   [
