@@ -186,8 +186,8 @@ function anchorWeekdays(sentence: string, reference: string, surrounding: string
   return out + sentence.slice(last);
 }
 
-/** "on the 14th", "by the 3rd": a day of the month named alone, without its month. */
-const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from) the ([0-3]?\\d)(?:st|nd|rd|th)\\b(?! \\(| of\\b|,? (?:${MONTHS})\\b)`, 'gi');
+/** "on the 14th", "by the 3rd", "Sunday the 16th": a day of the month named alone, without its month. */
+const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|(?:${WEEKDAYS}),?) the ([0-3]?\\d)(?:st|nd|rd|th)\\b(?! \\(| of\\b|,? (?:${MONTHS})\\b)`, 'gi');
 
 /**
  * A day of the month named alone means that day in the month it was said,

@@ -40,6 +40,7 @@ describe('relative dates', () => {
     const message = 'huge news: the baby came early! tuesday night. dinner on the 20th to celebrate?';
     expect(anchorAllDates('tuesday night.', at, message)).toBe('tuesday night (2025-01-14).');
     expect(anchorAllDates('dinner on the 20th to celebrate?', at, message)).toBe('dinner on the 20th (2025-01-20) to celebrate?');
+    expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
     expect(anchorAllDates('It was on the 28th.', at)).toBe('It was on the 28th (2024-12-28).');
     expect(anchorAllDates('We brought her home the Saturday before last.', at)).toBe('We brought her home the Saturday before last (2025-01-04).');
     expect(anchorAllDates("I'll see him on Monday, we talked on Monday too.", at)).toBe("I'll see him on Monday (2025-01-20), we talked on Monday (2025-01-13) too.");
