@@ -167,6 +167,15 @@ describe('contacts: a biography from what the records say', () => {
     expect(contact('Dev', 'my bro Dev got the tickets')?.relationships).toEqual([{ type: 'brother', to: 'user' }]);
   });
 
+  it("reads a relation to someone else as theirs: 'her son Omar' is Nadia's son, not the user's", () => {
+    expect(contact('Omar', 'My sister Nadia is coming over with her son Omar next week.')?.relationships).toEqual([{ type: "Nadia's son", to: 'Nadia' }]);
+    expect(bio('Raj', 'My friend Jo and her husband Raj are moving to Leeds.')).toBe("Raj. Jo's husband.");
+    expect(contact('Theo', "Dana's little brother Theo starts uni in October.")?.relationships).toEqual([{ type: "Dana's brother", to: 'Dana' }]);
+    // "his" is not Jo (a name usually a woman's), and nobody from an earlier message owns it.
+    expect(contact('Mia', 'Maria said his daughter Mia starts school soon.')?.relationships).toBeUndefined();
+    expect(contact('Nadia', 'My sister Nadia is coming over with her son Omar next week.')?.relationships).toEqual([{ type: 'sister', to: 'user' }]);
+  });
+
   it('keeps what is said someone is or has, with the day a relative time was said', () => {
     expect(bio('Diego', 'my brother Diego graduated yesterday!!')).toBe("Diego. The user's brother. Said: Diego graduated (said 2026-05-06) [r1].");
     expect(bio('Carla', 'Carla lives in Leeds with my cousin.')).toBe("Carla. Said: Carla lives in Leeds with the user's cousin [r1].");

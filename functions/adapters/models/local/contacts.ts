@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -338,6 +338,23 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           addUnique(person.relationships, { type: relationType(match[2]!), to: author.key }, (r) => r.type);
         }
       }
+      // "my sister Nadia is coming with her son Omar": Omar is Nadia's son, not the user's. "her" is the last person
+      // this sentence named before it, when "her" can be them; nobody from an earlier message.
+      for (const match of held.matchAll(OTHERS_RELATION_PATTERN)) {
+        const at = (o: Observation) => held.lastIndexOf(o.name.split(' ')[0]!, match.index);
+        const pronoun = /^(?:his|her)\b/i.exec(match[0])?.[0].toLowerCase();
+        const fits = (o: Observation) => !pronoun || !usualPronoun(o.name) || usualPronoun(o.name) === (pronoun === 'his' ? 'he' : 'she');
+        const ownerName = match[1] ?? named.filter((o) => at(o) >= 0 && fits(o)).sort((a, b) => at(a) - at(b)).at(-1)?.name;
+        const owner = ownerName ? observe(ownerName, record) : undefined;
+        const person = owner ? observe(match[3]!, record) : undefined;
+        if (!owner || !person || owner === person) continue;
+        person.personal = true;
+        owner.personal = true;
+        const type = `${owner === speaker ? 'the user' : owner.name}'s ${relationType(match[2]!)}`;
+        // The contact schema's bound on a relationship's type.
+        if (type.length > 60) continue;
+        addUnique(person.relationships, { type, to: owner === speaker ? author.key : owner.name }, (r) => r.type);
+      }
       for (const match of held.matchAll(PREFERENCE_PATTERN)) {
         const person = subject(match[1]!);
         if (person) addUnique(person.preferences, `${match[2]} ${trimPhrase(match[3]!)}`, (p) => p.toLowerCase());
@@ -423,6 +440,9 @@ function dedupe<T>(list: T[], key: (v: T) => string): T[] {
  * how to reach them. The "Said:" and "Comes up with:" parts are read back
  * from the previous biography, so they accumulate across batches.
  */
+/** A relationship type that names whose it is: "Nadia's son". */
+const OWNED_RELATION = /['’]s /;
+
 export function biographyOf(contact: {
   name: string;
   role?: string | undefined;
@@ -437,7 +457,10 @@ export function biographyOf(contact: {
   const parts: string[] = [];
   const work = [contact.role, contact.organisation ? `at ${contact.organisation}` : undefined].filter(Boolean).join(' ');
   parts.push(work ? `${contact.name}: ${work}.` : `${contact.name}.`);
-  if (contact.relationships.length) parts.push(`The user's ${contact.relationships.map((r) => r.type).join(' and ')}.`);
+  // A relation to someone else carries its owner in its type ("Nadia's son"); the rest are the user's.
+  const ofUser = contact.relationships.filter((r) => !OWNED_RELATION.test(r.type));
+  if (ofUser.length) parts.push(`The user's ${ofUser.map((r) => r.type).join(' and ')}.`);
+  for (const r of contact.relationships.filter((r) => OWNED_RELATION.test(r.type))) parts.push(`${capitaliseFirst(r.type)}.`);
   // "Tom is the user's manager" says no more than the relation line.
   const restates = (clause: string) => [contact.role, ...contact.relationships.map((r) => r.type)].some((known) => known && new RegExp(`\\b(?:is|was) (?:the user's|\\S+'s|our|their|a|an|the) ${escapeRegExp(known)}\\b`, 'i').test(clause));
   // "Ana is an auditor at Deloitte" once she is an accountant there: a job the head line no longer says is not current.
