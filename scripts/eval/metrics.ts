@@ -186,10 +186,11 @@ export function citedIds(line: string): string[] {
  * answer's date in an absolute form: the reader need not work it out from
  * "yesterday" and the line's own date.
  */
-export function dateAnchored(forms: readonly string[], context: string, citesEvidence: (id: string) => boolean): boolean {
+export function dateAnchored(forms: readonly string[], context: string, citesEvidence: (id: string) => boolean, evidence: readonly string[] = []): boolean {
   return context
     .split('\n')
-    .filter((line) => citedIds(line).some(citesEvidence))
+    // Cited the old way (a trailing "(D1:3)", "evidence …", "summary …") or printed as the block prints ids now ("- D1:3 Sam: …", "[2025-01-06 · D1:3]").
+    .filter((line) => citedIds(line).some(citesEvidence) || printedIds(line, evidence).size > 0)
     .some((line) => forms.some((form) => line.toLowerCase().includes(form.toLowerCase())));
 }
 

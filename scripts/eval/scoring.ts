@@ -54,7 +54,7 @@ export function scoreContext(question: CorpusQuestion, traced: ReadonlySet<strin
         }
       : {}),
     ...(question.answer !== undefined ? { contained: answerContained(question.answer, markdown), containedDates: answerContainedDates(question.answer, markdown, reference), tokenShare: answerTokenShare(question.answer, markdown) } : {}),
-    ...(forms ? { anchored: dateAnchored(forms, markdown, citesEvidence) } : {}),
+    ...(forms ? { anchored: dateAnchored(forms, markdown, citesEvidence, question.evidence) } : {}),
     ...(turnIds ? { citedIds: printedIds(markdown, turnIds).size } : {}),
   };
 }

@@ -48,6 +48,10 @@ describe('date anchoring', () => {
     const context = ['- [2025-01-14 09:00] Sam: unrelated (D1:1)', '- [2025-01-15 10:00] Sam: Yesterday I went hiking (D2:3)'].join('\n');
     expect(dateAnchored(forms, context, (id) => id === 'D2:3')).toBe(false);
     expect(dateAnchored(forms, `${context}\n- Sam went hiking on 2025-01-14 _(2025-01-15; evidence D2:3)_`, (id) => id === 'D2:3')).toBe(true);
+    // The block's own line formats print the id at the front of a record or inside an item's date.
+    expect(dateAnchored(forms, '- D2:3 Sam: I went hiking yesterday (2025-01-14).', () => false, ['D2:3'])).toBe(true);
+    expect(dateAnchored(forms, '- [2025-01-15 · D2:3, D4:1] **Sam**: hiked on 2025-01-14', () => false, ['D2:3'])).toBe(true);
+    expect(dateAnchored(forms, '- D2:30 Sam: I went hiking yesterday (2025-01-14).', () => false, ['D2:3'])).toBe(false);
   });
 });
 
