@@ -374,6 +374,15 @@ describe('lower-case chat', () => {
     expect(names.sort()).toEqual(['Farid', 'Nell', 'Oren']);
   });
 
+  it('reads a name after a title said in lower case, and leaves a title before a word alone', () => {
+    expect(recaseKnownNames([{ content: 'found a new dentist, dr amy cho in fairhaven' }, { content: 'booked with dr cho for the 20th' }, { content: 'ms for short, mr nobody' }]).map((r) => r.content)).toEqual([
+      'found a new dentist, Dr Amy Cho in fairhaven',
+      'booked with Dr Cho for the 20th',
+      'ms for short, mr nobody',
+    ]);
+    expect(casedContacts(['found a new dentist, dr amy cho in fairhaven']).map((c) => c.name)).toEqual(['Amy Cho']);
+  });
+
   it('takes an English word in capitals as said loudly, not as a name to re-case elsewhere', () => {
     const records = recaseKnownNames([{ content: 'I started cello lessons three weeks ago.' }, { content: 'The CELLO? Since when?' }, { content: 'she works at kpmg' }, { content: 'KPMG again' }]);
     expect(records.map((r) => r.content)).toEqual(['I started cello lessons three weeks ago.', 'The CELLO? Since when?', 'she works at KPMG', 'KPMG again']);

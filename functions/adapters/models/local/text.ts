@@ -468,7 +468,15 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       if (unknownWord(match[1]!) || (tags !== undefined && tags.every((tag) => PLACE_TAGS.has(tag)))) add(capitalise(match[1]!));
     }
   }
-  if (spelling.size === 0) return [...records];
+  // A name after a title said in lower case ("dr amy cho", "booked with dr cho"): one or two words that may be names.
+  for (const record of records) {
+    for (const match of record.content.matchAll(TITLE_THEN_WORDS)) {
+      if (!nameLike(match[1]!)) continue;
+      add(capitalise(match[1]!));
+      if (match[2] && nameLike(match[2]) && !inWordList(match[2])) add(capitalise(match[2]));
+    }
+  }
+  if (spelling.size === 0) return records.map(titled);
   // Never inside an address, a handle or a link ("farid@example.com", "/jess").
   const pattern = new RegExp(`(?<![\\p{L}\\d@/._-])(${[...spelling.keys()].map(escapeRegExp).join('|')})(?![\\p{L}\\d@/_-]|\\.\\p{L})`, 'gu');
   return records.map((record) => {
@@ -479,10 +487,18 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       // Only for words the lexicon knows: an unknown word's tag is compromise's guess ("at spotify" reads as a verb).
       for (const t of term.terms) if (spelling.has(t.normal) && LEXICON[t.normal] !== undefined && t.tags.some((tag) => NOT_NAME_USES.has(tag))) asWord.add(t.normal);
     }
-    return { ...record, content: record.content.replace(pattern, (word) => (asWord.has(word) ? word : (spelling.get(word) ?? word))) };
+    return titled({ ...record, content: record.content.replace(pattern, (word) => (asWord.has(word) ? word : (spelling.get(word) ?? word))) });
   });
 }
 
+/** A title said in lower case before a name ("dr Amy Cho") takes its capital, so the title and the name read as one. */
+function titled<T extends { readonly content: string }>(record: T): T {
+  const content = record.content.replace(TITLE_BEFORE_NAME, (title: string) => capitalise(title));
+  return content === record.content ? record : { ...record, content };
+}
+const TITLE_BEFORE_NAME = /(?<![\p{L}\d@/.])(?:dr|prof|mrs|mr|ms)(?=\.? \p{Lu})/gu;
+
+const TITLE_THEN_WORDS = /(?<![\p{L}\d@/.])(?:dr|prof|mrs|mr|ms)\.? (\p{Ll}[\p{Ll}'-]{1,})(?: (\p{Ll}[\p{Ll}'-]{1,}))?/gu;
 const RELATION_THEN_WORD = new RegExp(`\\b(?:my|our) ${RELATION_ADJECTIVES}(?:${RELATIONS}) (\\p{Ll}[\\p{Ll}'-]{2,})\\b`, 'gu');
 const PLACE_OF_NAME = /(?<![\p{L}\d@/.])(?:(?:works?|working|worked|job|joined|intern(?:ing)?|engineer|designer|developer|analyst|manager|lead|director|officer|nurse|teacher|pharmacist|consultant|founder|head of [\p{Ll}]+) (?:at|for)|(?:w\/?|with) (?=\p{Ll}[\p{Ll}\d&'-]{2,} \())\s?(\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:\(|as|now|and|but|btw|lol|today|tonight|tmrw|tomorrow|yesterday|next|last|since|these|this)\b)/gu;
 const ROLE_AT_PLACE = /(?<![\p{L}\d@/.])(?:\ban? (?:[\p{Ll}-]{3,} ){0,2}[\p{Ll}-]{3,} (?:at|for)|\b(?:joined|joining|started at|hired by|got hired at|got a job at|interning at)) (\p{Ll}[\p{Ll}\d&'-]{2,})(?=$|[.,;!?()]|\s(?:as|now|and|but|btw|lol|tho|since|last|this|these|in|on|back)\b)/gu;
