@@ -79,7 +79,7 @@ export function anchorRelativeDates(sentence: string, reference: string): string
  * fragment with no verb of its own ("tuesday night.").
  */
 export function anchorAllDates(sentence: string, reference: string, surrounding?: string): string {
-  return anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, surrounding), reference, surrounding);
+  return anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, surrounding), reference, surrounding), reference, surrounding);
 }
 
 function anchorFirstRelative(sentence: string, reference: string, forwards: RegExp): string {
@@ -210,6 +210,43 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: str
     // The 31st of a 30-day month is no day at all.
     if (candidate.getUTCDate() !== day) continue;
     out += `${sentence.slice(last, end)} (${candidate.toISOString().slice(0, 10)})`;
+    last = end;
+  }
+  return out + sentence.slice(last);
+}
+
+const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
+/** "June 23", "23 June", "the 7th of March": a day and a month said without a year. */
+const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-3]?\\d)(?:st|nd|rd|th)?(?: of)? (${MONTHS}))\\b(?!,? \\d{4}|,? '\\d\\d| \\(|:\\d| (?:next|this|last) year)`, 'gi');
+
+/**
+ * A day and a month said without a year ("moving launch to June 23") take the
+ * year that puts them nearest the day they were said: the one gone when the
+ * sentence tells of the past, the one to come otherwise, unless that is more
+ * than nine months off ("the party was great, back on 20 August" said in March).
+ */
+function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
+  const at = new Date(reference);
+  if (Number.isNaN(at.getTime())) return sentence;
+  const today = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  let out = '';
+  let last = 0;
+  for (const match of sentence.matchAll(MONTH_DAY)) {
+    // "May" alone is often the verb: only a capitalised month name counts.
+    const monthWord = match[1] ?? match[4]!;
+    if (!/^\p{Lu}/u.test(monthWord)) continue;
+    const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
+    const day = Number(match[2] ?? match[3]);
+    if (day < 1 || day > 31) continue;
+    const end = match.index + match[0].length;
+    const past = pastAt(sentence, match.index, end, surrounding);
+    const on = (year: number) => Date.UTC(year, month, day);
+    const year = at.getUTCFullYear();
+    let when = past ? (on(year) <= today ? on(year) : on(year - 1)) : on(year) >= today ? on(year) : on(year + 1);
+    if (!past && when - today > 274 * 86_400_000) when = on(year) <= today ? on(year) : on(year - 1);
+    const date = new Date(when);
+    if (date.getUTCDate() !== day || when === today) continue;
+    out += `${sentence.slice(last, end)} (${date.toISOString().slice(0, 10)})`;
     last = end;
   }
   return out + sentence.slice(last);

@@ -31,7 +31,8 @@ describe('relative dates', () => {
     expect(anchorAllDates('We leave for Lisbon on Wednesday!', at)).toBe('We leave for Lisbon on Wednesday (2025-01-22)!');
     expect(anchorAllDates("i'm so excited for friday", at)).toBe("i'm so excited for friday (2025-01-17)");
     expect(anchorAllDates('Demo started on Monday and by Tuesday afternoon it was just studs.', at)).toBe('Demo started on Monday (2025-01-13) and by Tuesday afternoon (2025-01-14) it was just studs.');
-    expect(anchorAllDates('The race is on Sunday 12 October, and on Sunday, March 2 too.', at)).toBe('The race is on Sunday 12 October, and on Sunday, March 2 too.');
+    // The weekday beside a date is not dated again; the date is.
+    expect(anchorAllDates('The race is on Sunday 12 October, and on Sunday, March 2 too.', at)).toBe('The race is on Sunday 12 October (2025-10-12), and on Sunday, March 2 (2025-03-02) too.');
     expect(anchorAllDates('saw them live yday. dinner on the 14th? or on the 19th', at)).toBe('saw them live yday (2025-01-14). dinner on the 14th (2025-02-14)? or on the 19th (2025-01-19)');
     expect(anchorAllDates('call me tmrw', at)).toBe('call me tmrw (2025-01-16)');
     expect(anchorAllDates("I strained my calf on saturday's long run.", at)).toBe("I strained my calf on saturday's (2025-01-11) long run.");
@@ -44,6 +45,12 @@ describe('relative dates', () => {
     expect(anchorAllDates('It was on the 28th.', at)).toBe('It was on the 28th (2024-12-28).');
     expect(anchorAllDates('We brought her home the Saturday before last.', at)).toBe('We brought her home the Saturday before last (2025-01-04).');
     expect(anchorAllDates("I'll see him on Monday, we talked on Monday too.", at)).toBe("I'll see him on Monday (2025-01-20), we talked on Monday (2025-01-13) too.");
+    // A day and a month without a year take the year nearest the day they were said, in the tense they are told in.
+    expect(anchorAllDates("we're moving launch from June 2 to June 23.", at)).toBe("we're moving launch from June 2 (2025-06-02) to June 23 (2025-06-23).");
+    expect(anchorAllDates('The party on 20 December was great.', at)).toBe('The party on 20 December (2024-12-20) was great.');
+    expect(anchorAllDates('His birthday is 20 August.', at)).toBe('His birthday is 20 August (2025-08-20).');
+    for (const sentence of ['I was born on 3 May 1990.', 'I may 5 times']) expect(anchorAllDates(sentence, at)).toBe(sentence);
+    expect(anchorAllDates('We marry May 16 next year.', at)).toBe('We marry May 16 next year (2026).');
     // Summaries, bounded in tokens, anchor only the relative expressions above.
     expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
   });

@@ -328,12 +328,12 @@ describe('recall rendering', () => {
 
   it('leaves out the sentences of a record that only react, and keeps a record that is nothing else whole', () => {
     const units = [
-      record('D4:11', 'JOSHHHH!!! So proud of you, Caroline! They rang this afternoon: data analyst at Fernway, starting 5th May.', '2023-05-08T13:56:00Z'),
+      record('D4:11', 'JOSHHHH!!! So proud of you, Caroline! They rang this afternoon: data analyst at Fernway, starting 15th May.', '2023-05-08T13:56:00Z'),
       record('D4:12', 'Wow. Amazing!!', '2023-05-08T13:57:00Z'),
       record('D4:13', 'Thanks mum, I start in May and the pay is better.', '2023-05-08T13:58:00Z', 'Josh'),
     ];
     const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [] });
-    expect(rendered.markdown).toContain('- D4:11 Caroline: They rang this afternoon: data analyst at Fernway, starting 5th May.');
+    expect(rendered.markdown).toContain('- D4:11 Caroline: They rang this afternoon: data analyst at Fernway, starting 15th May (2023-05-15).');
     expect(rendered.markdown).toContain('- D4:12 Caroline: Wow. Amazing!!');
     const kept = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [], packing: { dropFiller: false } });
     expect(kept.markdown).toContain('JOSHHHH!!! So proud of you, Caroline!');
