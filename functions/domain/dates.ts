@@ -41,6 +41,7 @@ function bareDayOfMonth(text: string, reference: string): { iso: string; text: s
 
 const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 /** Relative time expressions a reader cannot place without the date they were said on. */
 const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|yday|yest|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
 const FORWARD = `tomorrow|tmrw|tmr|2moro|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by tomorrow`;
@@ -48,7 +49,7 @@ const RELATIVE_FORWARD = new RegExp(`\\b(?:${FORWARD})\\b`, 'i');
 /** As above, with "by Friday" read forwards whatever the tense, as summaries have always read it. */
 const RELATIVE_FORWARD_BY_WEEKDAY = new RegExp(`\\b(?:${FORWARD}|by (?:${WEEKDAYS}))\\b`, 'i');
 
-/** The date `anchorRelativeDates` puts after an expression: "(2025-01-14)", "(2024-11)", "(2024)". */
+/** The date `anchorRelativeDates` and `anchorAllDates` put after an expression: "(2025-01-14)", "(2024-11)", "(2024)". */
 export const ANCHORED_DATE = /\(\d{4}(?:-\d{2}){0,2}\)/;
 
 /**
@@ -74,7 +75,8 @@ export function anchorRelativeDates(sentence: string, reference: string): string
 
 /**
  * `anchorRelativeDates`, and also every weekday and day of the month named
- * alone ("on Wednesday", "by the 14th"), read by the tense they are told in:
+ * alone ("on Wednesday", "by the 14th") and every day and month said without
+ * a year ("June 23"), read by the tense they are told in:
  * what a raw record's line shows. `surrounding` is the whole message, for a
  * fragment with no verb of its own ("tuesday night.").
  */
@@ -106,13 +108,12 @@ function anchorFirstRelative(sentence: string, reference: string, forwards: RegE
  * Wednesday"). Plural and habitual forms ("on Tuesdays", "every Monday") and
  * weekdays already anchored or qualified by last/next/this past are left.
  */
-const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth) )\\b(the )?(${WEEKDAYS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
 const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow)\b|'ll\b/i;
-const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|won|ago)\b/i;
+const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|ago)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
 const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
 const NOT_PAST = new Set(['need', 'indeed', 'bed', 'red', 'shed', 'speed', 'feed', 'seed', 'weed', 'hundred', 'sacred', 'naked', 'wicked', 'embed', 'proceed', 'exceed', 'succeed', 'breed', 'greed', 'reed', 'deed', 'heed', 'steed', 'bled', 'fled', 'sled', 'wed', 'ted', 'ned', 'fred', 'ed']);
@@ -156,7 +157,8 @@ function pastAt(sentence: string, start: number, end: number, surrounding: strin
   const own = clauseAround(sentence, start, end, SENTENCE_BREAK);
   const told = toldOfThePast(own);
   if (told !== undefined) return told;
-  const question = sentence.slice(end).trimStart().startsWith('?') || /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
+  // "dinner on the 14th?", "drinks friday night or sat?": a question about a day is a plan.
+  const question = /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
   if (question || surrounding === undefined || own.trim().split(/\s+/).length > 4) return false;
   return toldOfThePast(surrounding) ?? false;
 }

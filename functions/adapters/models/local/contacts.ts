@@ -434,15 +434,15 @@ function dedupe<T>(list: T[], key: (v: T) => string): T[] {
   return [...seen.values()];
 }
 
+/** A relationship type that names whose it is: "Nadia's son". */
+const OWNED_RELATION = /['’]s /;
+
 /**
  * Who a contact is, from what the records say: work, relation to the user,
  * what was said they are or have, what they like, what they come up with,
  * how to reach them. The "Said:" and "Comes up with:" parts are read back
  * from the previous biography, so they accumulate across batches.
  */
-/** A relationship type that names whose it is: "Nadia's son". */
-const OWNED_RELATION = /['’]s /;
-
 export function biographyOf(contact: {
   name: string;
   role?: string | undefined;
