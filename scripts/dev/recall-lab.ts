@@ -7,6 +7,8 @@
  *   npx tsx scripts/dev/recall-lab.ts capture --corpus corpus.json --out .lab/friends
  *   npx tsx scripts/dev/recall-lab.ts score --dir .lab/friends [--budgets 512,1024,2048] [--variants all,records] [--misses]
  *       [--compare [--all-misses]] [--tuning '{"denseWeight":1}'] [--packing '{"sessionDecay":1}'] [--skip-baselines]
+ *       [--answer-misses]   (questions whose evidence is printed at 1,024 but whose answer is not, with the lines citing it)
+ *   LAB_MISS_BUDGET=512 … --misses   prints the misses at another budget than 1,024
  *
  * Variants restrict the units recall may return, as `views=` does:
  * `all`, `records` (the raw turns only), `consolidated` (items and summaries,

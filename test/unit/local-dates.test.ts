@@ -25,7 +25,7 @@ describe('relative dates', () => {
     }
   });
 
-  it('in a record, read a weekday or a day of the month named alone by the tense it is told in: the one before for the past, the next one otherwise', () => {
+  it('in a record, read a weekday, a day of the month or a day and month named without more by the tense it is told in: the one before for the past, the next one otherwise', () => {
     expect(anchorAllDates('On Saturday I went sailing.', at)).toBe('On Saturday (2025-01-11) I went sailing.');
     expect(anchorAllDates('Theo lost his first tooth on Wednesday!', at)).toBe('Theo lost his first tooth on Wednesday (2025-01-08)!');
     expect(anchorAllDates('We leave for Lisbon on Wednesday!', at)).toBe('We leave for Lisbon on Wednesday (2025-01-22)!');
