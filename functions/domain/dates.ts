@@ -152,15 +152,27 @@ const SENTENCE_BREAK = /[.!?]+/g;
  * ("baby came early! tuesday night."), else the future ("dinner on the 14th?").
  */
 function pastAt(sentence: string, start: number, end: number, surrounding: string | undefined): boolean {
-  const clause = toldOfThePast(clauseAround(sentence, start, end, CLAUSE_BREAK));
+  // Only the text near the date is read, so a long text naming many dates costs time in proportion to its length.
+  const from = Math.max(0, start - TENSE_WINDOW);
+  const near = sentence.slice(from, end + TENSE_WINDOW);
+  const clause = toldOfThePast(clauseAround(near, start - from, end - from, CLAUSE_BREAK));
   if (clause !== undefined) return clause;
-  const own = clauseAround(sentence, start, end, SENTENCE_BREAK);
+  const own = clauseAround(near, start - from, end - from, SENTENCE_BREAK);
   const told = toldOfThePast(own);
   if (told !== undefined) return told;
   // "dinner on the 14th?", "drinks friday night or sat?": a question about a day is a plan.
   const question = /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
   if (question || surrounding === undefined || own.trim().split(/\s+/).length > 4) return false;
-  return toldOfThePast(surrounding) ?? false;
+  return messageTense(surrounding) ?? false;
+}
+
+/** How far either side of a date its clause and sentence are looked for. */
+const TENSE_WINDOW = 240;
+/** The tense of a message's opening (read once per message, however many fragments it has). */
+let lastMessage: { text: string; past: boolean | undefined } | undefined;
+function messageTense(message: string): boolean | undefined {
+  if (lastMessage?.text !== message) lastMessage = { text: message, past: toldOfThePast(message.slice(0, 1_000)) };
+  return lastMessage.past;
 }
 
 const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];

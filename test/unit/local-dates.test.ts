@@ -55,6 +55,16 @@ describe('relative dates', () => {
     expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
   });
 
+  it('take time in proportion to the text, however many dates it names', () => {
+    for (const piece of ['on Monday we met, ', 'on the 3rd ', 'June 2 ', 'tuesday night. ']) {
+      const text = piece.repeat(Math.ceil(32_768 / piece.length)).slice(0, 32_768);
+      const started = performance.now();
+      anchorAllDates(text, at, text);
+      // Quadratic, this took seconds (11 s for 64 KB of "on the 3rd").
+      expect(performance.now() - started).toBeLessThan(1_500);
+    }
+  });
+
   it('are anchored in summaries of raw records, and kept as written (with the record each line cites) in summaries of summaries', () => {
     const base = summariseExtractively({ ladder: 'time', level: 0, from: '2025-01-15', to: '2025-01-15', maxTokens: 200, sources: [{ id: 'D1:1', at, text: 'Yesterday I ran a half marathon with Marco.', role: 'user' }] });
     expect(base.text).toBe('2025-01-15 [D1:1]: Yesterday (2025-01-14) I ran a half marathon with Marco.');
