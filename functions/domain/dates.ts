@@ -176,28 +176,41 @@ function messageTense(message: string): boolean | undefined {
 }
 
 const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const DAY_MS = 86_400_000;
 
-function anchorWeekdays(sentence: string, reference: string, surrounding: string | undefined): string {
-  const at = new Date(reference);
-  if (Number.isNaN(at.getTime())) return sentence;
-  const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+/**
+ * Each match of `pattern` in `sentence` followed by the date `dateOf` gives it (` (2025-01-14)`), said on the
+ * UTC day `today`; `dateOf` also says where the date goes when it is not right after the match (`end`), or
+ * gives nothing to leave the match as it is.
+ */
+function insertDates(sentence: string, reference: string, pattern: RegExp, dateOf: (match: RegExpMatchArray & { index: number }, today: Date) => { end: number; at: number } | undefined): string {
+  const said = new Date(reference);
+  if (Number.isNaN(said.getTime())) return sentence;
+  const today = new Date(Date.UTC(said.getUTCFullYear(), said.getUTCMonth(), said.getUTCDate()));
   let out = '';
   let last = 0;
-  for (const match of sentence.matchAll(WEEKDAY_ALONE)) {
+  for (const match of sentence.matchAll(pattern)) {
+    const date = dateOf(match as RegExpMatchArray & { index: number }, today);
+    if (!date) continue;
+    out += `${sentence.slice(last, date.end)} (${new Date(date.at).toISOString().slice(0, 10)})`;
+    last = date.end;
+  }
+  return out + sentence.slice(last);
+}
+
+function anchorWeekdays(sentence: string, reference: string, surrounding: string | undefined): string {
+  return insertDates(sentence, reference, WEEKDAY_ALONE, (match, today) => {
     const [whole, , name, beforeLast] = match;
     // "the Monday after the party" or "the first Monday of June": a day this rule cannot place.
-    if (match[1] && !beforeLast) continue;
+    if (match[1] && !beforeLast) return undefined;
     const end = match.index + whole.length;
     const past = beforeLast ? true : pastAt(sentence, match.index, end, surrounding);
     const target = WEEKDAY_INDEX.indexOf(name!.toLowerCase());
-    const offset = past ? -(((at.getUTCDay() - target + 7) % 7) || 7) - (beforeLast ? 7 : 0) : ((target - at.getUTCDay() + 7) % 7) || 7;
-    const iso = new Date(day + offset * 86_400_000).toISOString().slice(0, 10);
+    const offset = past ? -(((today.getUTCDay() - target + 7) % 7) || 7) - (beforeLast ? 7 : 0) : ((target - today.getUTCDay() + 7) % 7) || 7;
     // A part of the day or a possessive said after it stays with it: "Tuesday afternoon (2024-04-02)", "saturday's (2024-04-27) run".
     const part = /^(?:'s|’s| (?:morning|afternoon|evening|night)\b)/i.exec(sentence.slice(end))?.[0] ?? '';
-    out += `${sentence.slice(last, end + part.length)} (${iso})`;
-    last = end + part.length;
-  }
-  return out + sentence.slice(last);
+    return { end: end + part.length, at: today.getTime() + offset * DAY_MS };
+  });
 }
 
 /** "on the 14th", "by the 3rd", "Sunday the 16th": a day of the month named alone, without its month. */
@@ -210,23 +223,16 @@ const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|(?:${WEEK
  * it is still to come and has passed ("dinner on the 14th?", said on the 20th).
  */
 function anchorDaysOfMonth(sentence: string, reference: string, surrounding: string | undefined): string {
-  const at = new Date(reference);
-  if (Number.isNaN(at.getTime())) return sentence;
-  let out = '';
-  let last = 0;
-  for (const match of sentence.matchAll(DAY_OF_MONTH_ALONE)) {
+  return insertDates(sentence, reference, DAY_OF_MONTH_ALONE, (match, today) => {
     const day = Number(match[1]);
     const end = match.index + match[0].length;
-    if (day < 1 || day > 31 || day === at.getUTCDate()) continue;
+    if (day < 1 || day > 31 || day === today.getUTCDate()) return undefined;
     const past = pastAt(sentence, match.index, end, surrounding);
-    const shift = past ? (day > at.getUTCDate() ? -1 : 0) : day < at.getUTCDate() ? 1 : 0;
-    const candidate = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + shift, day));
+    const shift = past ? (day > today.getUTCDate() ? -1 : 0) : day < today.getUTCDate() ? 1 : 0;
+    const candidate = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + shift, day);
     // The 31st of a 30-day month is no day at all.
-    if (candidate.getUTCDate() !== day) continue;
-    out += `${sentence.slice(last, end)} (${candidate.toISOString().slice(0, 10)})`;
-    last = end;
-  }
-  return out + sentence.slice(last);
+    return new Date(candidate).getUTCDate() === day ? { end, at: candidate } : undefined;
+  });
 }
 
 const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
@@ -240,28 +246,21 @@ const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-
  * than nine months off ("the party was great, back on 20 August" said in March).
  */
 function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
-  const at = new Date(reference);
-  if (Number.isNaN(at.getTime())) return sentence;
-  const today = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
-  let out = '';
-  let last = 0;
-  for (const match of sentence.matchAll(MONTH_DAY)) {
+  return insertDates(sentence, reference, MONTH_DAY, (match, today) => {
     // "May" alone is often the verb: only a capitalised month name counts.
     const monthWord = match[1] ?? match[4]!;
-    if (!/^\p{Lu}/u.test(monthWord)) continue;
+    if (!/^\p{Lu}/u.test(monthWord)) return undefined;
     const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
     const day = Number(match[2] ?? match[3]);
-    if (day < 1 || day > 31) continue;
+    if (day < 1 || day > 31) return undefined;
     const end = match.index + match[0].length;
     const past = pastAt(sentence, match.index, end, surrounding);
     const on = (year: number) => Date.UTC(year, month, day);
-    const year = at.getUTCFullYear();
-    let when = past ? (on(year) <= today ? on(year) : on(year - 1)) : on(year) >= today ? on(year) : on(year + 1);
-    if (!past && when - today > 274 * 86_400_000) when = on(year) <= today ? on(year) : on(year - 1);
-    const date = new Date(when);
-    if (date.getUTCDate() !== day || when === today) continue;
-    out += `${sentence.slice(last, end)} (${date.toISOString().slice(0, 10)})`;
-    last = end;
-  }
-  return out + sentence.slice(last);
+    const year = today.getUTCFullYear();
+    const now = today.getTime();
+    let when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
+    if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
+    if (new Date(when).getUTCDate() !== day || when === now) return undefined;
+    return { end, at: when };
+  });
 }
