@@ -740,6 +740,55 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(taskOps(['my car is a state, need to make it to the gym tonight'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Make it to the gym' }) })]);
   });
 
+  it('names "it" from the sentence the task is said in before the message before it', () => {
+    const titles = taskOps(['picked up my new glasses and the case. still have the rental bike from last week, need to return it by sunday']).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+    expect(titles).toEqual(['Return the rental bike']);
+  });
+
+  it('names "them" in an explicit reminder from the one business the last messages name, and keeps it as said otherwise', () => {
+    const asked = [
+      'can you book me a screen repair at Pixelworks?',
+      { role: 'assistant' as const, content: "I can't book repairs, but Pixelworks takes walk-ins most mornings." },
+      'ok remind me friday to phone them',
+    ];
+    expect(taskOps(asked)).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Phone Pixelworks', due: '2026-05-08' }) }));
+    const two = ['Halden Motors or Brookside Garage, whichever is cheaper', 'remind me friday to phone them'];
+    expect(taskOps(two)).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Phone them' }) }));
+  });
+
+  it('keeps a repeating reminder as one task with its repetition and no single due day', () => {
+    const ops = taskOps(['remind me every thursday night to put the bins out', 'pls remind me each morning at 7 abt my vitamins']);
+    expect(ops.map((op) => (op.op === 'add' ? op.task : undefined))).toEqual([
+      { title: 'Put the bins out (every Thursday night)', owner: 'user' },
+      { title: "The user's vitamins (each morning at 7)", owner: 'user' },
+    ]);
+  });
+
+  it('closes each task a line of chat reports, and reads buying as getting', () => {
+    const existing = [
+      { alias: 'T1', title: 'Renew the bike insurance', owner: 'user', state: 'open' },
+      { alias: 'T2', title: 'Get printer ink', owner: 'user', state: 'open' },
+    ];
+    const ops = taskOps(['insurance renewed, ink bought too. what a productive morning'], existing);
+    expect(ops.filter((op) => op.op === 'update').map((op) => op.op === 'update' && [op.target, op.changes.state])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'done'],
+    ]);
+  });
+
+  it('calls off a task by the name right after a dismissal', () => {
+    expect(taskOps(['nvm the Bundt, mum is baking one anyway'], openTask('Order a Bundt cake'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
+    expect(taskOps(['nvm, the Bundt shop closed early'], openTask('Order a Bundt cake')).filter((op) => op.op === 'update' && op.changes.state === 'cancelled')).toEqual([]);
+  });
+
+  it.each([
+    ['need to tidy the garage before then its a mess', 'Tidy the garage'],
+    ['gotta hoover the stairs before they get here', 'Hoover the stairs'],
+    ['remind me to book the ferry by thursday the 14th', 'Book the ferry'],
+  ])('leaves a deadline said by what comes, and a sentence run on, out of the title: %s', (line, title) => {
+    expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title }) })]);
+  });
+
   it('reads "my manager\'s gonna be" as a relation', () => {
     expect(contact('Idris Bello', "my manager's gonna be Idris Bello apparently")).toMatchObject({ relationships: [{ type: 'manager', to: 'user' }] });
     // "my running buddy": after a possessive and a modifier it is a noun, whatever names it could be.

@@ -45,7 +45,14 @@ const REMINDER_FRAME = /^(?:remind you (?:to |about )|make sure you |nudge you (
  * them then", "Rob will sort it"): kept only when its title names what it is
  * about. An explicit request ("remind me to call her back") is kept as said.
  */
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean }[] = [
+const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean }[] = [
+  // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
+  // the repetition is kept in the title, and no single day is its due date.
+  {
+    pattern: /\bremind me (every|each) ((?:other )?(?:day|weekday|week|morning|evening|night|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?: (?:morning|evening|night|afternoon))?)(?: at (\d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?))? (?:to|for|about|abt) ([^.!?;]+)/giu,
+    owner: 'author',
+    recurring: true,
+  },
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
@@ -74,9 +81,21 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
 /** What an assistant does in its reply when asked: writing, listing, explaining, planning on the page. */
 const ANSWERED_IN_REPLY = /^(?:(?:first|just|quickly|also|now)\s+)?(?:write|draft|redraft|give|list|compose|recap|outline|brainstorm|help|plan|come up with|put together|make (?:me|us) (?:a|an|some)|show|walk (?:me|us) through|quiz|compare|go through|look over|read|check|fix|improve|polish|shorten|expand|work out|figure out|estimate|suggest|find (?:me |us )?(?:a|an|some)|tell|teach|describe|break down|sum up|turn (?:this|it|that) into)\b/i;
 
+/**
+ * "nvm the tofurky", "scrap greg too": the words right after a dismissal
+ * name what the task is about (a word of its title other than its verb).
+ */
+function namedAfterSignal(sentence: string, task: OpenTask): boolean {
+  // Only a word of dismissal: "cancel the gym membership" is work of its own, not the end of "book a gym session".
+  const signal = /\b(?:never ?mind|nvm|scrap|forget(?: about)?|drop)\b/i.exec(sentence);
+  if (!signal) return false;
+  const after = sentence.slice(signal.index + signal[0].length).split(/[,;.!?]/)[0]!.split(/\s+/).filter(Boolean).slice(0, 4).join(' ');
+  return [...lemmas(after)].some((word) => word !== task.verb && task.words.has(word));
+}
+
 /** "the dishoom thing", "that passport stuff", "the party idea": something called off by a word for it. */
 const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
-const CANCEL_SIGNAL = /\b(?:never ?mind|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
+const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
@@ -87,6 +106,8 @@ const SAME_WORK: Readonly<Record<string, string>> = {
   ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call',
   reserve: 'book', reimburse: 'refund',
   grab: 'pick', grabbed: 'pick', collect: 'pick', collected: 'pick',
+  // Getting something is buying it when it is done ("get peanut-free snacks", "snacks bought").
+  get: 'buy', got: 'buy', bought: 'buy', purchase: 'buy', purchased: 'buy',
 };
 
 const MAX_TASKS_PER_RECORD = 10;
@@ -118,7 +139,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   // ("I'll send you the recipe", Margaret to Callum); after an assistant's message it stays "you".
   let lastOther: { key: string; name?: string } | undefined;
   let lastAuthor: { key: string; name?: string } | undefined;
-  for (const record of input.records) {
+  for (const [position, record] of input.records.entries()) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
     if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
@@ -134,18 +155,24 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       const sentence = restoreDots(held);
       // Done or called off is read from a report of the deed, never from an assistant's acknowledgement or
       // promise ("Noted, I'll remind you to send it by Monday" closes nothing; "I sent the manual" does).
-      const progress = index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence)) ? matchProgress(sentence, open) : undefined;
-      if (progress) {
-        ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
-        open.splice(open.indexOf(progress.task), 1);
-        continue;
+      // One report may close several ("spare room cleared, snacks bought"): each clause is matched on its own.
+      let reported = false;
+      if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence))) {
+        for (const clause of reportClauses(sentence)) {
+          const progress = matchProgress(clause, open);
+          if (!progress) continue;
+          ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
+          open.splice(open.indexOf(progress.task), 1);
+          reported = true;
+        }
       }
+      if (reported) continue;
       if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand, casual } of matches) {
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand, casual, recurring } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
         // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
@@ -167,20 +194,28 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
         // "remind me thursday to ring them": the day may come before the task.
         const lead = match[0].slice(0, Math.max(0, match[0].length - match[match.length - 1]!.length));
-        const dueInPhrase = resolveDate(phrase, record.timestamp, true);
-        const due = dueInPhrase ?? (/^remind me /i.test(lead.trim()) ? resolveDate(lead, record.timestamp, true) : undefined);
+        const dueInPhrase = recurring ? undefined : resolveDate(phrase, record.timestamp, true);
+        const due = recurring ? undefined : (dueInPhrase ?? (/^remind me /i.test(lead.trim()) ? resolveDate(lead, record.timestamp, true) : undefined));
         // "Could you write me a short message in French?": answered in the reply, unless it is for later.
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
         const work = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
+        const clauseBefore = held.slice(0, match.index ?? 0);
         const plainTitle = resolvePronouns(
           cleanTitle(work, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
-          [...heldInRecord.slice(0, index), held.slice(0, match.index ?? 0)].join(' '),
+          [...heldInRecord.slice(0, index), clauseBefore].join(' '),
+          clauseBefore,
         );
-        const title = typographic ? plainTitle.replace(/'/g, '’') : plainTitle;
+        const explicit = /^remind me\b/i.test(lead.trim());
+        const resolved = explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle;
+        const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';
+        const named = recurring && resolved ? `${resolved} (${every}${match[3] ? ` at ${match[3]}` : ''})` : resolved;
+        const title = typographic ? named.replace(/'/g, '’') : named;
         // A commitment said in passing must name what it is about in its own words: "I'll hold you to that" names
         // no one by being said to Callum.
         const said = casual && spokenTo?.name ? cleanTitle(work, author.name) : title;
-        if (!title || title.split(' ').length < 2 || lemmas(title).size < 2 || (casual && !namesSomething(said))) continue;
+        // "remind me to call them": an explicit request is kept as said, even when only a pronoun says whom.
+        const pronounObject = explicit && /^\p{L}+ (?:them|him|her|it)\b/iu.test(title);
+        if (!title || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || (casual && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open) : undefined;
         if (restated) {
@@ -253,7 +288,9 @@ function withoutDue(phrase: string, dueText: string): string {
   const at = phrase.indexOf(dueText);
   if (at < 0) return phrase;
   const before = phrase.slice(0, at).replace(/\s+(?:by|before|on|until|no later than)(?: the)?\s*$/i, ' ');
-  return `${before}${phrase.slice(at + dueText.length)}`.replace(/\s{2,}/g, ' ');
+  // "by friday the 20th": the day of the month said after the weekday is the same date.
+  const after = phrase.slice(at + dueText.length).replace(/^,?\s*the\s+\d{1,2}(?:st|nd|rd|th)\b/i, '');
+  return `${before}${after}`.replace(/\s{2,}/g, ' ');
 }
 
 /** The open task a restatement names: most of its lemmas, the same work and object. */
@@ -280,8 +317,8 @@ function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefine
  */
 const PERSON_NOUN = /\b(?:mom|mum|mother|dad|father|wife|husband|partner|sister|brother|son|daughter|kids?|children|boss|friend|aunt|uncle|cousin|grandma|grandpa|neighbou?r|colleague|teacher|doctor|landlord)s?\b/i;
 
-function resolvePronouns(title: string, before: string): string {
-  title = resolveThing(title, before);
+function resolvePronouns(title: string, before: string, sentenceBefore: string): string {
+  title = resolveThing(title, sentenceBefore, before);
   const pronouns = title.match(/\b(?:her|him|his)\b/gi) ?? [];
   // One pronoun only, and no other person in the title it could stand for ("ask his wife for her recipe", "thank my mom").
   if (pronouns.length !== 1 || PERSON_NOUN.test(title)) return title;
@@ -295,15 +332,41 @@ function resolvePronouns(title: string, before: string): string {
     .replace(/\bher\b/g, `${name}'s`);
 }
 
+/** Verbs of getting in touch: "call them" is a business or a place as often as people. */
+const CONTACT_THEM = /^(call|ring|phone|email|e-mail|text|message|contact|write to|chase) them\b/i;
+const CALENDAR_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+/**
+ * "remind me tmrw to call them", after "can you book a table at Verde?" and "Verde takes bookings by phone": "them"
+ * is the one business or place the last few messages name (a capitalised name that is no person's). Left as said
+ * when they name none, or more than one.
+ */
+function resolveThem(title: string, recent: string): string {
+  const verb = CONTACT_THEM.exec(title);
+  if (!verb) return title;
+  const doc = nlp(recent);
+  // People the lexicon knows as people ("Verde takes bookings" reads as someone doing something, so not personNames).
+  const people = new Set((doc.people().out('array') as string[]).map((name) => trimPhrase(name).replace(/['’]s$/u, '')));
+  const names = new Set(
+    (doc.match('#ProperNoun+').out('array') as string[])
+      .map((name) => trimPhrase(name).replace(/['’]s$/u, ''))
+      .filter((name) => /^\p{Lu}/u.test(name) && !people.has(name) && !CALENDAR_WORD.test(name) && !/^(?:I|I'm|OK|Ok)$/.test(name)),
+  );
+  if (names.size !== 1) return title;
+  return title.replace(CONTACT_THEM, `$1 ${[...names][0]!}`);
+}
+
 /** Work done to a thing, with "it" as the thing ("return it", "get it serviced"), not an idiom ("make it", "call it a day"). */
 const THING_VERB_IT = /^(?:return|send|post|sell|fix|repair|renew|book|pay|bring|collect|print|sign|submit|wash|clean|iron|pack|ship|file|forward|replace|order|move|service|insure|register|tax|back up|update|upgrade|charge|drop off|pick up|hand in|give back|take back) it\b/i;
 /**
  * "it" as the object of a title, after a clause that names one thing ("i still have my old laptop, need to return
- * it"): the thing, as "the …". Left as said when the clause before names no thing, or a person or place might be meant.
+ * it"): the thing, as "the …", looked for first in the sentence the task is said in, then in the message before it.
+ * Left as said when the nearest text that names a thing names two, or a person or place might be meant.
  */
-function resolveThing(title: string, before: string): string {
+function resolveThing(title: string, sentenceBefore: string, before: string): string {
   if (!THING_VERB_IT.test(title)) return title;
-  const things = (nlp(before).match('(my|our|the|his|her|their) #Adjective{0,2} #Noun{1,3}').out('array') as string[]).filter((phrase) => !/#|@|\d/.test(phrase));
+  const thingsIn = (text: string) => (nlp(text).match('(my|our|the|his|her|their) #Adjective{0,2} #Noun{1,3}').out('array') as string[]).filter((phrase) => !/#|@|\d/.test(phrase));
+  const inSentence = thingsIn(sentenceBefore);
+  const things = inSentence.length > 0 ? inSentence : thingsIn(before);
   if (things.length !== 1) return title;
   const thing = trimPhrase(things[0]!).replace(/^\S+\s+/, '');
   return title.replace(/^((?:\p{L}+ )?\p{L}+) it\b/u, `$1 the ${thing}`);
@@ -324,6 +387,10 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
     .replace(/\s+(?:can|could|would|will) (?:u|you|ya)\b.*$/i, '')
     .replace(/\s+(?:pls|plz|please)$/i, '')
+    // A deadline said by what comes ("before then", "before they get here", "once she's back"): the task is what precedes it.
+    .replace(/\s+(?:before|until|till|by the time|once|when) (?:then|they|he|she|we|you|i|it|everyone)\b.*$/i, '')
+    // Chat runs the next sentence on without a stop ("clear out the spare room its a disaster").
+    .replace(/(?<!\b(?:if|whether|that|what|when|why|how|because)) (?:its|it's|thats|that's|theres|there's) (?:a|an|so|such|too|really|very|literally|like|been|gonna|getting)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
     .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
@@ -332,6 +399,19 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
   // "you two", "you both", "both of you" are more than the one addressed, and "you're" would not read: left as said.
   if (addressee !== undefined && !/\byou (?:two|both|all|guys|lot|three)\b|\b(?:both|all|each) of you\b|\byou['’](?:re|ve|ll|d)\b/i.test(resolved)) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);
   return capitalise(resolved);
+}
+
+/**
+ * The sentence, then each of its clauses when it has several: chat reports
+ * several deeds in one line ("called verde, we're booked sat 7pm also laptop's
+ * done"), each read against the tasks still open.
+ */
+function reportClauses(sentence: string): string[] {
+  const clauses = sentence.split(/\s*[,;]\s+|\s+(?:and also|also|plus)\s+/i).filter((clause) => clause.trim().length > 0);
+  if (clauses.length < 2) return [sentence];
+  // A deed and its object may sit in two clauses running on ("laptop's done, dropped it at brightwell").
+  const pairs = clauses.slice(1).map((clause, i) => `${clauses[i]!}, ${clause}`);
+  return [sentence, ...clauses, ...pairs];
 }
 
 /**
@@ -356,10 +436,13 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // Done needs the work itself reported ("sent", "shipped" for "send"), or a word that says it is finished.
     const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
     // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
-    const sameObject = task.objects.size === 0 || [...task.objects].some((word) => words.has(word));
+    // Calling something off may name it by a name alone ("nvm the Tofurky" for "order a Tofurky roast").
+    const sameObject = task.objects.size === 0 || [...(cancelled ? task.words : task.objects)].some((word) => word !== task.verb && words.has(word));
     // Calling off may name the thing alone: "scrap the dishoom thing" cancels "ring Dishoom" (but "cancel the gym
     // membership" is work of its own, not the end of "book a gym session").
-    const enough = shared >= 2 || (cancelled && THING_ALONE.test(sentence) && [...task.words].some((word) => word !== task.verb && words.has(word)));
+    const enough =
+      shared >= 2 ||
+      (cancelled && (THING_ALONE.test(sentence) || namedAfterSignal(sentence, task)) && [...task.words].some((word) => word !== task.verb && words.has(word)));
     if (reportsWork && sameObject && enough && score >= 0.3 && score > bestScore) {
       best = task;
       bestScore = score;
