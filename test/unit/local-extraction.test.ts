@@ -567,6 +567,26 @@ describe('lower-case chat', () => {
   });
 });
 
+describe('what is told of someone else, in chat', () => {
+  it('reads another person’s allergy or diet, even beside a task, and gives "she" to no man', () => {
+    expect(facts('my nephew Tomas has a bad egg allergy so i need to bake without eggs')).toContainEqual(expect.objectContaining({ subject: 'Tomas', preference: 'egg', polarity: 'allergic' }));
+    expect(facts('Carla is vegan now, did not see that coming')).toContainEqual(expect.objectContaining({ subject: 'Carla', attribute: 'diet', value: 'vegan' }));
+    expect(facts('Grandad Pete is visiting.', "She's allergic to cats.").filter((row) => row.polarity === 'allergic')).toEqual([]);
+    expect(facts('Aunt Mira is visiting.', "She's allergic to cats.")).toContainEqual(expect.objectContaining({ subject: 'Mira', preference: 'cats' }));
+  });
+
+  it('reads a relation to someone named in lower case, but not to a common word', () => {
+    expect(contact('Lena', "we're off to see jonas's sister Lena this weekend")).toMatchObject({ relationships: [{ type: "Jonas's sister", to: 'Jonas' }] });
+    expect(contact('Lena', "the bakery's owner Lena gave us free rolls")?.relationships ?? []).toEqual([]);
+  });
+
+  it('reads a first name before a surname said in lower case as one person', () => {
+    const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
+    expect(record!.content).toContain('Dax Garcia');
+    expect(recaseKnownNames([{ content: 'the garcia twins are loud' }])[0]!.content).toBe('the garcia twins are loud');
+  });
+});
+
 describe('notes, errands and requests', () => {
   const titled = (line: string) => taskOps([line]).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
 
@@ -774,6 +794,15 @@ describe('tasks: closed by meaning, not by wording', () => {
       ['T1', 'done'],
       ['T2', 'done'],
     ]);
+  });
+
+  it('reads needing someone who serves you as finding one, closed when one is found', () => {
+    const ops = taskOps(['ugh i need a new physio, mine retired', 'found a physio near the office!']);
+    expect(ops).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Find a new physio' }) }),
+      expect.objectContaining({ op: 'update', target: 'new:t1', changes: { state: 'done' } }),
+    ]);
+    expect(taskOps(['I need a new phone case.'])).toEqual([]);
   });
 
   it('calls off a task by the name right after a dismissal', () => {

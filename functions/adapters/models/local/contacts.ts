@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, casedInside, cleanName, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -344,7 +344,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         const at = (o: Observation) => held.lastIndexOf(o.name.split(' ')[0]!, match.index);
         const pronoun = /^(?:his|her)\b/i.exec(match[0])?.[0].toLowerCase();
         const fits = (o: Observation) => !pronoun || !usualPronoun(o.name) || usualPronoun(o.name) === (pronoun === 'his' ? 'he' : 'she');
-        const ownerName = match[1] ?? named.filter((o) => at(o) >= 0 && fits(o)).sort((a, b) => at(a) - at(b)).at(-1)?.name;
+        // Chat writes the owner in lower case too ("kai's mom Linda"); a common word there is no one ("the boss's wife Jo").
+        if (match[1] && /^\p{Ll}/u.test(match[1]) && (commonWord(match[1]) || /^(?:his|her|their|its|my|our|your|one|everyone|someone|anyone)$/i.test(match[1]))) continue;
+        const ownerName = match[1] ? capitalise(match[1]) : named.filter((o) => at(o) >= 0 && fits(o)).sort((a, b) => at(a) - at(b)).at(-1)?.name;
         const owner = ownerName ? observe(ownerName, record) : undefined;
         const person = owner ? observe(match[3]!, record) : undefined;
         if (!owner || !person || owner === person) continue;

@@ -11,7 +11,7 @@ import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
 
 const PROFILE: FactTable = { name: 'profile', columns: ['subject', 'attribute', 'value'], key: ['subject', 'attribute'] };
 const PREFERENCES: FactTable = { name: 'preferences', columns: ['subject', 'preference', 'polarity'], key: ['subject', 'preference'] };
@@ -57,7 +57,7 @@ const ME = '\u0000me';
 
 type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
-const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean }[] = [
+const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean; inTask?: boolean }[] = [
   { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
   { pattern: new RegExp(`\\b${TITLED} as my (${RELATIONS})\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
   { pattern: new RegExp(`\\b[Mm]y (${RELATIONS}),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
@@ -96,6 +96,10 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: /\b(meat|red meat|pork|beef|dairy|gluten|seafood|shellfish|sugar|alcohol|caffeine)(?:'s|’s| is) (?:now |officially )?off the menu\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
   { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
+  // Someone else's diet or allergy: "Omar has a peanut allergy", "Linda is coeliac", "she's gluten free".
+  { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e) (?:has|'s got|has got) (?:an? |the )?(?:(?:severe|bad|serious|mild) )?([a-z]+(?: [a-z]+)?) allergy\\b`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },
+  { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },
+  { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:now |also |strictly )?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\\b`, 'gu'), build: (m) => profile(m[1]!, 'diet', m[2]!), inTask: true },
   { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
   { pattern: new RegExp(`\\bi(?:'ve| have) (?:recently |just )?taken up ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
   { pattern: new RegExp(`^${VALUE} is my (?:new )?(?:thing|hobby)\\b`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
@@ -198,15 +202,18 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     for (const [index, held] of heldSentences(author.content).entries()) {
       deep = index < DEEP_SENTENCES_PER_RECORD;
       const people = deep ? personNames(restoreDots(held)) : [];
-      if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || TASK_LIKE.test(held)) {
+      // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
+      const taskLike = TASK_LIKE.test(held) && !PATTERNS.some(({ pattern, inTask }) => inTask && new RegExp(pattern.source, pattern.flags.replace('g', '')).test(held));
+      if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || taskLike) {
         if (people.length > 0) lastPerson = people[people.length - 1];
         continue;
       }
       const correction = isCorrection(held);
       const sentence = correction ? statedValue(held) : held;
       const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
-      for (const { pattern, build, change, fallback } of PATTERNS) {
+      for (const { pattern, build, change, fallback, inTask } of PATTERNS) {
         if (fallback && found.length > 0) continue;
+        if (TASK_LIKE.test(held) && !inTask) continue;
         for (const match of sentence.matchAll(pattern)) {
           const built = build(match);
           if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });
@@ -216,7 +223,14 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: false });
       let matched = false;
       for (const built of found) {
-        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (lastPerson ?? v) : v]));
+        // "she" is the last person named, unless that name is usually a man's (and "he" a woman's): then no one.
+        const fits = (pronoun: string) => {
+          if (lastPerson === undefined) return false;
+          // "Grandad Pete", "Aunt Mira": the first word that is a name says.
+          const usual = lastPerson.split(/\s+/).map(usualPronoun).find(Boolean);
+          return /^they$/i.test(pronoun) || usual === undefined || usual === pronoun.toLowerCase();
+        };
+        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (fits(v) ? lastPerson! : v) : v]));
         if (row.subject && PRONOUN.test(row.subject)) continue;
         // A named author's job lives on their contact; only the anonymous user keeps it as a fact.
         if (author.key !== 'user' && row.subject === author.key && /^(?:employer|occupation)$/.test(row.attribute ?? '')) continue;

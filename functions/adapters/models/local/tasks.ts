@@ -45,7 +45,7 @@ const REMINDER_FRAME = /^(?:remind you (?:to |about )|make sure you |nudge you (
  * them then", "Rob will sort it"): kept only when its title names what it is
  * about. An explicit request ("remind me to call her back") is kept as said.
  */
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean }[] = [
+const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean; find?: boolean }[] = [
   // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
   // the repetition is kept in the title, and no single day is its due date.
   {
@@ -59,6 +59,8 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
     pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
     owner: 'author',
   },
+  // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
+  { pattern: /\b(?:i|we) (?:still |really |urgently )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
   { pattern: new RegExp(`\\bi (?:need|must) (?!to\\b)((?:${ERRANDS})\\b[^.!?;]+)`, 'giu'), owner: 'author' },
   // A note to self that opens with an errand ("Call the landlord re: the boiler", "+ order lanterns", "ring them tmrw").
@@ -171,8 +173,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand, casual, recurring } of matches) {
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring, find }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand, casual, recurring, find } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
         // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
@@ -180,6 +182,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
         if (owner === 'assistant' && spokenTo && !/\b(?:me|us|my|our|please|pls|plz)\b/i.test(match[0])) continue;
         let phrase = restoreDots(match[match.length - 1]!);
+        if (find) phrase = `find ${phrase}`;
         // "I'll remind you to send the deck": the user's own task, restated.
         if (fromAssistant && REMINDER_FRAME.test(phrase)) {
           phrase = phrase.replace(REMINDER_FRAME, '');

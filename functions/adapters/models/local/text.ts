@@ -181,7 +181,7 @@ export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJEC
  * A relation to someone other than the author: "her son Omar", "his daughter Mia", "Dana's brother Theo" (group 1:
  * the named owner, when there is one; 2: the relation; 3: the person).
  */
-export const OTHERS_RELATION_PATTERN = new RegExp(`\\b(?:[Hh]is|[Hh]er|[Tt]heir|(\\p{Lu}[\\p{L}-]+)['’]s) ${RELATION_ADJECTIVES}(${RELATIONS}),? (\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?)`, 'gu');
+export const OTHERS_RELATION_PATTERN = new RegExp(`\\b(?:[Hh]is|[Hh]er|[Tt]heir|(\\p{L}[\\p{L}-]+)['’]s) ${RELATION_ADJECTIVES}(${RELATIONS}),? (\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
@@ -239,7 +239,7 @@ function inWordList(lower: string): boolean {
  * contraction: where only its capital says a word is a name (a sentence's first word, a word after "and"),
  * such a word is taken as the word it is.
  */
-function commonWord(word: string): boolean {
+export function commonWord(word: string): boolean {
   const lower = word.toLowerCase();
   if (CONTRACTION.test(lower)) return true;
   if (LEXICON[lower] !== undefined) return false;
@@ -476,6 +476,18 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
       if (match[2] && nameLike(match[2]) && !inWordList(match[2])) add(capitalise(match[2]));
     }
   }
+  // A first name before a word the lexicon knows only as a surname ("sat next to dev patel", "ask sam nguyen"): both.
+  for (const record of records) {
+    for (const match of record.content.matchAll(NAME_THEN_SURNAME)) {
+      const first = match[1]!;
+      const tags = lexiconTags(match[2]!) ?? [];
+      if (tags.length === 0 || !tags.every((tag) => tag === 'LastName')) continue;
+      const firstTags = lexiconTags(first);
+      if (NOT_NAMES.has(first) || CHAT_WORDS.has(first) || (firstTags !== undefined && !firstTags.some((tag) => GIVEN_TAGS.has(tag)))) continue;
+      add(capitalise(first));
+      add(capitalise(match[2]!));
+    }
+  }
   if (spelling.size === 0) return records.map(titled);
   // Never inside an address, a handle or a link ("farid@example.com", "/jess").
   const pattern = new RegExp(`(?<![\\p{L}\\d@/._-])(${[...spelling.keys()].map(escapeRegExp).join('|')})(?![\\p{L}\\d@/_-]|\\.\\p{L})`, 'gu');
@@ -490,6 +502,10 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
     return titled({ ...record, content: record.content.replace(pattern, (word) => (asWord.has(word) ? word : (spelling.get(word) ?? word))) });
   });
 }
+
+/** Two lower-case words, the second of which may be a surname (read by lookahead, so each word is tried as a first). */
+const NAME_THEN_SURNAME = /(?<![\p{L}\d@/._-])(\p{Ll}{2,12})(?= (\p{Ll}{3,20})(?![\p{L}\d@/_-]))/gu;
+const GIVEN_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
 
 /** A title said in lower case before a name ("dr Amy Cho") takes its capital, so the title and the name read as one. */
 function titled<T extends { readonly content: string }>(record: T): T {
