@@ -580,6 +580,14 @@ describe('what is told of someone else, in chat', () => {
     expect(contact('Lena', "the bakery's owner Lena gave us free rolls")?.relationships ?? []).toEqual([]);
   });
 
+  it('reads who was found to serve the author, and where someone used to work', () => {
+    expect(contact('Sam Reyes', 'got a new physio!! Sam Reyes, super patient with my knee')).toMatchObject({ relationships: [{ type: 'physio', to: 'user' }] });
+    expect(contacts('I found a vet. It is lovely there.').map((c) => c.name)).toEqual([]);
+    const marta = contact('Marta', 'Marta used to work at Kestrel Bank, funny enough.');
+    expect(marta?.organisation).toBeUndefined();
+    expect(marta?.biography).toContain('used to work at Kestrel Bank');
+  });
+
   it('reads a first name before a surname said in lower case as one person', () => {
     const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
     expect(record!.content).toContain('Dax Garcia');
@@ -803,6 +811,16 @@ describe('tasks: closed by meaning, not by wording', () => {
       expect.objectContaining({ op: 'update', target: 'new:t1', changes: { state: 'done' } }),
     ]);
     expect(taskOps(['I need a new phone case.'])).toEqual([]);
+  });
+
+  it('moves a reminder in passing: a time moves the repeating one, a day the one named', () => {
+    const ops = taskOps(['remind me every monday at 8 to take the bins out', 'remind me to renew the car tax by friday', 'council changed collection so pls move that reminder to 7:30']);
+    expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ target: 'new:t1', changes: { title: 'Take the bins out (every Monday at 7:30)' } })]);
+    const moved = taskOps(['can you push the car tax reminder to next tuesday'], openTask('Renew the car tax'));
+    expect(moved).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2026-05-12' } })]);
+    // With no words before "reminder", the task asked for last moves; words that name two tasks move neither.
+    expect(taskOps(['move the reminder to friday'], [...openTask('Renew the car tax'), { alias: 'T2', title: 'Book the car service', owner: 'user', state: 'open' }]).filter((op) => op.op === 'update')).toHaveLength(1);
+    expect(taskOps(['move the car reminder to friday'], [...openTask('Renew the car tax'), { alias: 'T2', title: 'Book the car service', owner: 'user', state: 'open' }]).filter((op) => op.op === 'update')).toEqual([]);
   });
 
   it('calls off a task by the name right after a dismissal', () => {

@@ -38,6 +38,8 @@ interface RoleRule {
   readonly department?: boolean;
   /** The organisation is one they left. */
   readonly leaves?: boolean;
+  /** The organisation is one they were at once: said of them, not their employer. */
+  readonly former?: boolean;
   /** The role is a trade's work, named for who does it ("plumbing": plumber). */
   readonly trade?: boolean;
 }
@@ -103,6 +105,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b[Mm]y title (?:changed|is now)[,:;]? (?:I am|I'm|i am|i'm) (?:now )?${ARTICLES}${ROLE}`, 'gu'), who: 0, role: 1, org: 0 },
   // "Priya is no longer at Brightwell", "Mark left Brightwell": who the next pronoun is, and an organisation they are not at any more.
   { pattern: new RegExp(`\\b${WHO}(?: is no longer (?:at|with)| (?:has |had |just )?(?:left|quit)) (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0, leaves: true },
+  // "turns out Dev used to work at Brightwell too": where someone was, said of them, never their employer now.
+  { pattern: new RegExp(`\\b${WHO} (?:used to work|previously worked|formerly worked|once worked) (?:at|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0, former: true },
   // "I look after IT for Nowak Studio"
   { pattern: new RegExp(`\\b${WHO} (?:look|looks) after ([A-Z]{2,5}|[a-z]+(?: [a-z]+)?) (?:for|at) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3, department: true },
   { pattern: new RegExp(`\\(I am ${ARTICLES}${ROLE}\\)`, 'gu'), who: 0, role: 1, org: 0 },
@@ -110,6 +114,11 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:runs|leads|heads|manages|heads up|is in charge of|looks after) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?= there| over there| at | for |[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
   { pattern: new RegExp(`\\b(${NAME}), who (?:runs|leads|heads|manages) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?=[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
 ];
+/** Who one finds to serve them: "found a dentist!! Dr Amy Cho", "got a new physio, Sam Reyes", "registered with a GP: Dr Osei". */
+const FOUND_PROVIDER = new RegExp(
+  `\\b(?:[Ff]ound|[Gg]ot|[Bb]ooked (?:in )?with|[Ss]witched to|[Rr]egistered with|[Ss]igned up with) (?:a|an|my) (?:new |great |good |lovely )?(dentist|doctor|GP|gp|physio|physiotherapist|therapist|vet|accountant|lawyer|solicitor|hairdresser|barber|babysitter|nanny|tutor|trainer|cleaner|optician|osteopath)\\b[ \\t]*[!.,:;—–-]*[ \\t]*(?:(?:it's|its|she's|he's|called|named)[ \\t]+)?(${NAME})`,
+  'gu',
+);
 /** A name one books a table at or eats at is a place. */
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
@@ -220,6 +229,15 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const opening = spokenOf;
     const questionBack = QUESTION_BACK.test(author.content.trim());
     if (!questionBack) spokenOf = undefined;
+    // "found a dentist!! Dr Amy Cho, her office is …": who serves the author, named in the next breath.
+    if (record.role !== 'assistant' && !looksLikeInstruction(author.content)) {
+      for (const match of author.content.slice(0, 2_000).matchAll(FOUND_PROVIDER)) {
+        const person = observe(match[2]!, record);
+        if (!person) continue;
+        person.personal = true;
+        addUnique(person.relationships, { type: relationType(match[1]!.toLowerCase()), to: author.key }, (r) => r.type);
+      }
+    }
     for (const [index, held] of heldSentences(author.content).entries()) {
       if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
@@ -230,7 +248,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         for (const org of doc.organizations().out('array') as string[]) organisations.add(trimPhrase(org).toLowerCase());
       }
       const hypothetical = isHypothetical(held);
-      const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean }[] = [];
+      const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean; former: boolean }[] = [];
       if (!hypothetical) {
         // As written, and with its asides out ("Leila, my former colleague, now works as …").
         const readings = [...new Set([spelledOut(held), withoutAsides(held)])];
@@ -255,7 +273,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             // "went to Rachel Okafor at Linden Physio": someone seen at a place, not an employer.
             if (org && !role && /^ at \p{Lu}/u.test(text.slice((match.index ?? 0) + match[0].length))) continue;
             if (org) organisations.add(org.toLowerCase());
-            found.push({ at: match.index ?? 0, who, ...(org ? { org } : {}), ...(role ? { role } : {}), department: rule.department ?? false, leaves: rule.leaves ?? false });
+            found.push({ at: match.index ?? 0, who, ...(org ? { org } : {}), ...(role ? { role } : {}), department: rule.department ?? false, leaves: rule.leaves ?? false, former: rule.former ?? false });
           }
         }
       }
@@ -311,6 +329,12 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         const person = pronoun ? (current ?? (fact.who === 'and' && !opensWithPronoun ? undefined : byPronoun(fact.who, lastPerson ?? before, sentence))) : subject(fact.who);
         if (!person) continue;
         current = person;
+        if (fact.former) {
+          person.personal = true;
+          if (fact.org) addUnique(person.said, cited(`${person.name} used to work at ${fact.org}`, record.id), clauseKey);
+          if (!person.mentions.some((m) => m.sentence === sentence)) person.mentions.push({ timestamp: record.timestamp, sentence });
+          continue;
+        }
         if (fact.leaves) {
           // Leaving clears the organisation (and the role held there) unless the same sentence names the next one.
           if (fact.org && person.organisation?.toLowerCase() === fact.org.toLowerCase()) person.organisation = undefined;

@@ -169,6 +169,13 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         }
       }
       if (reported) continue;
+      // "can u shift that reminder to 9:50", "push the dentist reminder to friday": a reminder moved in passing.
+      const moved = record.role === 'user' ? movedReminder(sentence, open, record.timestamp) : undefined;
+      if (moved) {
+        ops.push({ op: 'update', target: moved.task.target, changes: moved.changes, evidence: [record.id] });
+        if (moved.changes.title) Object.assign(moved.task, openTask(moved.task.target, moved.changes.title));
+        continue;
+      }
       if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
@@ -239,6 +246,32 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     }
   }
   return { ops };
+}
+
+const MOVE_REMINDER = /\b(?:shift|move|change|push|put|bump|make)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){0,2}?)reminders?(?:\s+(?:back|forward|up))?\s+to\s+([^.!?;,]+)/iu;
+const CLOCK = /^(\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?)(?![\p{L}\d])/iu;
+/** The time a repeating reminder's title ends on: "Standup (every weekday at 9:20)". */
+const REPEAT_AT = / at \d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?\)$/i;
+
+/**
+ * A reminder moved in passing: the open task the words before "reminder" name
+ * ("the standup reminder"), or with none, the one task still open that was
+ * asked for last. A time moves a repeating reminder's time ("(every weekday at
+ * 9:20)" → "at 9:50"); a day moves its due date.
+ */
+function movedReminder(sentence: string, open: readonly OpenTask[], timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
+  const match = MOVE_REMINDER.exec(sentence);
+  if (!match || open.length === 0) return undefined;
+  const named = lemmas(match[1] ?? '');
+  const clock = CLOCK.exec(match[2]!.trim());
+  // A time of day moves a repeating reminder; a day, any reminder.
+  const movable = clock ? open.filter((task) => REPEAT_AT.test(task.title)) : open;
+  const candidates = named.size > 0 ? movable.filter((task) => [...named].some((word) => task.words.has(word))) : movable.slice(-1);
+  if (candidates.length !== 1) return undefined;
+  const task = candidates[0]!;
+  if (clock) return { task, changes: { title: task.title.replace(REPEAT_AT, ` at ${clock[1]!})`) } };
+  const due = resolveDate(match[2]!, timestamp, true);
+  return due && due.iso >= timestamp.slice(0, 10) ? { task, changes: { due: due.iso } } : undefined;
 }
 
 /** Words the tagger may read as a noun or number that stand for something said elsewhere ("get one", "sort mine"). */
