@@ -458,11 +458,12 @@ function reportClauses(sentence: string): string[] {
  */
 function matchProgress(sentence: string, open: readonly OpenTask[]): { task: OpenTask; state: 'done' | 'cancelled' } | undefined {
   if (open.length === 0) return undefined;
-  const cancelled = CANCEL_SIGNAL.test(sentence);
-  const doc = nlp(sentence);
-  const done = !cancelled && !NEGATED.test(sentence) && (doc.has('#PastTense') || COMPLETION_WORDS.test(sentence));
-  if (!cancelled && !done) return undefined;
+  // Nothing in common with any open task: no need to tag the sentence.
   const words = lemmas(sentence);
+  if (!open.some((task) => [...task.words].some((word) => words.has(word)))) return undefined;
+  const cancelled = CANCEL_SIGNAL.test(sentence);
+  const done = !cancelled && !NEGATED.test(sentence) && (COMPLETION_WORDS.test(sentence) || nlp(sentence).has('#PastTense'));
+  if (!cancelled && !done) return undefined;
   let best: OpenTask | undefined;
   let bestScore = 0;
   for (const task of open) {
