@@ -592,6 +592,8 @@ describe('what is told of someone else, in chat', () => {
     const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
     expect(record!.content).toContain('Dax Garcia');
     expect(recaseKnownNames([{ content: 'the garcia twins are loud' }])[0]!.content).toBe('the garcia twins are loud');
+    // A surname that is also an English word is a job or a thing where it stands.
+    expect(recaseKnownNames([{ content: 'need a midday walker for the pup' }])[0]!.content).toBe('need a midday walker for the pup');
   });
 });
 
@@ -831,8 +833,9 @@ describe('tasks: closed by meaning, not by wording', () => {
   it.each([
     ['need to tidy the garage before then its a mess', 'Tidy the garage'],
     ['gotta hoover the stairs before they get here', 'Hoover the stairs'],
+    ['need to reset the modem when you get home from work', 'Reset the modem when you get home from work'],
     ['remind me to book the ferry by thursday the 14th', 'Book the ferry'],
-  ])('leaves a deadline said by what comes, and a sentence run on, out of the title: %s', (line, title) => {
+  ])('leaves a deadline said by an arrival, and a sentence run on, out of the title, but keeps a condition: %s', (line, title) => {
     expect(taskOps([line])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title }) })]);
   });
 

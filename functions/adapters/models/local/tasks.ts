@@ -423,8 +423,9 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
     .replace(/\s+(?:can|could|would|will) (?:u|you|ya)\b.*$/i, '')
     .replace(/\s+(?:pls|plz|please)$/i, '')
-    // A deadline said by what comes ("before then", "before they get here", "once she's back"): the task is what precedes it.
-    .replace(/\s+(?:before|until|till|by the time|once|when) (?:then|they|he|she|we|you|i|it|everyone)\b.*$/i, '')
+    // A deadline said by someone's arrival ("before then", "before they get here", "before she lands"): the task is
+    // what precedes it. A condition ("when you get home", "once it restarts") is part of the work and stays.
+    .replace(/\s+before (?:then\b|(?:they|he|she|we|everyone|they're|she's|he's|we're) (?:get|gets|arrive|arrives|come|comes|land|lands|are here|is here|visit|visits|show up|shows up|back)\b).*$/i, '')
     // Chat runs the next sentence on without a stop ("clear out the spare room its a disaster").
     .replace(/(?<!\b(?:if|whether|that|what|when|why|how|because)) (?:its|it's|thats|that's|theres|there's) (?:a|an|so|such|too|really|very|literally|like|been|gonna|getting)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')

@@ -481,7 +481,8 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
     for (const match of record.content.matchAll(NAME_THEN_SURNAME)) {
       const first = match[1]!;
       const tags = lexiconTags(match[2]!) ?? [];
-      if (tags.length === 0 || !tags.every((tag) => tag === 'LastName')) continue;
+      // Only a surname that is no English word: "walker", "baker", "porter" are said of jobs ("the dog walker").
+      if (tags.length === 0 || !tags.every((tag) => tag === 'LastName') || inWordList(match[2]!)) continue;
       const firstTags = lexiconTags(first);
       if (NOT_NAMES.has(first) || CHAT_WORDS.has(first) || (firstTags !== undefined && !firstTags.some((tag) => GIVEN_TAGS.has(tag)))) continue;
       add(capitalise(first));
