@@ -825,6 +825,45 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(taskOps(['move the car reminder to friday'], [...openTask('Renew the car tax'), { alias: 'T2', title: 'Book the car service', owner: 'user', state: 'open' }]).filter((op) => op.op === 'update')).toEqual([]);
   });
 
+  it('drops a request the assistant refuses at once, and gives it to the user who takes it over', () => {
+    const ops = taskOps([
+      'could u book me a court at the Leisure Centre for thursday',
+      { role: 'assistant', content: "I'm not able to make bookings, sorry. Courts there tend to go quickly on Thursdays." },
+      'ugh ok ill book it later',
+    ]);
+    expect(ops.filter((op) => op.op === 'add').map((op) => op.op === 'add' && [op.task.title, op.task.owner])).toEqual([['Book a court at the Leisure Centre', 'user']]);
+    // A request the assistant takes on stays the assistant's.
+    expect(taskOps(['can you send the agenda to Ines tomorrow', { role: 'assistant', content: "Sure, I will send it first thing. I don't think she needs the minutes." }])).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ owner: 'assistant' }) }));
+  });
+
+  it('reads the day inside an assistant’s restated reminder as its due date, and keeps a date the task names', () => {
+    const ops = taskOps(['yes pls', { role: 'assistant', content: "I'll remind you Monday morning (May 11) to renew the May 20 parking permit." }]);
+    expect(ops).toEqual([expect.objectContaining({ op: 'add', task: { title: 'Renew the May 20 parking permit', owner: 'user', due: '2026-05-11' } })]);
+  });
+
+  it('keeps "on the 1st of every month" as a repeating reminder, moved on a month when it is done', () => {
+    const ops = taskOps(['remind me to water the fern on the 15th of every month', 'watered the fern!']);
+    expect(ops[0]).toMatchObject({ op: 'add', task: { title: 'Water the fern (every month on the 15th)', due: '2026-05-15' } });
+    expect(ops[1]).toMatchObject({ op: 'update', target: 'new:t1', changes: { due: '2026-06-15' } });
+  });
+
+  it('moves the day of what was just asked for: "make it thursday not wed"', () => {
+    const ops = taskOps(['remind me wed to call the garage', 'hmm make it thursday not wed']);
+    expect(ops.map((op) => (op.op === 'add' ? op.task.due : op.changes.due))).toEqual(['2026-05-06', '2026-05-07']);
+    // Long after, or with nothing asked for, it moves nothing.
+    expect(taskOps(['make it thursday not wed'])).toEqual([]);
+  });
+
+  it('reads a two-word report, an errand said without its object, and no progress from a question', () => {
+    expect(taskOps(['phoned halden.'], openTask('Phone Halden Motors about the MOT'))).toEqual([expect.objectContaining({ changes: { state: 'done' } })]);
+    expect(taskOps(['the parking fine is £60, need to pay by friday'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Pay the parking fine' }) })]);
+    expect(taskOps([{ role: 'assistant', content: "Did they say the venue won't be ready until after the 14th?" }], openTask('Book the venue for the 14th'))).toEqual([]);
+  });
+
+  it('takes no task from an assistant relaying what someone else will do', () => {
+    expect(taskOps([{ role: 'assistant', content: 'Lovely, so Grandma June will collect the kids on Fridays.' }])).toEqual([]);
+  });
+
   it('calls off a task by the name right after a dismissal', () => {
     expect(taskOps(['nvm the Bundt, mum is baking one anyway'], openTask('Order a Bundt cake'))).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
     expect(taskOps(['nvm, the Bundt shop closed early'], openTask('Order a Bundt cake')).filter((op) => op.op === 'update' && op.changes.state === 'cancelled')).toEqual([]);

@@ -12,8 +12,9 @@
 import nlp from 'compromise';
 import type { TaskOp } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
+import { escapeRegExp } from '../../../commons/regexp.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, saysSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
@@ -34,11 +35,13 @@ function statesSomething(sentence: string): boolean {
 }
 
 /** What an assistant will not do is never a task: "I won't be able to book flights", "I can't change the invoice address". */
-const REFUSAL = /\bi(?:'m| am)? (?:will not|won't|wont|cannot|can't|cant|can not|am unable to|'m unable to|am not able to|'m not able to|don't|do not|refuse to)\b/i;
+const REFUSAL = /\bi(?:'m| am)? (?:will not|won't|wont|cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|don't|do not|refuse to)\b/i;
+/** An assistant saying it cannot do what was just asked ("I can't place orders", "I'm not able to make bookings"). */
+const REFUSED = /\bi(?:'m| am)? (?:cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|won't be able to|will not be able to|don't have (?:access|the ability)|do not have (?:access|the ability))\b/i;
 /** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
 const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|noted|got it|on it|will do|sure thing)\b/i;
 /** An assistant restating what it will remind the user of: the task is the user's, and it is the one the user asked for. */
-const REMINDER_FRAME = /^(?:remind you (?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
+const REMINDER_FRAME = /^(?:remind you (?:(?:on |this |next |tomorrow |tonight |today )?[^.!?;]{0,40}? )?(?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
 
 /**
  * How a task is said. `casual` marks a commitment said in passing ("I'll get
@@ -60,7 +63,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
     owner: 'author',
   },
   // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
-  { pattern: /\b(?:i|we) (?:still |really |urgently )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
+  { pattern: /\b(?:i|we|ill|i'll|we'll) (?:still |really |urgently |will |'ll )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
   { pattern: new RegExp(`\\bi (?:need|must) (?!to\\b)((?:${ERRANDS})\\b[^.!?;]+)`, 'giu'), owner: 'author' },
   // A note to self that opens with an errand ("Call the landlord re: the boiler", "+ order lanterns", "ring them tmrw").
@@ -70,10 +73,12 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // The same after a comma or "and": "i still have the old laptop, need to return it by friday".
   { pattern: new RegExp(`(?:[,;]\\s+|\\band\\s+)(?:(?:really |still |also |def |definitely )?(?:need|have) to|gotta|got to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
+  // Chat's "ill" for "I'll", only before a verb of work ("ugh fine ill order it tonight"; "I'm ill" is not read).
+  { pattern: new RegExp(`(?:^|(?:^|[,;]\\s*|\\b(?:ok|okay|fine|ugh|yeah|yea|sure|then|so|and)\\s+))ill\\s+${HEDGE}((?:${ERRANDS}|grab|get|ask|pick|do|check|sort|handle|take|drop)\\b[^.!?;]*)`, 'giu'), owner: 'author', casual: true },
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
-    pattern: /\b(?:can you|could you|would you|please)\s+(?:kindly\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
+    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?:kindly\s+|just\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
   // "Marco will book the table"; not what someone will be or feel ("Priya will be impressed", "Cheese is going to be the hard part").
@@ -99,7 +104,7 @@ function namedAfterSignal(sentence: string, task: OpenTask): boolean {
 const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
 const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
-const COMPLETION_WORDS = /\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
+const COMPLETION_WORDS = /(?:^|\bi |\bwe |\bjust )called\b|\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
 const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with|dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
 /** Verbs that do the same work: closing "email X" by "sent X". */
@@ -118,6 +123,7 @@ interface KnownTask {
   alias: string;
   title: string;
   state: string;
+  due?: string;
 }
 
 interface OpenTask {
@@ -128,11 +134,14 @@ interface OpenTask {
   verb: string | undefined;
   /** What the work is on: lemmas that are neither the verb nor a name ("contract", "passport"). */
   objects: Set<string>;
+  /** Names in the title after its first word ("Eastside", "Priya"). */
+  names: Set<string>;
+  due?: string;
 }
 
 export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   const ops: TaskOp[] = [];
-  const open: OpenTask[] = (input.existing as unknown as KnownTask[]).filter((task) => task.state === 'open').map((task) => openTask(task.alias, task.title));
+  const open: OpenTask[] = (input.existing as unknown as KnownTask[]).filter((task) => task.state === 'open').map((task) => ({ ...openTask(task.alias, task.title), ...(task.due ? { due: task.due } : {}) }));
   let refs = 0;
 
   // Whom "you" means in an assistant's message: the user it answers (the latest user record's author).
@@ -141,9 +150,26 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   // ("I'll send you the recipe", Margaret to Callum); after an assistant's message it stays "you".
   let lastOther: { key: string; name?: string } | undefined;
   let lastAuthor: { key: string; name?: string } | undefined;
+  // A request to the assistant made by the message before ("can you order the crate?"), and one it refused.
+  let request: { ref: string; position: number; rest: string } | undefined;
+  let refused: { position: number; rest: string } | undefined;
+  // The task asked for or confirmed last, for "make it thursday not wed" a message or two later.
+  let lastTouched: { target: string; position: number } | undefined;
   for (const [position, record] of input.records.entries()) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
+    // "I can't place orders for you": a request refused in the very next message was never a task.
+    if (fromAssistant && request?.position === position - 1 && REFUSED.test(author.content)) {
+      const target = `new:${request.ref}`;
+      for (let i = ops.length - 1; i >= 0; i -= 1) {
+        const op = ops[i]!;
+        if ((op.op === 'add' && op.ref === request.ref) || (op.op === 'update' && op.target === target)) ops.splice(i, 1);
+      }
+      const gone = open.findIndex((task) => task.target === target);
+      if (gone >= 0) open.splice(gone, 1);
+      refused = { position, rest: request.rest };
+    }
+    if (!fromAssistant) request = undefined;
     if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
     const spokenTo = !fromAssistant && author.name && lastOther?.name && lastOther.key !== author.key ? lastOther : undefined;
     lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
@@ -153,36 +179,50 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     const typographic = /’/.test(author.content);
     const heldInRecord = heldSentences(author.content.replace(/[’‘]/g, "'"));
     for (const [index, held] of heldInRecord.entries()) {
-      if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
+      // Two words may still report a deed ("called eastside.", "paid the fee"); they are read for progress only.
+      const small = isSmallTalk(held);
+      if (saysSmallTalk(held) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
       // Done or called off is read from a report of the deed, never from an assistant's acknowledgement or
       // promise ("Noted, I'll remind you to send it by Monday" closes nothing; "I sent the manual" does).
       // One report may close several ("spare room cleared, snacks bought"): each clause is matched on its own.
       let reported = false;
-      if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence))) {
+      // A question reports nothing ("since she won't be vaccinated until after Nov 10?").
+      if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence)) && !/\?\s*$/.test(sentence)) {
         for (const clause of reportClauses(sentence)) {
           const progress = matchProgress(clause, open);
           if (!progress) continue;
+          reported = true;
+          // A repeating reminder done this time goes on: its next day is due ("gave her the heartworm pill").
+          const next = progress.state === 'done' ? nextOccurrence(progress.task) : undefined;
+          if (next !== undefined) {
+            ops.push({ op: 'update', target: progress.task.target, changes: next ? { due: next } : {}, evidence: [record.id] });
+            if (next) progress.task.due = next;
+            continue;
+          }
           ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
           open.splice(open.indexOf(progress.task), 1);
-          reported = true;
         }
       }
       if (reported) continue;
       // "can u shift that reminder to 9:50", "push the dentist reminder to friday": a reminder moved in passing.
-      const moved = record.role === 'user' ? movedReminder(sentence, open, record.timestamp) : undefined;
+      const lastOpen = lastTouched && position - lastTouched.position <= 3 ? open.find((task) => task.target === lastTouched!.target) : undefined;
+      const moved = record.role === 'user' ? (movedReminder(sentence, open, record.timestamp) ?? movedIt(sentence, lastOpen, record.timestamp)) : undefined;
       if (moved) {
         ops.push({ op: 'update', target: moved.task.target, changes: moved.changes, evidence: [record.id] });
         if (moved.changes.title) Object.assign(moved.task, openTask(moved.task.target, moved.changes.title));
+        lastTouched = { target: moved.task.target, position };
         continue;
       }
-      if (record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
+      if (small || record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
       const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring, find }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
       for (const { match, owner, errand, casual, recurring, find } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
+        // "Mrs. Petrakis will cover midday": the assistant relaying what someone else said they would do.
+        if (owner === 'named' && fromAssistant) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
         // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
         if (owner === 'assistant' && fromAssistant) continue;
@@ -191,7 +231,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         let phrase = restoreDots(match[match.length - 1]!);
         if (find) phrase = `find ${phrase}`;
         // "I'll remind you to send the deck": the user's own task, restated.
+        // The day said inside the frame ("remind you Wednesday morning (Oct 14) to call …") is the task's.
+        let frameDay: string | undefined;
         if (fromAssistant && REMINDER_FRAME.test(phrase)) {
+          frameDay = REMINDER_FRAME.exec(phrase)![0];
           phrase = phrase.replace(REMINDER_FRAME, '');
           who = addressee.key;
         }
@@ -204,8 +247,15 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (/^(?:do not|don't|dont|not|never)\b/i.test(phrase.trim())) continue;
         // "remind me thursday to ring them": the day may come before the task.
         const lead = match[0].slice(0, Math.max(0, match[0].length - match[match.length - 1]!.length));
-        const dueInPhrase = recurring ? undefined : resolveDate(phrase, record.timestamp, true);
-        const due = recurring ? undefined : (dueInPhrase ?? (/^remind me /i.test(lead.trim()) ? resolveDate(lead, record.timestamp, true) : undefined));
+        // The day to be reminded on, said before the task, is its due date; a date inside the task ("book the Nov 10
+        // booster") then stays part of its title.
+        const leadDay = /^remind me /i.test(lead.trim()) ? lead : frameDay;
+        const dueInLead = recurring || !leadDay ? undefined : resolveDate(leadDay, record.timestamp, true);
+        const dueInPhrase = recurring || dueInLead ? undefined : resolveDate(phrase, record.timestamp, true);
+        // Finding someone is due only by a day said as a deadline ("a babysitter for the 14th"), not days of the week
+        // they are needed on ("a walker on my office days (mon wed fri)").
+        const deadline = find && dueInPhrase ? new RegExp(`\\b(?:by|before|for|on|until)\\s+(?:the\\s+)?${escapeRegExp(dueInPhrase.text)}`, 'i').test(phrase) : true;
+        const due = recurring || !deadline ? undefined : (dueInLead ?? dueInPhrase);
         // "Could you write me a short message in French?": answered in the reply, unless it is for later.
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
         const work = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
@@ -215,8 +265,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           [...heldInRecord.slice(0, index), clauseBefore].join(' '),
           clauseBefore,
         );
+        // "ugh fine ill order it tonight" after a refusal: the user takes the refused request over, as their own task.
+        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && /^\p{L}+ it\b/u.test(plainTitle) ? `${plainTitle.split(' ')[0]!} ${refused.rest}` : undefined;
         const explicit = /^remind me\b/i.test(lead.trim());
-        const resolved = explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle;
+        const resolved = takenOver ?? (explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle);
         const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';
         const named = recurring && resolved ? `${resolved} (${every}${match[3] ? ` at ${match[3]}` : ''})` : resolved;
         const title = typographic ? named.replace(/'/g, '’') : named;
@@ -230,6 +282,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const restated = fromAssistant ? sameTask(title, open) : undefined;
         if (restated) {
           ops.push({ op: 'update', target: restated.target, changes: {}, evidence: [record.id] });
+          lastTouched = { target: restated.target, position };
           break;
         }
         const ref = `t${++refs}`;
@@ -239,13 +292,50 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           task: { title, owner: who, ...(due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}) },
           evidence: [record.id],
         });
-        open.push(openTask(`new:${ref}`, title));
+        open.push({ ...openTask(`new:${ref}`, title), ...(due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}) });
+        lastTouched = { target: `new:${ref}`, position };
         created += 1;
+        if (owner === 'assistant' && !fromAssistant) {
+          // What was asked, without its verb or who it is for: "order the crate for me on chewy" → "the crate on chewy".
+          const rest = trimPhrase(work.split(',')[0]!.replace(/^\s*(?:just\s+|quickly\s+)?\p{L}+\s+(?:me\s+|us\s+)?/u, '').replace(/\s+for (?:me|us)\b/i, ''));
+          request = { ref, position, rest: cleanTitle(rest, author.name).replace(/^(?:The|A|An|Some|This|That|These|Those)\b/, (word) => word.toLowerCase()) };
+        }
+        if (takenOver) refused = undefined;
         break;
       }
     }
   }
   return { ops };
+}
+
+/**
+ * The next day a repeating reminder is due after one is done: a month on for "(every month …)", a week on for
+ * "(every Monday …)" or "(every week …)", a day on (skipping the weekend for "weekday") otherwise. Empty when the
+ * task has no due day to move on from; undefined when it does not repeat.
+ */
+function nextOccurrence(task: OpenTask): string | '' | undefined {
+  const every = /\((?:every|each) ([^)]*)\)$/i.exec(task.title);
+  if (!every) return undefined;
+  if (!task.due) return '';
+  const date = new Date(`${task.due}T00:00:00Z`);
+  const period = every[1]!.toLowerCase();
+  if (/\bmonth\b/.test(period)) date.setUTCMonth(date.getUTCMonth() + 1);
+  else if (/\bweek\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day/.test(period)) date.setUTCDate(date.getUTCDate() + 7);
+  else {
+    date.setUTCDate(date.getUTCDate() + 1);
+    while (/\bweekday\b/.test(period) && [0, 6].includes(date.getUTCDay())) date.setUTCDate(date.getUTCDate() + 1);
+  }
+  return date.toISOString().slice(0, 10);
+}
+
+/** "wait no make it thursday not wed", "actually move it to the 14th": the day of what was just asked for, moved. */
+const MOVE_IT = /^(?:(?:wait|oh|actually|sorry|no|nah|ok|hmm|hm|ugh)[,!]*\s+)*(?:can (?:you|u) )?(?:make it|move it to|change it to|push it to|switch it to|do it on)\s+([^.!?;,]+?)(?:\s+(?:not|instead(?: of)?|rather than)\b[^.!?;,]*)?(?=[.!?;,]|$)/i;
+
+function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
+  if (!task) return undefined;
+  const match = MOVE_IT.exec(sentence.trim());
+  const due = match ? resolveDate(match[1]!, timestamp, true) : undefined;
+  return due && due.iso >= timestamp.slice(0, 10) ? { task, changes: { due: due.iso } } : undefined;
 }
 
 const MOVE_REMINDER = /\b(?:shift|move|change|push|put|bump|make)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){0,2}?)reminders?(?:\s+(?:back|forward|up))?\s+to\s+([^.!?;,]+)/iu;
@@ -294,7 +384,7 @@ function openTask(target: string, title: string): OpenTask {
   const folded = verb ? (SAME_WORK[verb] ?? verb) : undefined;
   const names = lemmas(title.split(' ').slice(1).filter((word) => /^\p{Lu}/u.test(word)).join(' '));
   const objects = new Set([...lemmas(title)].filter((word) => word !== folded && !names.has(word)));
-  return { target, title, words: lemmas(title), verb: folded, objects };
+  return { target, title, words: lemmas(title), verb: folded, objects, names };
 }
 
 const STOP_WORDS = new Set(['the', 'a', 'an', 'to', 'for', 'of', 'on', 'in', 'and', 'my', 'me', 'by', 'with', 'at', 'this', 'that', 'it', 'i', 'you', 'your', 'our', 'about', 'from', 'up', 'out', 'over', 'is', 'are', 'was', 'be', 'been', 'has', 'have', 'just', 'all', 'them', 'their', 'his', 'her']);
@@ -326,6 +416,9 @@ function withoutDue(phrase: string, dueText: string): string {
   const before = phrase.slice(0, at).replace(/\s+(?:by|before|on|until|no later than)(?: the)?\s*$/i, ' ');
   // "by friday the 20th": the day of the month said after the weekday is the same date.
   const after = phrase.slice(at + dueText.length).replace(/^,?\s*the\s+\d{1,2}(?:st|nd|rd|th)\b/i, '');
+  // "on the 1st of every month": the first one is the due date, and the title keeps that it repeats.
+  const every = /^\s*of (?:every|each) month\b/i.exec(after);
+  if (every) return `${before.trimEnd()} (every month on ${dueText.replace(/^(?:on\s+)/i, '')})${after.slice(every[0].length)}`.replace(/\s{2,}/g, ' ');
   return `${before}${after}`.replace(/\s{2,}/g, ' ');
 }
 
@@ -355,12 +448,17 @@ const PERSON_NOUN = /\b(?:mom|mum|mother|dad|father|wife|husband|partner|sister|
 
 function resolvePronouns(title: string, before: string, sentenceBefore: string): string {
   title = resolveThing(title, sentenceBefore, before);
+  title = resolveObject(title, sentenceBefore);
   const pronouns = title.match(/\b(?:her|him|his)\b/gi) ?? [];
   // One pronoun only, and no other person in the title it could stand for ("ask his wife for her recipe", "thank my mom").
   if (pronouns.length !== 1 || PERSON_NOUN.test(title)) return title;
   const people = personNames(restoreDots(before));
   if (people.length !== 1) return title;
   const name = people[0]!;
+  // "shes 3.1 kg … Dr Lindqvist said …, remind me to give her the pill": a pronoun used before the name was said
+  // stands for someone else (here a pet), so the title keeps it.
+  const named = before.indexOf(name.split(' ').at(-1)!);
+  if (named > 0 && /\b(?:she|shes|she's|her|he|hes|he's|him|his)\b/i.test(before.slice(0, named))) return title;
   return title
     .replace(/\bhim\b/g, name)
     .replace(/\bhis\b/g, `${name}'s`)
@@ -391,6 +489,20 @@ function resolveThem(title: string, recent: string): string {
   return title.replace(CONTACT_THEM, `$1 ${[...names][0]!}`);
 }
 
+/** An errand said without what it is done to ("gotta pay before pickup", "need to renew by friday"). */
+const OBJECTLESS = /^(pay|order|book|return|send|renew|buy|sign|submit|post|print|file|cancel)(?=$| (?:before|by|on|at|tonight|tomorrow|today|asap|now|soon|later|first|then|this|next)\b)/i;
+/**
+ * "also adoption fee is $275, gotta pay before pickup": the errand is done to the thing the clause before it names
+ * last ("the adoption fee"). Left as said when the clause names nothing.
+ */
+function resolveObject(title: string, sentenceBefore: string): string {
+  const verb = OBJECTLESS.exec(title);
+  if (!verb) return title;
+  const phrases = (nlp(sentenceBefore).match('#Adjective{0,2} #Noun{1,3}').not('(#Pronoun|#Date|#Value|#Money|#Person)').out('array') as string[]).map((phrase) => trimPhrase(phrase).replace(/^(?:the|my|our|a|an|this|that)\s+/i, '')).filter((phrase) => /^\p{L}/u.test(phrase) && !/#|@|\d/.test(phrase));
+  const thing = phrases.at(-1);
+  return thing ? `${verb[1]!} the ${thing}${title.slice(verb[1]!.length)}` : title;
+}
+
 /** Work done to a thing, with "it" as the thing ("return it", "get it serviced"), not an idiom ("make it", "call it a day"). */
 const THING_VERB_IT = /^(?:return|send|post|sell|fix|repair|renew|book|pay|bring|collect|print|sign|submit|wash|clean|iron|pack|ship|file|forward|replace|order|move|service|insure|register|tax|back up|update|upgrade|charge|drop off|pick up|hand in|give back|take back) it\b/i;
 /**
@@ -416,6 +528,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // Asides after the commitment ("..., promise", "..., I keep forgetting", "please keep track of it").
     .replace(/,\s*(?:i|it|please|promise|so|and|but|they|we|he|she|bc|cos|because)\b.*$/i, '')
     .replace(/,\s*or rather$/i, '')
+    // When it starts, said after the task (", starting Sunday, Nov 1", ", from next week"): a date, not the work.
+    .replace(/,\s*(?:starting|beginning|from|as of)\b.*$/i, '')
     // What happens if not ("… by friday or they charge me", "or else I lose the deposit").
     .replace(/\s+or (?:else )?(?:they|i|we|it|you|he|she|i'll|we'll)\b.*$/i, '')
     // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
@@ -474,14 +588,16 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // Done needs the work itself reported ("sent", "shipped" for "send"), or a word that says it is finished.
     const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
     // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
+    // "called eastside." for "Call Eastside Animal Clinic and book the checkup": the work and a name it is done to,
+    // and nothing else ("sent Priya a birthday card" names another thing, and closes nothing).
+    const workOnName = !cancelled && task.verb !== undefined && words.has(task.verb) && [...task.names].some((name) => words.has(name)) && [...words].every((word) => task.words.has(word));
     // Calling something off may name it by a name alone ("nvm the Tofurky" for "order a Tofurky roast").
     const sameObject = task.objects.size === 0 || [...(cancelled ? task.words : task.objects)].some((word) => word !== task.verb && words.has(word));
     // Calling off may name the thing alone: "scrap the dishoom thing" cancels "ring Dishoom" (but "cancel the gym
     // membership" is work of its own, not the end of "book a gym session").
-    const enough =
-      shared >= 2 ||
-      (cancelled && (THING_ALONE.test(sentence) || namedAfterSignal(sentence, task)) && [...task.words].some((word) => word !== task.verb && words.has(word)));
-    if (reportsWork && sameObject && enough && score >= 0.3 && score > bestScore) {
+    const named = cancelled && namedAfterSignal(sentence, task);
+    const enough = shared >= 2 || ((named || (cancelled && THING_ALONE.test(sentence))) && [...task.words].some((word) => word !== task.verb && words.has(word)));
+    if (reportsWork && (sameObject || workOnName) && enough && (score >= 0.3 || named || workOnName) && score > bestScore) {
       best = task;
       bestScore = score;
     }

@@ -117,7 +117,12 @@ const SMALL_TALK = [
 /** Greetings, thanks, weather and other remarks with nothing to keep. */
 export function isSmallTalk(sentence: string): boolean {
   const words = sentence.split(/\s+/).filter(Boolean);
-  return words.length < 3 || SMALL_TALK.some((pattern) => pattern.test(sentence));
+  return words.length < 3 || saysSmallTalk(sentence);
+}
+
+/** Small talk by what it says ("thanks!", "haha"), whatever its length: "called eastside." is short, and no small talk. */
+export function saysSmallTalk(sentence: string): boolean {
+  return SMALL_TALK.some((pattern) => pattern.test(sentence));
 }
 
 /** "Actually, ...", "Sorry, I meant ...", "Correction: ..." */
