@@ -588,6 +588,17 @@ describe('what is told of someone else, in chat', () => {
     expect(marta?.biography).toContain('used to work at Kestrel Bank');
   });
 
+  it('reads a job named before who holds it, a neighbour named by where they live, and no job from a thing someone has', () => {
+    expect(contact('Ines', 'booked swimming lessons at Aqualand, instructor is Ines, tuesdays at 5')).toMatchObject({ role: 'instructor' });
+    expect(contact('Mr Osei', 'Mr Osei next door has a spare key')).toMatchObject({ relationships: [{ type: 'neighbour', to: 'user' }] });
+    expect(contact('Pepper', "Pepper's vaccination is set for Monday at the Hillside Clinic.")?.role).toBeUndefined();
+  });
+
+  it('keeps no value from what someone is doing just now, but keeps a hobby', () => {
+    expect(facts('my brother is coming over on the 12th to help')).toEqual([]);
+    expect(fact('hobby', 'my hobby is painting')).toEqual([expect.objectContaining({ value: 'painting' })]);
+  });
+
   it('reads a first name before a surname said in lower case as one person', () => {
     const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
     expect(record!.content).toContain('Dax Garcia');
@@ -849,8 +860,8 @@ describe('tasks: closed by meaning, not by wording', () => {
 
   it('moves the day of what was just asked for: "make it thursday not wed"', () => {
     const ops = taskOps(['remind me wed to call the garage', 'hmm make it thursday not wed']);
-    expect(ops.map((op) => (op.op === 'add' ? op.task.due : op.changes.due))).toEqual(['2026-05-06', '2026-05-07']);
-    // Long after, or with nothing asked for, it moves nothing.
+    expect(ops.map((op) => (op.op === 'add' ? op.task.due : op.op === 'update' ? op.changes.due : undefined))).toEqual(['2026-05-06', '2026-05-07']);
+    // With nothing asked for just before, it moves nothing.
     expect(taskOps(['make it thursday not wed'])).toEqual([]);
   });
 

@@ -17,13 +17,13 @@ const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
 const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= )|and)`;
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
-const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who)';
+const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who|is|are|was|were|be|been|has|have|had)';
 const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away|because|got|gets|has|had|have|is|was|were|are|be|been|do|does|did|go|goes|went|get|just|also|still|really|not|never|always|of|to|ready)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
 const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional';
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
@@ -95,6 +95,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
+  // "trainer is Kofi", "the landlord there is Greg Hale": a job named first, then who holds it.
+  { pattern: new RegExp(`(?:^|[,;:]\\s*|\\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er) )((?:[a-z]+ )?(?:${JOB_WORDS}))(?: there)? (?:is|was|will be|'s gonna be|is going to be) (${NAME})(?=[.,;!?]|$| (?:and|but|so|who)\\b)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly
   { pattern: new RegExp(`\\b${WHO}(?:'s| is| was| has been|'s been) (?:a|an) ${ROLE}(?=[.,;!?]|$| (?:by trade|for a living|these days|for|since|in|at|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "marcus next door does plumbing for a living": a trade named by what they do
@@ -119,6 +121,7 @@ const FOUND_PROVIDER = new RegExp(
   `\\b(?:[Ff]ound|[Gg]ot|[Bb]ooked (?:in )?with|[Ss]witched to|[Rr]egistered with|[Ss]igned up with) (?:a|an|my) (?:new |great |good |lovely )?(dentist|doctor|GP|gp|physio|physiotherapist|therapist|vet|accountant|lawyer|solicitor|hairdresser|barber|babysitter|nanny|tutor|trainer|cleaner|optician|osteopath)\\b[ \\t]*[!.,:;—–-]*[ \\t]*(?:(?:it's|its|she's|he's|called|named)[ \\t]+)?(${NAME})`,
   'gu',
 );
+const NEXT_DOOR = new RegExp(`\\b(${NAME}) (?:from |who lives )?next door\\b`, 'gu');
 /** A name one books a table at or eats at is a place. */
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
@@ -353,6 +356,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         if (person) {
           person.personal = true;
           addUnique(person.relationships, { type: relationType(match[1]!), to: author.key }, (r) => r.type);
+        }
+      }
+      // "Mrs Petrakis next door said she'll do it": a neighbour, named by where they live.
+      for (const match of held.matchAll(NEXT_DOOR)) {
+        const person = observe(match[1]!, record);
+        if (person) {
+          person.personal = true;
+          addUnique(person.relationships, { type: 'neighbour', to: author.key }, (r) => r.type);
         }
       }
       for (const match of held.matchAll(RELATION_REVERSE_PATTERN)) {

@@ -129,11 +129,14 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
-    build: (m) => (PASSING_STATE.test(m[1]!) ? undefined : profile(ME, m[1]!, m[2]!)),
+    // "my mom is coming sun the 25th", "my car is making a noise": what someone or something is doing is no value.
+    build: (m) => (PASSING_STATE.test(m[1]!) || DOING.test(m[2]!) ? undefined : profile(ME, m[1]!, m[2]!)),
     fallback: true,
   },
 ];
 
+/** What someone or something is doing just now ("coming sun the 25th", "making a noise"), unlike "my hobby is painting". */
+const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving|heading|moving|making|acting|being|getting|doing|taking|having|playing|running|working|bringing|sending|calling|texting|asking|trying|talking|thinking)\s+\S/i;
 /** "My brain is full", "my back is killing me", "my heart is broken": how the body or the mood is just now, not a value to keep. */
 const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
