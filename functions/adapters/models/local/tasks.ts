@@ -573,9 +573,11 @@ function reportClauses(sentence: string): string[] {
  */
 function matchProgress(sentence: string, open: readonly OpenTask[]): { task: OpenTask; state: 'done' | 'cancelled' } | undefined {
   if (open.length === 0) return undefined;
-  // Nothing in common with any open task: no need to tag the sentence.
+  // No word of what any open task is about, read without tagging: nothing to tag the sentence for (every rule
+  // below needs a word of the task other than its verb).
+  const plain = new Set([...contentWords(sentence)].map((word) => SAME_WORK[word] ?? word));
+  if (!open.some((task) => [...task.words].some((word) => word !== task.verb && plain.has(word)))) return undefined;
   const words = lemmas(sentence);
-  if (!open.some((task) => [...task.words].some((word) => words.has(word)))) return undefined;
   const cancelled = CANCEL_SIGNAL.test(sentence);
   const done = !cancelled && !NEGATED.test(sentence) && (COMPLETION_WORDS.test(sentence) || nlp(sentence).has('#PastTense'));
   if (!cancelled && !done) return undefined;
