@@ -70,7 +70,7 @@ describe('replaced values of other shapes', () => {
 });
 
 describe('an assistant’s words, read as the assistant’s', () => {
-  const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
+  const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; due?: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
 
   it('keeps a request open when the assistant acknowledges it, as one task with both records behind it', async () => {
     const agentId = 'ack-keeps-open';
@@ -94,6 +94,25 @@ describe('an assistant’s words, read as the assistant’s', () => {
     const tasks = await tasksOf(agentId);
     expect(tasks.filter((t) => t.state === 'open' && /renew|passport/i.test(t.title))).toEqual([]);
     expect(tasks.filter((t) => /^be able|walk/i.test(t.title))).toEqual([]);
+  });
+
+  it('drops a request the assistant cannot do, and gives it to the user who takes it over; a repeating reminder done moves on', async () => {
+    const agentId = 'refused-taken-over';
+    await consolidate(
+      agentId,
+      [
+        ['user', 'can u order me the 2kg bag of oat flour from Bulkfoods'],
+        ['assistant', "I can't place orders for you, sorry. Bulkfoods does next-day delivery on flour though."],
+        ['user', 'fine ill order it tonight. also remind me to descale the kettle on the 3rd of every month'],
+      ],
+      '2026-11-02T09:00:00Z',
+    );
+    const tasks = await tasksOf(agentId);
+    expect(tasks.filter((t) => /oat flour/i.test(t.title))).toEqual([expect.objectContaining({ owner: 'user', state: 'open' })]);
+    expect(tasks.find((t) => /kettle/i.test(t.title))).toMatchObject({ state: 'open', due: '2026-11-03' });
+
+    await consolidate(agentId, [['user', 'descaled the kettle, gross']], '2026-11-03T19:00:00Z');
+    expect((await tasksOf(agentId)).find((t) => /kettle/i.test(t.title))).toMatchObject({ state: 'open', due: '2026-12-03' });
   });
 });
 

@@ -41,7 +41,7 @@ const REFUSED = /\bi(?:'m| am)? (?:cannot|can't|cant|can not|unable to|not able 
 /** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
 const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|noted|got it|on it|will do|sure thing)\b/i;
 /** An assistant restating what it will remind the user of: the task is the user's, and it is the one the user asked for. */
-const REMINDER_FRAME = /^(?:remind you (?:(?:on |this |next |tomorrow |tonight |today )?[^.!?;]{0,40}? )?(?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
+const REMINDER_FRAME = /^(?:remind you (?:(?=[^.!?;]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d))[^.!?;]{1,40}? )??(?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
 
 /**
  * How a task is said. `casual` marks a commitment said in passing ("I'll get
@@ -189,8 +189,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       let reported = false;
       // A question reports nothing ("since she won't be vaccinated until after Nov 10?").
       if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence)) && !/\?\s*$/.test(sentence)) {
+        // A repeating task moved on stays open, and is moved on once per sentence.
+        const advanced: OpenTask[] = [];
         for (const clause of reportClauses(sentence)) {
-          const progress = matchProgress(clause, open);
+          const progress = matchProgress(clause, open.filter((task) => !advanced.includes(task)));
           if (!progress) continue;
           reported = true;
           // A repeating reminder done this time goes on: its next day is due ("gave her the heartworm pill").
@@ -198,6 +200,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           if (next !== undefined) {
             ops.push({ op: 'update', target: progress.task.target, changes: next ? { due: next } : {}, evidence: [record.id] });
             if (next) progress.task.due = next;
+            advanced.push(progress.task);
             continue;
           }
           ops.push({ op: 'update', target: progress.task.target, changes: { state: progress.state }, evidence: [record.id] });
