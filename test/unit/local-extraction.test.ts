@@ -599,6 +599,11 @@ describe('what is told of someone else, in chat', () => {
     expect(fact('hobby', 'my hobby is painting')).toEqual([expect.objectContaining({ value: 'painting' })]);
   });
 
+  it('takes a pet’s name and a shop one orders from for no one', () => {
+    expect(contacts('we got a rescue kitten!! her name is Miso and she already bit Tom', 'my dog Rolo hates the rain').map((c) => c.name)).toEqual(['Tom']);
+    expect(contacts('can you order the 5kg bag from Zooplus for me').map((c) => c.name)).toEqual([]);
+  });
+
   it('reads a first name before a surname said in lower case as one person', () => {
     const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
     expect(record!.content).toContain('Dax Garcia');
@@ -873,6 +878,21 @@ describe('tasks: closed by meaning, not by wording', () => {
 
   it('takes no task from an assistant relaying what someone else will do', () => {
     expect(taskOps([{ role: 'assistant', content: 'Lovely, so Grandma June will collect the kids on Fridays.' }])).toEqual([]);
+  });
+
+  it('takes the user’s yes to a reminder the assistant offered as the user’s task, and a fuller restatement as its title', () => {
+    const ops = taskOps([
+      { role: 'assistant', content: 'Halden Motors sounds good. Want me to remind you to ring them about the MOT?' },
+      'yep remind me tmrw morning',
+      { role: 'assistant', content: "Done, I'll remind you tomorrow morning (May 7) to ring Halden Motors about the MOT." },
+    ]);
+    expect(ops[0]).toMatchObject({ op: 'add', task: { title: 'Ring them about the MOT', owner: 'user', due: '2026-05-07' }, evidence: ['r2'] });
+    expect(ops[1]).toMatchObject({ op: 'update', target: 'new:t1', changes: { title: 'Ring Halden Motors about the MOT' }, evidence: ['r3'] });
+    // A yes to an offer about an open task gives that task the offered day.
+    const dated = taskOps([{ role: 'assistant', content: 'Shall I set a reminder on the 9th to post the tax return?' }, 'yes please'], openTask('Post the tax return'));
+    expect(dated).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2026-05-09' } })]);
+    // No yes, no task.
+    expect(taskOps([{ role: 'assistant', content: 'Want me to remind you to ring them about the MOT?' }, 'nah ill remember'])).toEqual([]);
   });
 
   it('calls off a task by the name right after a dismissal', () => {

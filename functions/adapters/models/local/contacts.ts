@@ -122,6 +122,11 @@ const FOUND_PROVIDER = new RegExp(
   'gu',
 );
 const NEXT_DOOR = new RegExp(`\\b(${NAME}) (?:from |who lives )?next door\\b`, 'gu');
+const PET_WORDS = 'puppy|pup|dog|cat|kitten|kitty|rabbit|bunny|hamster|parrot|budgie|tortoise|horse|pony|ferret|guinea pig|beagle|labrador|spaniel|terrier|collie|greyhound|lurcher';
+/** A pet's name: "my cat Pickles", "our new puppy, Biscuit", "a beagle mix … her name is biscuit" (within the sentence). */
+const PET_NAME = new RegExp(`\\b(?:my|our|his|her|their|the|a|new|rescue) (?:(?:new|little|old|rescue) )*(?:${PET_WORDS})(?: mix)?,? (\\p{Lu}[\\p{L}'-]+)|\\b(?:${PET_WORDS})\\b[^.!?]{0,80}?\\b(?:her|his|its|their) name(?:'s| is) (\\p{L}[\\p{L}'-]+)`, 'giu');
+/** Where one orders or buys from is a shop, not a person ("order a bag from Petco"). */
+const SHOP = /\b(?:[Oo]rder|[Oo]rdered|[Bb]uy|[Bb]ought|[Pp]urchase|[Pp]urchased)\b[^.!?;]{0,40}? (?:from|at) (\p{Lu}[\p{L}'&-]+)/gu;
 /** A name one books a table at or eats at is a place. */
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
@@ -191,6 +196,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const places = new Set<string>();
   // "a table at Dishoom", "brunch at Dishoom": a venue, wherever else the batch names it ("remind me to call Dishoom").
   for (const record of input.records) for (const match of authorOf(record).content.matchAll(VENUE)) places.add(match[1]!.toLowerCase());
+  // "the puppy … her name is biscuit", "my cat Pickles": a pet, whatever is said of it later; "order a bag from Petco": a shop.
+  const pets = new Set<string>();
+  for (const record of input.records) {
+    const content = authorOf(record).content;
+    for (const match of content.matchAll(PET_NAME)) pets.add((match[1] ?? match[2])!.toLowerCase());
+    for (const match of content.matchAll(SHOP)) places.add(match[1]!.toLowerCase());
+  }
   const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
   const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */
@@ -408,7 +420,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   // A name that turned out to be an organisation or a place (and was never described as a person) is not a contact.
   for (const [key, observation] of observations) {
     const lower = observation.name.toLowerCase();
-    if (!observation.personal && (places.has(lower) || [...organisations].some((org) => org === lower || org.includes(lower)))) observations.delete(key);
+    if (pets.has(lower) || (!observation.personal && (places.has(lower) || [...organisations].some((org) => org === lower || org.includes(lower))))) observations.delete(key);
   }
 
   const known = input.existing as unknown as KnownContact[];

@@ -155,6 +155,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   let refused: { position: number; rest: string } | undefined;
   // The task asked for or confirmed last, for "make it thursday not wed" a message or two later.
   let lastTouched: { target: string; position: number } | undefined;
+  // A reminder the assistant offered in its last message, waiting for the user's yes.
+  let offer: { phrase: string; day?: string; position: number } | undefined;
   for (const [position, record] of input.records.entries()) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
@@ -170,6 +172,29 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       refused = { position, rest: request.rest };
     }
     if (!fromAssistant) request = undefined;
+    // "Want me to remind you to call the clinic?" / "yea remind me wed morning": the offer, accepted, is the user's task.
+    if (fromAssistant) offer = offeredReminder(author.content, position);
+    else if (offer && offer.position === position - 1) {
+      const accepted = acceptsOffer(author.content);
+      if (accepted) {
+        const due = resolveDate(author.content, record.timestamp, true) ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined);
+        const title = cleanTitle(offer.phrase, author.name, author.name ?? 'the user');
+        const known = sameTask(title, open);
+        if (known) {
+          ops.push({ op: 'update', target: known.target, changes: due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}, evidence: [record.id] });
+          lastTouched = { target: known.target, position };
+        } else if (title.split(' ').length >= 2) {
+          const ref = `t${++refs}`;
+          const dueIso = due && due.iso >= record.timestamp.slice(0, 10) ? due.iso : undefined;
+          ops.push({ op: 'add', ref, task: { title, owner: author.key, ...(dueIso ? { due: dueIso } : {}) }, evidence: [record.id] });
+          open.push({ ...openTask(`new:${ref}`, title), ...(dueIso ? { due: dueIso } : {}) });
+          lastTouched = { target: `new:${ref}`, position };
+        }
+        offer = undefined;
+        if (accepted === 'only') continue;
+      }
+      offer = undefined;
+    }
     if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
     const spokenTo = !fromAssistant && author.name && lastOther?.name && lastOther.key !== author.key ? lastOther : undefined;
     lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
@@ -284,7 +309,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open) : undefined;
         if (restated) {
-          ops.push({ op: 'update', target: restated.target, changes: {}, evidence: [record.id] });
+          // A restatement that says more ("call Eastside Animal Clinic and book …" for "call and book …") names the task.
+          const fuller = [...restated.words].every((word) => lemmas(title).has(word)) && lemmas(title).size > restated.words.size;
+          ops.push({ op: 'update', target: restated.target, changes: fuller ? { title } : {}, evidence: [record.id] });
+          if (fuller) Object.assign(restated, { ...openTask(restated.target, title), ...(restated.due ? { due: restated.due } : {}) });
           lastTouched = { target: restated.target, position };
           break;
         }
@@ -329,6 +357,25 @@ function nextOccurrence(task: OpenTask): string | '' | undefined {
     while (/\bweekday\b/.test(period) && [0, 6].includes(date.getUTCDay())) date.setUTCDate(date.getUTCDate() + 1);
   }
   return date.toISOString().slice(0, 10);
+}
+
+/** "Want me to remind you to call and book the checkup?", "Shall I set a reminder on the 13th to clear the room?" */
+const OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i|would you like|want) (?:set (?:up )?(?:a |an )?reminder|remind you|add a reminder)((?= [^?]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d)) [^?]{1,40}?)?? (?:to|about|for) ([^?]+)\?/i;
+function offeredReminder(content: string, position: number): { phrase: string; day?: string; position: number } | undefined {
+  const match = OFFER.exec(content);
+  if (!match) return undefined;
+  return { phrase: match[2]!, position, ...(match[1]?.trim() ? { day: match[1].trim() } : {}) };
+}
+
+/**
+ * The user's yes to an offer: "yes pls", "yea remind me wed morning", "sure". 'only' when the message says nothing
+ * else to read; 'more' when it goes on ("yes pls. also …").
+ */
+function acceptsOffer(content: string): 'only' | 'more' | undefined {
+  const text = content.trim();
+  const yes = /^(?:y|ya|yes|yea|yeah|yep|yup|sure|ok|okay|please|pls|plz|perfect|great|do it|go on|that would be great)\b[\s,!.]*(?:(?:pls|please|plz|thanks|thx|ty)\b[\s,!.]*)?(?:remind me\b(?! to\b)[^.!?]*)?/i.exec(text) ?? /^(?:pls |please )?remind me\b(?! to\b)(?! about\b)[^.!?]*/i.exec(text);
+  if (!yes) return undefined;
+  return text.slice(yes[0].length).trim().replace(/^[.!\s]+/, '') === '' ? 'only' : 'more';
 }
 
 /** "wait no make it thursday not wed", "actually move it to the 14th": the day of what was just asked for, moved. */
