@@ -594,6 +594,15 @@ describe('what is told of someone else, in chat', () => {
     expect(contact('Pepper', "Pepper's vaccination is set for Monday at the Hillside Clinic.")?.role).toBeUndefined();
   });
 
+  it('reads an appointment said in chat as a dated thing, and a later day for it as its new date', () => {
+    const ops = extractFacts(input('facts', ['got a scan w dr okoro fri the 15th 9:40', 'physio appt is on the 19th', 'ugh physio appt moved to may 21'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(ops.map((row) => [row.subject, row.value])).toEqual([
+      ['scan with dr okoro', '2026-05-15'],
+      ['physio appointment', '2026-05-19'],
+      ['physio appointment', '2026-05-21'],
+    ]);
+  });
+
   it('keeps no value from what someone is doing just now, but keeps a hobby', () => {
     expect(facts('my brother is coming over on the 12th to help')).toEqual([]);
     expect(fact('hobby', 'my hobby is painting')).toEqual([expect.objectContaining({ value: 'painting' })]);
