@@ -603,6 +603,14 @@ describe('what is told of someone else, in chat', () => {
     ]);
   });
 
+  it('reads a stay said with its days as a dated visit, and "wait actually its the …" as its correction', () => {
+    const ops = extractFacts(input('facts', ['my brother Ravi is visiting the 9th-11th, cant wait', 'wait actually its the 10th to the 12th not the 9th, his train got moved'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(ops.map((row) => [row.subject, row.value])).toEqual([
+      ["ravi's visit", '2026-05-09'],
+      ["ravi's visit", '2026-05-10'],
+    ]);
+  });
+
   it('keeps no value from what someone is doing just now, but keeps a hobby', () => {
     expect(facts('my brother is coming over on the 12th to help')).toEqual([]);
     expect(fact('hobby', 'my hobby is painting')).toEqual([expect.objectContaining({ value: 'painting' })]);
@@ -902,6 +910,15 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(dated).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2026-05-09' } })]);
     // No yes, no task.
     expect(taskOps([{ role: 'assistant', content: 'Want me to remind you to ring them about the MOT?' }, 'nah ill remember'])).toEqual([]);
+  });
+
+  it('reads a plan for a day said as what one is doing as an errand, and no plan in what was done', () => {
+    const titled = (line: string) => taskOps([line]).flatMap((op) => (op.op === 'add' ? [[op.task.title, op.task.due]] : []));
+    expect(titled('so excited!! collecting the keys from the letting agent fri')).toEqual([['Collect the keys from the letting agent', '2026-05-08']]);
+    expect(titled("we're dropping the bikes off for a service tmrw")).toEqual([['Drop the bikes off for a service', '2026-05-07']]);
+    expect(titled('returning that jacket was a pain on monday')).toEqual([]);
+    // "her" is never a man's name.
+    expect(titled('me and my flatmate tom adopted a kitten, picking her up from the shelter sat')[0]![0]).toBe('Pick her up from the shelter');
   });
 
   it('calls off a task by the name right after a dismissal', () => {

@@ -147,6 +147,11 @@ const DATED_THING = /\b(the [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
  */
 const APPOINTMENT = /\b((?:(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospital)\s+)?(?:appt|appointment|check-?up|booster|consultation|interview|scan))\b((?:\s+(?:w|with)\s+(?:dr\.?\s+)?[\p{L}'-]+)?)[,:]?\s+(?:(?:is|was|got|has been)\s+)?(?:now\s+)?(?:moved\s+to\s+|set\s+for\s+|booked\s+for\s+|on\s+|for\s+)?((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?(?:the\s+)?(?:[0-3]?\d(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d(?:st|nd|rd|th)?)\b[^.;!?]{0,20})/iu;
+/**
+ * Someone's stay said with its days: "my sister Nadia is coming to stay the 12th-15th", "Mum and Dad are visiting
+ * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
+ */
+const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put) (the [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
@@ -305,13 +310,18 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
 }
 
 function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
-  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT]) {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT]) {
     const found = pattern.exec(sentence);
     if (!found) continue;
     // An appointment's subject is the thing and whom it is with ("appointment with dr lindqvist"); its day is last.
     // Its time of day is no date, and a weekday before a day of the month only restates it ("fri the 15th 9:40" is the 15th).
     const day = (text: string) => text.replace(/^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?=(?:the\s+)?\d)/i, '').replace(/\s*(?:at\s+)?(?:\d{1,2}[:.]\d{2}(?:\s*[ap]m)?|\d{1,2}\s*[ap]m)\b|\s+at\s+\d{1,2}\b/gi, '');
-    const match = pattern === APPOINTMENT ? [found[0], `${found[1]!.replace(/\bappt\b/i, 'appointment')}${found[2]!.replace(/^\s+w\s+/i, ' with ')}`, day(found[3]!)] : found;
+    const match =
+      pattern === APPOINTMENT
+        ? [found[0], `${found[1]!.replace(/\bappt\b/i, 'appointment')}${found[2]!.replace(/^\s+w\s+/i, ' with ')}`, day(found[3]!)]
+        : pattern === VISIT
+          ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
+          : found;
     const subject = trimPhrase(match[1]!.replace(/^the /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
     // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
@@ -327,7 +337,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
   return undefined;
 }
 
-const IT_DATE = /^(?:it|that)(?:'s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
+const IT_DATE = /^(?:it|that)(?:'s|s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
 
 /** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
 function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): string | undefined {

@@ -14,7 +14,7 @@ import type { TaskOp } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, saysSmallTalk, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, saysSmallTalk, usualPronoun, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
@@ -48,7 +48,7 @@ const REMINDER_FRAME = /^(?:remind you (?:(?=[^.!?;]{0,40}?\b(?:mon|tue|wed|thu|
  * them then", "Rob will sort it"): kept only when its title names what it is
  * about. An explicit request ("remind me to call her back") is kept as said.
  */
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean; find?: boolean }[] = [
+const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean; find?: boolean; plan?: boolean }[] = [
   // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
   // the repetition is kept in the title, and no single day is its due date.
   {
@@ -64,6 +64,13 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   },
   // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
   { pattern: /\b(?:i|we|ill|i'll|we'll) (?:still |really |urgently |will |'ll )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
+  // A plan for a day, said as what one is doing ("picking her up from harbor paws sat", "we're dropping the car off
+  // tmrw"): an errand with the day it is for.
+  {
+    pattern: /(?:^|[,;]\s+|\b(?:and|also|so|then|ok|btw|we're|we are|i'm|i am|im)\s+)((?:picking|dropping|collecting|returning|booking|paying|posting|renewing|signing|handing)\b[^.!?;]*?\b(?:today|tonight|tomorrow|tmrw|tmr|(?:this |next )?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?|on the [0-3]?\d(?:st|nd|rd|th)))(?=[\s,.!?;]|$)/giu,
+    owner: 'author',
+    plan: true,
+  },
   // Written without "to" ("I need buy the uniform"): only before a verb of an errand, so "I need help" is not read.
   { pattern: new RegExp(`\\bi (?:need|must) (?!to\\b)((?:${ERRANDS})\\b[^.!?;]+)`, 'giu'), owner: 'author' },
   // A note to self that opens with an errand ("Call the landlord re: the boiler", "+ order lanterns", "ring them tmrw").
@@ -85,6 +92,8 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named', casual: true },
 ];
 
+/** The errand of a plan said with -ing. */
+const PLAN_VERBS: Readonly<Record<string, string>> = { picking: 'pick', dropping: 'drop', collecting: 'collect', returning: 'return', booking: 'book', paying: 'pay', posting: 'post', renewing: 'renew', signing: 'sign', handing: 'hand' };
 /** What an assistant does in its reply when asked: writing, listing, explaining, planning on the page. */
 const ANSWERED_IN_REPLY = /^(?:(?:first|just|quickly|also|now)\s+)?(?:write|draft|redraft|give|list|compose|recap|outline|brainstorm|help|plan|come up with|put together|make (?:me|us) (?:a|an|some)|show|walk (?:me|us) through|quiz|compare|go through|look over|read|check|fix|improve|polish|shorten|expand|work out|figure out|estimate|suggest|find (?:me |us )?(?:a|an|some)|tell|teach|describe|break down|sum up|turn (?:this|it|that) into)\b/i;
 
@@ -246,8 +255,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring, find }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand, casual, recurring, find } of matches) {
+      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring, find, plan }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand, casual, recurring, find, plan } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         // "Mrs. Petrakis will cover midday": the assistant relaying what someone else said they would do.
         if (owner === 'named' && fromAssistant) continue;
@@ -258,6 +267,13 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (owner === 'assistant' && spokenTo && !/\b(?:me|us|my|our|please|pls|plz)\b/i.test(match[0])) continue;
         let phrase = restoreDots(match[match.length - 1]!);
         if (find) phrase = `find ${phrase}`;
+        // "picking her up" → "pick her up": the plan said as the errand.
+        if (plan) {
+          // What was done, or what someone is like, is no plan ("booking flights was a nightmare on monday"); the day
+          // said last is left out of that reading ("sat" is also a past tense).
+          if (statesSomething(phrase.replace(/\s+\S+$/, ''))) continue;
+          phrase = phrase.replace(/^\p{L}+/u, (verb) => PLAN_VERBS[verb.toLowerCase()] ?? verb);
+        }
         // "I'll remind you to send the deck": the user's own task, restated.
         // The day said inside the frame ("remind you Wednesday morning (Oct 14) to call …") is the task's.
         let frameDay: string | undefined;
@@ -509,6 +525,9 @@ function resolvePronouns(title: string, before: string, sentenceBefore: string):
   // stands for someone else (here a pet), so the title keeps it.
   const named = before.indexOf(name.split(' ').at(-1)!);
   if (named > 0 && /\b(?:she|shes|she's|her|he|hes|he's|him|his)\b/i.test(before.slice(0, named))) return title;
+  // "her" is never a name that is usually a man's, nor "him"/"his" a woman's.
+  const usual = name.split(' ').map(usualPronoun).find(Boolean);
+  if (usual && usual !== (/^her$/i.test(pronouns[0]!) ? 'she' : 'he')) return title;
   return title
     .replace(/\bhim\b/g, name)
     .replace(/\bhis\b/g, `${name}'s`)

@@ -129,7 +129,7 @@ export function saysSmallTalk(sentence: string): boolean {
 export function isCorrection(sentence: string): boolean {
   const text = sentence.trim();
   return (
-    /^(?:actually|correction|sorry|apologies|oops|my (?:mistake|bad)|no wait|wait,? no|i was wrong|i misspoke|to correct myself|scratch that|i got (?:that|it) wrong)\b/i.test(text) ||
+    /^(?:wait,?\s+)?(?:actually|correction|sorry|apologies|oops|my (?:mistake|bad)|no wait|wait,? no|i was wrong|i misspoke|to correct myself|scratch that|i got (?:that|it) wrong)\b/i.test(text) ||
     /\b(?:i got (?:that|it) wrong|my (?:mistake|bad)|i was wrong|i misread|i meant|correction)\b/i.test(text) ||
     /\bnot (?:on |in |at )?[^,.;!?]{1,40}? but\b/i.test(text) ||
     /,\s*not (?:on |in |at )?(?:the )?[\p{L}\p{N}][^,.;!?]{0,40}[.!]?$/iu.test(text)
@@ -142,7 +142,7 @@ export function isCorrection(sentence: string): boolean {
  */
 export function statedValue(sentence: string): string {
   return sentence
-    .replace(/^(?:(?:actually|correction|sorry(?: about the confusion)?|apologies|oops|my (?:mistake|bad)(?: earlier)?|no wait|wait,? no|scratch that|i got (?:that|it) wrong)[,:;!.\s-]*)+/i, '')
+    .replace(/^(?:(?:wait,?\s+(?=actually\b)|actually|correction|sorry(?: about the confusion)?|apologies|oops|my (?:mistake|bad)(?: earlier)?|no wait|wait,? no|scratch that|i got (?:that|it) wrong)[,:;!.\s-]*)+/i, '')
     .replace(/^(?:sorry,?\s*)?i got (?:that|it) wrong[,:;\s-]*/i, '')
     .replace(/\bnot (?:on |in |at )?[^,.;!?]{1,40}? but (?:actually )?/i, '')
     .replace(/:\s*not (?:on |in |at )?[^,.;!?]{1,30},\s*/i, ': ')
