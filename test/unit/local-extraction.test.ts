@@ -611,6 +611,15 @@ describe('what is told of someone else, in chat', () => {
     ]);
   });
 
+  it('moves the last dated thing when the news is that they moved it', () => {
+    const rows = extractFacts(input('facts', ['vet appt is on the 12th', 'the clinic rang, they pushed me back to the 15th'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(rows.map((row) => [row.subject, row.value])).toEqual([
+      ['vet appointment', '2026-05-12'],
+      ['vet appointment', '2026-05-15'],
+    ]);
+    expect(facts('they moved me to a bigger desk')).toEqual([]);
+  });
+
   it('keeps no value from what someone is doing just now, but keeps a hobby', () => {
     expect(facts('my brother is coming over on the 12th to help')).toEqual([]);
     expect(fact('hobby', 'my hobby is painting')).toEqual([expect.objectContaining({ value: 'painting' })]);

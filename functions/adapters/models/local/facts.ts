@@ -259,7 +259,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       }
       if (people.length > 0) lastPerson = people[people.length - 1];
       // "Sorry, I got that wrong: it is on the 14th, not the 12th": "it" is the last dated thing.
-      const itDate = !matched && correction ? IT_DATE.exec(sentence) : null;
+      // "dentist called, they moved me to dec 4": the last dated thing moved, told as news rather than as a correction.
+      const itDate = !matched ? (correction ? IT_DATE.exec(sentence) : MOVED_ME.exec(sentence)) : null;
       const lastDated = itDate ? lastDatedThing(input, candidates) : undefined;
       if (itDate && lastDated) {
         const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
@@ -337,6 +338,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
   return undefined;
 }
 
+const MOVED_ME = /\b(?:they|she|he|the (?:clinic|surgery|office|dentist|doctor|vet|garage|school))(?:'ve| have)? (?:moved|rescheduled|pushed|bumped|changed) (?:me|us|it|(?:my|our|the) (?:appt|appointment|booking|slot))(?: back| forward)? to ((?:the |mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|next |[0-3]?\d)[^.;!?,]{0,30})/i;
 const IT_DATE = /^(?:it|that)(?:'s|s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
 
 /** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
