@@ -630,6 +630,10 @@ describe('what is told of someone else, in chat', () => {
     expect(contacts('can you order the 5kg bag from Zooplus for me').map((c) => c.name)).toEqual([]);
   });
 
+  it('reads a job said before the name in a support reply', () => {
+    expect(contact('Hannah Reyes', 'Your account manager, Hannah Reyes, will email you the new contract.')).toMatchObject({ role: 'account manager' });
+  });
+
   it('reads a first name before a surname said in lower case as one person', () => {
     const [record] = recaseKnownNames([{ content: 'had lunch with dax garcia from the design team' }]);
     expect(record!.content).toContain('Dax Garcia');
@@ -928,6 +932,16 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(titled('returning that jacket was a pain on monday')).toEqual([]);
     // "her" is never a man's name.
     expect(titled('me and my flatmate tom adopted a kitten, picking her up from the shelter sat')[0]![0]).toBe('Pick her up from the shelter');
+  });
+
+  it('closes an assistant’s own promise when it reports the work done beside a "will"', () => {
+    const ops = taskOps([
+      { role: 'assistant', content: "I'll refund the £20 delivery charge to your card today." },
+      { role: 'assistant', content: 'Good news: the £20 delivery charge has been refunded and will reach your card in 3 days.' },
+    ]);
+    expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ target: 'new:t1', changes: { state: 'done' } })]);
+    // A promise alone still closes nothing.
+    expect(taskOps([{ role: 'assistant', content: "I'll refund the £20 delivery charge today." }, { role: 'assistant', content: 'I will make sure the £20 delivery charge is refunded.' }]).filter((op) => op.op === 'update' && op.changes.state)).toEqual([]);
   });
 
   it('calls off a task by the name right after a dismissal', () => {

@@ -95,6 +95,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
+  // "Our engineer, Tomasz, will call you", "your account manager Hannah Reyes": a job said before the name.
+  { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir) ((?:[a-z]+ )?(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "trainer is Kofi", "the landlord there is Greg Hale": a job named first, then who holds it.
   { pattern: new RegExp(`(?:^|[,;:]\\s*|\\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er) )((?:[a-z]+ )?(?:${JOB_WORDS}))(?: there)? (?:is|was|will be|'s gonna be|is going to be) (${NAME})(?=[.,;!?]|$| (?:and|but|so|who)\\b)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly

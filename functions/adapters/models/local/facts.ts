@@ -152,7 +152,7 @@ const APPOINTMENT = /\b((?:(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospi
  * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
  */
 const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
-const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put) (the [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
+const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
 
@@ -323,7 +323,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
         : pattern === VISIT
           ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
           : found;
-    const subject = trimPhrase(match[1]!.replace(/^the /i, '').toLowerCase());
+    const subject = trimPhrase(match[1]!.replace(/^(?:the|an?|your) /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
     // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
     const known = previous(subject);

@@ -36,6 +36,8 @@ function statesSomething(sentence: string): boolean {
 
 /** What an assistant will not do is never a task: "I won't be able to book flights", "I can't change the invoice address". */
 const REFUSAL = /\bi(?:'m| am)? (?:will not|won't|wont|cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|don't|do not|refuse to)\b/i;
+/** A report of work done, even beside a "will" ("the credit has been applied and will show on your next bill"). */
+const REPORTED = /\b(?:has|have) been (?:\p{L}+ed|sent|done|paid|made|put|set up|taken care of)\b|\b(?:went through|is now done|is done)\b/iu;
 /** An assistant saying it cannot do what was just asked ("I can't place orders", "I'm not able to make bookings"). */
 const REFUSED = /\bi(?:'m| am)? (?:cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|won't be able to|will not be able to|don't have (?:access|the ability)|do not have (?:access|the ability))\b/i;
 /** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
@@ -222,7 +224,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       // One report may close several ("spare room cleared, snacks bought"): each clause is matched on its own.
       let reported = false;
       // A question reports nothing ("since she won't be vaccinated until after Nov 10?").
-      if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence)) && !/\?\s*$/.test(sentence)) {
+      if (index < DEEP_SENTENCES_PER_RECORD && !(fromAssistant && ACKNOWLEDGEMENT.test(sentence) && !REPORTED.test(sentence)) && !/\?\s*$/.test(sentence)) {
         // A repeating task moved on stays open, and is moved on once per sentence.
         const advanced: OpenTask[] = [];
         for (const clause of reportClauses(sentence)) {
