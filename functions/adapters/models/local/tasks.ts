@@ -69,7 +69,7 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
   // A plan for a day, said as what one is doing ("picking her up from harbor paws sat", "we're dropping the car off
   // tmrw"): an errand with the day it is for.
   {
-    pattern: /(?:^|[,;]\s+|\b(?:and|also|so|then|ok|btw|we're|we are|i'm|i am|im)\s+)((?:picking|dropping|collecting|returning|booking|paying|posting|renewing|signing|handing)\b[^.!?;]*?\b(?:today|tonight|tomorrow|tmrw|tmr|(?:this |next )?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?|on the [0-3]?\d(?:st|nd|rd|th)))(?=[\s,.!?;]|$)/giu,
+    pattern: /(?:^|[,;]\s+|\b(?:and|also|so|then|ok|btw|we're|we are|i'm|i am|im)\s+)((?:picking|dropping|collecting|returning|booking|paying|posting|renewing|signing|handing)\b[^.!?;]{0,120}?\b(?:today|tonight|tomorrow|tmrw|tmr|(?:this |next )?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?|on the [0-3]?\d(?:st|nd|rd|th)))(?=[\s,.!?;]|$)/giu,
     owner: 'author',
     plan: true,
   },
@@ -378,7 +378,7 @@ function nextOccurrence(task: OpenTask): string | '' | undefined {
 }
 
 /** "Want me to remind you to call and book the checkup?", "Shall I set a reminder on the 13th to clear the room?" */
-const OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i|would you like|want) (?:set (?:up )?(?:a |an )?reminder|remind you|add a reminder)((?= [^?]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d)) [^?]{1,40}?)?? (?:to|about|for) ([^?]+)\?/i;
+const OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i|would you like|want) (?:set (?:up )?(?:a |an )?reminder|remind you|add a reminder)((?= [^?]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d)) [^?]{1,40}?)?? (?:to|about|for) ([^?]{1,200})\?/i;
 function offeredReminder(content: string, position: number): { phrase: string; day?: string; position: number } | undefined {
   const match = OFFER.exec(content);
   if (!match) return undefined;
