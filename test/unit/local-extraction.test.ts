@@ -891,6 +891,9 @@ describe('tasks: closed by meaning, not by wording', () => {
     const ops = taskOps(['remind me to water the fern on the 15th of every month', 'watered the fern!']);
     expect(ops[0]).toMatchObject({ op: 'add', task: { title: 'Water the fern (every month on the 15th)', due: '2026-05-15' } });
     expect(ops[1]).toMatchObject({ op: 'update', target: 'new:t1', changes: { due: '2026-06-15' } });
+    // The assistant saying it was done is the same occurrence, not the next one.
+    const again = taskOps(['remind me to water the fern on the 15th of every month', 'watered the fern!', { role: 'assistant', content: 'Nice, the fern has been watered for May; next reminder is June 15.' }]);
+    expect(again.filter((op) => op.op === 'update' && op.changes.due)).toHaveLength(1);
   });
 
   it('moves the day of what was just asked for: "make it thursday not wed"', () => {
@@ -921,6 +924,8 @@ describe('tasks: closed by meaning, not by wording', () => {
     // A yes to an offer about an open task gives that task the offered day.
     const dated = taskOps([{ role: 'assistant', content: 'Shall I set a reminder on the 9th to post the tax return?' }, 'yes please'], openTask('Post the tax return'));
     expect(dated).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2026-05-09' } })]);
+    // "Do you want a reminder to … too?" is an offer as well, and "too" is no part of the title.
+    expect(taskOps([{ role: 'assistant', content: 'Do you want a reminder to renew the parking permit too?' }, 'yes pls, fri'])).toEqual([expect.objectContaining({ op: 'add', task: { title: 'Renew the parking permit', owner: 'user', due: '2026-05-08' } })]);
     // No yes, no task.
     expect(taskOps([{ role: 'assistant', content: 'Want me to remind you to ring them about the MOT?' }, 'nah ill remember'])).toEqual([]);
   });

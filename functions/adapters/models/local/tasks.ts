@@ -37,7 +37,7 @@ function statesSomething(sentence: string): boolean {
 /** What an assistant will not do is never a task: "I won't be able to book flights", "I can't change the invoice address". */
 const REFUSAL = /\bi(?:'m| am)? (?:will not|won't|wont|cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|don't|do not|refuse to)\b/i;
 /** A report of work done, even beside a "will" ("the credit has been applied and will show on your next bill"). */
-const REPORTED = /\b(?:has|have) been (?:\p{L}+ed|sent|done|paid|made|put|set up|taken care of)\b|\b(?:went through|is now done|is done)\b/iu;
+const REPORTED = /\b(?:has|have) been (?:\p{L}+ed|sent|done|paid|made|put|set up|taken care of)\b|\bwent through\b/iu;
 /** An assistant saying it cannot do what was just asked ("I can't place orders", "I'm not able to make bookings"). */
 const REFUSED = /\bi(?:'m| am)? (?:cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|won't be able to|will not be able to|don't have (?:access|the ability)|do not have (?:access|the ability))\b/i;
 /** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
@@ -232,7 +232,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           if (!progress) continue;
           reported = true;
           // A repeating reminder done this time goes on: its next day is due ("gave her the heartworm pill").
-          const next = progress.state === 'done' ? nextOccurrence(progress.task) : undefined;
+          // Only the user's (or a tool's) report moves it on: the assistant saying so again is the same occurrence.
+          const next = progress.state === 'done' ? (fromAssistant && /\((?:every|each) /i.test(progress.task.title) ? '' : nextOccurrence(progress.task)) : undefined;
           if (next !== undefined) {
             ops.push({ op: 'update', target: progress.task.target, changes: next ? { due: next } : {}, evidence: [record.id] });
             if (next) progress.task.due = next;
@@ -378,7 +379,7 @@ function nextOccurrence(task: OpenTask): string | '' | undefined {
 }
 
 /** "Want me to remind you to call and book the checkup?", "Shall I set a reminder on the 13th to clear the room?" */
-const OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i|would you like|want) (?:set (?:up )?(?:a |an )?reminder|remind you|add a reminder)((?= [^?]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d)) [^?]{1,40}?)?? (?:to|about|for) ([^?]{1,200})\?/i;
+const OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i|would you like|want) (?:set (?:up )?(?:a |an )?reminder|remind you|add a reminder|a reminder)((?= [^?]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d)) [^?]{1,40}?)?? (?:to|about|for) ([^?]{1,200})\?/i;
 function offeredReminder(content: string, position: number): { phrase: string; day?: string; position: number } | undefined {
   const match = OFFER.exec(content);
   if (!match) return undefined;
@@ -607,7 +608,7 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
     .replace(/\s+(?:can|could|would|will) (?:u|you|ya)\b.*$/i, '')
-    .replace(/\s+(?:pls|plz|please)$/i, '')
+    .replace(/\s+(?:pls|plz|please|too|as well)$/i, '')
     // A deadline said by someone's arrival ("before then", "before they get here", "before she lands"): the task is
     // what precedes it. A condition ("when you get home", "once it restarts") is part of the work and stays.
     .replace(/\s+before (?:then\b|(?:they|he|she|we|everyone|they're|she's|he's|we're) (?:get|gets|arrive|arrives|come|comes|land|lands|are here|is here|visit|visits|show up|shows up|back)\b).*$/i, '')
