@@ -183,9 +183,13 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       refused = { position, rest: request.rest };
     }
     if (!fromAssistant) request = undefined;
+    if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
+    const spokenTo = !fromAssistant && author.name && lastOther?.name && lastOther.key !== author.key ? lastOther : undefined;
+    lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
+    if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     // "Want me to remind you to call the clinic?" / "yea remind me wed morning": the offer, accepted, is the user's task.
     if (fromAssistant) offer = offeredReminder(author.content, position);
-    else if (offer && offer.position === position - 1) {
+    else if (record.role === 'user' && offer && offer.position === position - 1) {
       const accepted = acceptsOffer(author.content);
       if (accepted) {
         const due = resolveDate(author.content, record.timestamp, true) ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined);
@@ -206,10 +210,6 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       }
       offer = undefined;
     }
-    if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
-    const spokenTo = !fromAssistant && author.name && lastOther?.name && lastOther.key !== author.key ? lastOther : undefined;
-    lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
-    if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     let created = 0;
     // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
     const typographic = /’/.test(author.content);
