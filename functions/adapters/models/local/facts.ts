@@ -135,6 +135,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   },
 ];
 
+/** The patterns read in a sentence that also asks for a task, without the global flag (tested, not iterated). */
+const TOLD_IN_TASK = PATTERNS.filter(({ inTask }) => inTask).map(({ pattern }) => new RegExp(pattern.source, pattern.flags.replace('g', '')));
 /** What someone or something is doing just now ("coming sun the 25th", "making a noise"), unlike "my hobby is painting". */
 const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving|heading|moving|making|acting|being|getting|doing|taking|having|playing|running|working|bringing|sending|calling|texting|asking|trying|talking|thinking)\s+\S/i;
 /** "My brain is full", "my back is killing me", "my heart is broken": how the body or the mood is just now, not a value to keep. */
@@ -216,7 +218,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       deep = index < DEEP_SENTENCES_PER_RECORD;
       const people = deep ? personNames(restoreDots(held)) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
-      const taskLike = TASK_LIKE.test(held) && !PATTERNS.some(({ pattern, inTask }) => inTask && new RegExp(pattern.source, pattern.flags.replace('g', '')).test(held));
+      const asksTask = TASK_LIKE.test(held);
+      const taskLike = asksTask && !TOLD_IN_TASK.some((pattern) => pattern.test(held));
       if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || taskLike) {
         if (people.length > 0) lastPerson = people[people.length - 1];
         continue;
@@ -226,7 +229,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
       for (const { pattern, build, change, fallback, inTask } of PATTERNS) {
         if (fallback && found.length > 0) continue;
-        if (TASK_LIKE.test(held) && !inTask) continue;
+        if (asksTask && !inTask) continue;
         for (const match of sentence.matchAll(pattern)) {
           const built = build(match);
           if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });

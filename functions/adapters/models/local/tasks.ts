@@ -168,6 +168,15 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   let lastTouched: { target: string; position: number } | undefined;
   // A reminder the assistant offered in its last message, waiting for the user's yes.
   let offer: { phrase: string; day?: string; position: number } | undefined;
+  /** A new task, opened for the rest of the batch and asked for last; its due date only when not before the record. */
+  const addTask = (title: string, owner: string, due: { iso: string } | undefined, record: { id: string; timestamp: string }, position: number): string => {
+    const ref = `t${++refs}`;
+    const dueIso = notPast(due, record.timestamp);
+    ops.push({ op: 'add', ref, task: { title, owner, ...(dueIso ? { due: dueIso } : {}) }, evidence: [record.id] });
+    open.push({ ...openTask(`new:${ref}`, title), ...(dueIso ? { due: dueIso } : {}) });
+    lastTouched = { target: `new:${ref}`, position };
+    return ref;
+  };
   for (const [position, record] of input.records.entries()) {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
@@ -196,15 +205,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const title = cleanTitle(offer.phrase, author.name, author.name ?? 'the user');
         const known = sameTask(title, open);
         if (known) {
-          ops.push({ op: 'update', target: known.target, changes: due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}, evidence: [record.id] });
+          const dueIso = notPast(due, record.timestamp);
+          ops.push({ op: 'update', target: known.target, changes: dueIso ? { due: dueIso } : {}, evidence: [record.id] });
           lastTouched = { target: known.target, position };
-        } else if (title.split(' ').length >= 2) {
-          const ref = `t${++refs}`;
-          const dueIso = due && due.iso >= record.timestamp.slice(0, 10) ? due.iso : undefined;
-          ops.push({ op: 'add', ref, task: { title, owner: author.key, ...(dueIso ? { due: dueIso } : {}) }, evidence: [record.id] });
-          open.push({ ...openTask(`new:${ref}`, title), ...(dueIso ? { due: dueIso } : {}) });
-          lastTouched = { target: `new:${ref}`, position };
-        }
+        } else if (title.split(' ').length >= 2) addTask(title, author.key, due, record, position);
         offer = undefined;
         if (accepted === 'only') continue;
       }
@@ -335,15 +339,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           lastTouched = { target: restated.target, position };
           break;
         }
-        const ref = `t${++refs}`;
-        ops.push({
-          op: 'add',
-          ref,
-          task: { title, owner: who, ...(due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}) },
-          evidence: [record.id],
-        });
-        open.push({ ...openTask(`new:${ref}`, title), ...(due && due.iso >= record.timestamp.slice(0, 10) ? { due: due.iso } : {}) });
-        lastTouched = { target: `new:${ref}`, position };
+        const ref = addTask(title, who, due, record, position);
         created += 1;
         if (owner === 'assistant' && !fromAssistant) {
           // What was asked, without its verb or who it is for: "order the crate for me on chewy" → "the crate on chewy".
@@ -356,6 +352,11 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     }
   }
   return { ops };
+}
+
+/** A due date kept only when it is not before the day the record was written. */
+function notPast(due: { iso: string } | undefined, timestamp: string): string | undefined {
+  return due && due.iso >= timestamp.slice(0, 10) ? due.iso : undefined;
 }
 
 /**
