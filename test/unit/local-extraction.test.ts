@@ -1099,3 +1099,92 @@ describe('speaker roles: an assistant’s words are read as the assistant’s', 
     expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Send Dana the quarterly slides', owner: 'assistant' }) })]);
   });
 });
+
+describe('support logs: what an agent tells the customer, and what is no one', () => {
+  const C = 'Ines Moreau';
+  it('reads reference numbers as the customer’s facts, whoever says them', () => {
+    const rows = facts(
+      { content: 'My policy no. is HX-20931-B and I filed the claim last week.', speaker: C },
+      { content: 'Thanks Ines, I’ve logged this under case 55817 and the replacement went out as order #RT-4410.', role: 'assistant' },
+      { content: 'The courier gave me tracking number 1Z 9981 2231 0047 for it.', speaker: C },
+    );
+    expect(rows).toEqual(expect.arrayContaining([
+      expect.objectContaining({ subject: C, attribute: 'policy number', value: 'HX-20931-B' }),
+      expect.objectContaining({ subject: C, attribute: 'case number', value: '55817' }),
+      expect.objectContaining({ subject: C, attribute: 'order number', value: 'RT-4410' }),
+    ]));
+    // A year or a count after such a word is no reference.
+    expect(fact('order number', { content: 'I placed the order 3 weeks ago, in 2025 I think.', speaker: C })).toEqual([]);
+  });
+
+  it('reads what an agent states about the customer’s own account, and nothing it only advises', () => {
+    const rows = facts(
+      { content: 'Hello, I need help with my card.', speaker: C },
+      { content: 'I can see you’re on the Premier Plus plan, and your billing address is 4 Quay Street, Bristol. Your balance is $1,204.50 today.', role: 'assistant' },
+      { content: 'If your limit is too low, you could ask for a review.', role: 'assistant' },
+    );
+    expect(rows).toEqual(expect.arrayContaining([
+      expect.objectContaining({ subject: C, attribute: 'plan', value: 'Premier Plus' }),
+      expect.objectContaining({ subject: C, attribute: 'billing address', value: '4 Quay Street, Bristol' }),
+      expect.objectContaining({ subject: C, attribute: 'balance', value: '$1,204.50 today' }),
+    ]));
+    expect(rows.filter((row) => row.attribute === 'limit')).toEqual([]);
+  });
+
+  it('reads a day an agent books or moves, named by what is booked, as a dated thing (a reminder is a task, not one)', () => {
+    const rows = facts(
+      { content: 'Can the inspection be on Tuesday?', speaker: C },
+      { content: 'Of course, I’ve booked the inspection for Tuesday, May 12.', role: 'assistant' },
+      { content: 'Update: I’ve rescheduled the inspection to Friday, May 15, as the surveyor is ill.', role: 'assistant' },
+      { content: 'And I’ve moved your reminder to Thursday.', role: 'assistant' },
+    );
+    // The first booking is added and superseded in the same patch by the correction that moves it.
+    expect(rows.filter((row) => row.attribute === 'date')).toEqual([
+      expect.objectContaining({ subject: 'inspection', value: '2026-05-12' }),
+      expect.objectContaining({ subject: 'inspection', value: '2026-05-15' }),
+    ]);
+    const moved = extractFacts(input('facts', [{ content: 'I’ve rescheduled the inspection to Friday, May 15.', role: 'assistant' }])).ops.find((op) => op.op === 'add');
+    expect(moved).toMatchObject({ correction: true, statement: 'I’ve rescheduled the inspection to Friday, May 15' });
+  });
+
+  it('gives no one the digits of an account or a tracking number as a phone, and an agent’s "your number" to the customer', () => {
+    const people = contacts(
+      { content: 'Reference KL-5530291, for Ines Moreau. The parcel is 7741 2209 5518 3306.', speaker: C },
+      { content: 'I’ve passed this to our claims adjuster, Tomas Berg. He’ll be in touch.', role: 'assistant' },
+      { content: 'Done, your phone number is now +44 7700 900123.', role: 'assistant' },
+    );
+    expect(people.find((c) => c.name === C)?.channels).toEqual([{ type: 'phone', value: '+44 7700 900123' }]);
+    expect(people.find((c) => c.name === 'Tomas Berg')).toMatchObject({ role: 'claims adjuster' });
+    expect(people.find((c) => c.name === 'Tomas Berg')?.channels ?? []).toEqual([]);
+  });
+
+  it('takes no address for a person, and a job said before a name with "your"', () => {
+    const people = contacts(
+      { content: 'Please send it to 12 Larch Avenue, Leeds.', speaker: C },
+      { content: 'The parcel will go to Harbour Road depot. Your courier is Ama Mensah.', role: 'assistant' },
+    );
+    expect(people.map((c) => c.name)).not.toEqual(expect.arrayContaining(['Larch Avenue']));
+    expect(people.map((c) => c.name)).not.toEqual(expect.arrayContaining(['Harbour Road']));
+    expect(people.find((c) => c.name === 'Ama Mensah')).toMatchObject({ role: 'courier' });
+  });
+
+  it('keeps an agent’s dated promise as its task, and its dated instruction as the customer’s, restated once', () => {
+    const ops = taskOps([
+      { content: 'The sofa arrived with a torn cushion.', speaker: C },
+      { content: 'I’m sorry! I’ll get back to you by Thursday with a replacement date. Please upload two photos of the damage by Wednesday.', role: 'assistant' },
+      { content: 'Just a quick reminder to upload the photos of the damage by Wednesday.', role: 'assistant' },
+      { content: 'I’ll keep you posted, and I’ll get back to you soon.', role: 'assistant' },
+    ]);
+    const added = ops.filter((op) => op.op === 'add');
+    expect(added).toEqual([
+      expect.objectContaining({ task: expect.objectContaining({ owner: 'assistant', due: '2026-05-07' }) }),
+      expect.objectContaining({ task: expect.objectContaining({ title: 'Upload two photos of the damage', owner: C, due: '2026-05-06' }) }),
+    ]);
+    expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ target: 'new:t2', evidence: ['r3'] })]);
+  });
+
+  it('closes a numbered thing’s task by its number, not another’s', () => {
+    const open = [{ alias: 'T1', title: 'Return the Model 3 handset', owner: 'user', state: 'open' }, { alias: 'T2', title: 'Return the Model 4 charger', owner: 'user', state: 'open' }];
+    expect(taskOps([{ content: 'The Model 3 went out this morning.', speaker: C }], open)).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);
+  });
+});

@@ -23,7 +23,7 @@ const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional';
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
@@ -96,9 +96,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "Our engineer, Tomasz, will call you", "your account manager Hannah Reyes": a job said before the name.
-  { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir) ((?:[a-z]+ )?(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir) ((?:[a-z]+ ){0,2}(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "trainer is Kofi", "the landlord there is Greg Hale": a job named first, then who holds it.
-  { pattern: new RegExp(`(?:^|[,;:]\\s*|\\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er) )((?:[a-z]+ )?(?:${JOB_WORDS}))(?: there)? (?:is|was|will be|'s gonna be|is going to be) (${NAME})(?=[.,;!?]|$| (?:and|but|so|who)\\b)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
+  { pattern: new RegExp(`(?:^|[,;:]\\s*|\\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Yy]our) )((?:[a-z]+ ){0,2}(?:${JOB_WORDS}))(?: there)? (?:is|was|will be|'s gonna be|is going to be) (${NAME})(?=[.,;!?]|$| (?:and|but|so|who)\\b)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly
   { pattern: new RegExp(`\\b${WHO}(?:'s| is| was| has been|'s been) (?:a|an) ${ROLE}(?=[.,;!?]|$| (?:by trade|for a living|these days|for|since|in|at|and|but|so)\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "marcus next door does plumbing for a living": a trade named by what they do
@@ -131,13 +131,41 @@ const PET_NAME = new RegExp(`\\b(?:my|our|his|her|their|the|a|new|rescue) (?:(?:
 const SHOP = /\b(?:[Oo]rder|[Oo]rdered|[Bb]uy|[Bb]ought|[Pp]urchase|[Pp]urchased)\b[^.!?;]{0,40}? (?:from|at) (\p{Lu}[\p{L}'&-]+)/gu;
 /** A name one books a table at or eats at is a place. */
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
+/** A street's last word, read as a street wherever it stands ("Willow Crescent"); "Lane" or "Court" only after a house number. */
+const STREET_END = /(?:^|\s)(?:Street|St|Road|Rd|Avenue|Ave|Crescent|Drive|Boulevard|Blvd|Terrace|Parkway|Highway|Hwy|Mews)\.?$/u;
+/** An address is no one: "28 Willow Crescent, Apt 4B", "12b Harrow Lane". */
+function isStreet(name: string, sentence: string): boolean {
+  if (STREET_END.test(name)) return true;
+  const at = sentence.indexOf(name);
+  return at > 0 && /\b\d{1,5}[A-Za-z]?,? $/.test(sentence.slice(Math.max(0, at - 8), at));
+}
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
 const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
 /** A sentence that goes on about someone already named: "she …", "btw he …". */
 const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and) )?(she|he)\b/i;
 const PREFERENCE_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e) (?:really )?(likes|loves|prefers|enjoys|hates|dislikes|is allergic to|can't stand) ([^.,;!?]+)`, 'gu');
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-const PHONE_PATTERN = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3}[\s-]?\d{3,4}[\s-]?\d{0,4}/g;
+const PHONE_PATTERN = /(?<![\p{L}\p{N}_/#.,-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{2,5}(?:[\s.-]?\d{2,4}){1,3}/gu;
+/**
+ * The phone numbers a sentence gives: not the digits of an account or order code ("LN-4471932"), nor a run out of a
+ * longer number read in groups ("tracking number 9400 1109 8836 2214 5570"), nor a number a label says is something else.
+ */
+function phonesIn(sentence: string): string[] {
+  const text = sentence.replace(EMAIL_PATTERN, '');
+  const phones: string[] = [];
+  for (const match of text.matchAll(PHONE_PATTERN)) {
+    const start = match.index ?? 0;
+    const end = start + match[0].trimEnd().length;
+    if (/\d[\s-]?$/.test(text.slice(Math.max(0, start - 2), start)) || /^[\s-]?\d/.test(text.slice(end, end + 2))) continue;
+    if (NOT_A_PHONE.test(text.slice(Math.max(0, start - 40), start))) continue;
+    const digits = match[0].replace(/\D/g, '').length;
+    // A date ("2026-11-02", "02.11.2026") is no number to call.
+    if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(match[0].trim())) continue;
+    if (digits >= 7 && digits <= 15) phones.push(match[0].trim());
+  }
+  return phones;
+}
+const NOT_A_PHONE = /\b(?:account|order|ticket|case|claim|reference|ref|booking|policy|tracking|confirmation|invoice|membership|member|serial|reservation|incident|return|refund|card|iban|sort code|routing|pin|code|id|number of|no\.)(?: (?:number|no\.?|id|code))?(?: is| was)?[:#]?\s*$/i;
 /** Words that end an organisation's capture but are not part of it. */
 const ORG_TAIL = /(?: (?:Ltd|Inc|Co|Corp)(?=\.))?(?: (?:[Ll]ast|[Tt]his|[Nn]ext|[Tt]oday|[Yy]esterday|[Nn]ow|[Tt]here))+$/u;
 
@@ -206,6 +234,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     for (const match of content.matchAll(SHOP)) places.add(match[1]!.toLowerCase());
   }
   const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  /** The user's name in this batch, when their messages carry one: whom an assistant's "your" stands for. */
+  const userName = input.records.map((record) => (record.role === 'user' ? authorOf(record).name : undefined)).find(Boolean);
   const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */
   let lastPerson: Observation | undefined;
@@ -295,7 +325,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         }
       }
       const orgNames = [...organisations];
-      const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter((name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()));
+      const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter(
+        (name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()) && !isStreet(name, sentence),
+      );
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
       const named = candidates
         // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
@@ -410,12 +442,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         const person = subject(match[1]!);
         if (person) addUnique(person.preferences, `${match[2]} ${trimPhrase(match[3]!)}`, (p) => p.toLowerCase());
       }
-      const target = named.length === 1 ? named[0] : named.length === 0 ? (speaker ?? lastPerson) : undefined;
+      // An assistant's "your number is now …" is the user's; an assistant naming no one gives no one a number.
+      const reach = EMAIL_PATTERN.test(sentence) || phonesIn(sentence).length > 0;
+      EMAIL_PATTERN.lastIndex = 0;
+      const addressee = reach && record.role === 'assistant' && /\byour\b/i.test(sentence) && userName ? observe(userName, record) : undefined;
+      const target = named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
       if (target) {
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addUnique(target.channels, { type: 'email', value: email }, (c) => c.value.toLowerCase());
-        for (const phone of sentence.replace(EMAIL_PATTERN, '').match(PHONE_PATTERN) ?? []) {
-          if (phone.replace(/\D/g, '').length >= 7) addUnique(target.channels, { type: 'phone', value: phone.trim() }, (c) => c.value);
-        }
+        for (const phone of phonesIn(sentence)) addUnique(target.channels, { type: 'phone', value: phone }, (c) => c.value);
       }
     }
   }

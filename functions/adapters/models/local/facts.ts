@@ -56,6 +56,33 @@ const PERSON_VALUE = new RegExp(`^${TITLED}`, 'u');
 const ME = '\u0000me';
 
 type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
+/** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
+const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty';
+/** A reference's value: a code with a digit in it, or a number read in groups. */
+const REFERENCE = new RegExp(
+  `\\b(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?: (?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|[Cc]ode|[Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}))(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+const referenceOf = (m: RegExpMatchArray) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!);
+
+/** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
+const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm]ailing|[Pp]ostal|[Nn]ew) address|[Aa]ddress)(?: on file)?(?: is| was)?(?: now)?:? (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$| (?:and|but|so|if|when|for)\b)/gu;
+
+/**
+ * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
+ * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
+ * Only these forms: an assistant's other words restate, advise or guess, and are no evidence of a value.
+ */
+/** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
+const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
+const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage)';
+const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build }[] = [
+  { pattern: REFERENCE, build: referenceOf },
+  { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!) },
+  { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
+  { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+];
+
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
 const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean; inTask?: boolean }[] = [
   { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
@@ -126,6 +153,9 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
     build: (m) => preference(ME, m[1]!, 'dislikes'),
   },
   { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
+  // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
+  { pattern: REFERENCE, build: referenceOf, inTask: true },
+  { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), inTask: true },
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
@@ -143,7 +173,7 @@ const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving
 const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
 /** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
-const DATED_THING = /\b(the [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
+const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
 /**
  * An appointment said in chat, without a verb: "first appt w dr lindqvist tues the 20th 4:30", "booked the booster,
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
@@ -154,9 +184,9 @@ const APPOINTMENT = /\b((?:(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospi
  * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
  */
 const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
-const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) for ([^.;!?]{1,40})/iu;
+const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
-const NOT_DATED = /^(?:the )?(?:user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
+const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
 
 const PRONOUN = /^(?:she|he|they)$/i;
 /** Whether the sentence being read is within the record's compromise budget (see DEEP_SENTENCES_PER_RECORD). */
@@ -211,8 +241,17 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   deep = true;
   /** The last person named in the batch, for "she lives in Oslo". */
   let lastPerson: string | undefined;
+  /** Whom an assistant's "you" stands for: the batch's user. */
+  const userKey = input.records.map((record) => (record.role === 'user' ? authorOf(record).key : undefined)).find(Boolean) ?? 'user';
   for (const record of input.records) {
-    if (record.type !== 'message' || record.role === 'assistant' || record.role === 'tool') continue;
+    if (record.type !== 'message' || record.role === 'tool') continue;
+    if (record.role === 'assistant') {
+      for (const candidate of toldByAssistant(record, userKey, (subject) => previousDate(input, candidates, subject))) {
+        supersedeWithinBatch(candidates, candidate);
+        candidates.push(candidate);
+      }
+      continue;
+    }
     const author = authorOf(record);
     for (const [index, held] of heldSentences(author.content).entries()) {
       deep = index < DEEP_SENTENCES_PER_RECORD;
@@ -311,6 +350,33 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     });
   }
   return { ops };
+}
+
+/** An agent's booking said with what is booked: "I've booked / moved / rescheduled the visit …", "your delivery is set for …". */
+const BOOKED_BY_ASSISTANT = /\b(?:(?:i've|i have|we've|we have) (?:scheduled|booked|moved|rescheduled|pushed|arranged|set)|your [a-z][a-z -]{1,30}? (?:is|has been) (?:now )?(?:booked|scheduled|set|moved|rescheduled|confirmed) (?:for|to))\b/i;
+/** The user's facts an assistant's message states (ASSISTANT_PATTERNS), one per attribute and sentence. */
+function toldByAssistant(record: UpdaterInput['records'][number], userKey: string, previous: (subject: string) => string | undefined): Candidate[] {
+  const found: Candidate[] = [];
+  for (const said of heldSentences(authorOf(record).content)) {
+    if (isSmallTalk(said) || isHypothetical(said) || looksLikeInstruction(said)) continue;
+    // Typographic apostrophes read as plain ones ("I’ve booked"); the statement keeps the writer's.
+    const held = said.replace(/[’‘]/g, "'");
+    // "I've moved the visit to Monday, Nov 9", "your installation is scheduled for the 14th": the agent books the day.
+    const dated = BOOKED_BY_ASSISTANT.test(held) ? datedThing(held, record.timestamp, previous) : undefined;
+    if (dated) {
+      found.push({ table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: trimPhrase(said), correction: /\b(?:moved|rescheduled|pushed|changed)\b/i.test(held), evidence: [record.id] });
+    }
+    for (const { pattern, build } of ASSISTANT_PATTERNS) {
+      for (const match of held.matchAll(pattern)) {
+        const built = build(match);
+        if (!built) continue;
+        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? userKey : v]));
+        if (found.some((c) => c.statement === trimPhrase(said) && c.row.attribute === row.attribute)) continue;
+        found.push({ table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(said), correction: CHANGE_SIGNAL.test(held), evidence: [record.id] });
+      }
+    }
+  }
+  return found;
 }
 
 function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {

@@ -50,7 +50,19 @@ const REMINDER_FRAME = /^(?:remind you (?:(?=[^.!?;]{0,40}?\b(?:mon|tue|wed|thu|
  * them then", "Rob will sort it"): kept only when its title names what it is
  * about. An explicit request ("remind me to call her back") is kept as said.
  */
-const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named'; needsDate?: boolean; errand?: boolean; casual?: boolean; recurring?: boolean; find?: boolean; plan?: boolean }[] = [
+const CREATE_PATTERNS: {
+  pattern: RegExp;
+  owner: 'author' | 'assistant' | 'named' | 'addressee';
+  /** Kept only with a due date said in it: a promise or an instruction without one is courtesy or advice. */
+  needsDate?: boolean;
+  /** Read only in an assistant's message. */
+  fromAssistant?: boolean;
+  errand?: boolean;
+  casual?: boolean;
+  recurring?: boolean;
+  find?: boolean;
+  plan?: boolean;
+}[] = [
   // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
   // the repetition is kept in the title, and no single day is its due date.
   {
@@ -90,6 +102,24 @@ const CREATE_PATTERNS: { pattern: RegExp; owner: 'author' | 'assistant' | 'named
     pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?:kindly\s+|just\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
+  // A support agent's promise with a day: "I'll update you here by tomorrow afternoon", "I'll call you back by Friday".
+  {
+    pattern: /\bi(?:'ll| will| shall)\s+((?:update you|get back to you|let you know|follow up|call you|ring you|email you|e-mail you|text you|check in|confirm)\b[^.!?;]*)/giu,
+    owner: 'author',
+    needsDate: true,
+    fromAssistant: true,
+  },
+  // An agent's instruction with a deadline is the user's to do: "Please return the Hub 3 in the prepaid box by Nov 26",
+  // "just a reminder to send the receipt by the 20th", "you'll need to sign the form before Friday".
+  {
+    pattern: new RegExp(
+      `(?:^|[,;:]\\s*|\\b(?:and|so|then)\\s+)(?:(?:please|pls|kindly|just)\\s+|(?:just )?(?:a |one )?(?:quick |friendly )?reminder to\\s+|remember to\\s+|don't forget to\\s+|make sure (?:you |to )|be sure to\\s+|you(?:'ll| will)? need to\\s+|you must\\s+)+((?:${ERRANDS}|return|send|bring|fill out|sign|upload|confirm|reply|complete|provide|drop|mail|ship)\\b(?! me\\b| us\\b)[^.!?;]*)`,
+      'giu',
+    ),
+    owner: 'addressee',
+    needsDate: true,
+    fromAssistant: true,
+  },
   // "Marco will book the table"; not what someone will be or feel ("Priya will be impressed", "Cheese is going to be the hard part").
   { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named', casual: true },
 ];
@@ -120,7 +150,7 @@ const COMPLETION_WORDS = /(?:^|\bi |\bwe |\bjust )called\b|\b(?:rang|phoned|done
 const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with|dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
 /** Verbs that do the same work: closing "email X" by "sent X". */
 const SAME_WORK: Readonly<Record<string, string>> = {
-  email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', arrange: 'send',
+  email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', arrange: 'send', return: 'send', returned: 'send',
   ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call',
   reserve: 'book', reimburse: 'refund',
   grab: 'pick', grabbed: 'pick', collect: 'pick', collected: 'pick',
@@ -262,12 +292,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
-      const matches = CREATE_PATTERNS.flatMap(({ pattern, owner, errand, casual, recurring, find, plan }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan }))).sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand, casual, recurring, find, plan } of matches) {
+      const matches = CREATE_PATTERNS.filter((rule) => !rule.fromAssistant || fromAssistant)
+        .flatMap(({ pattern, owner, errand, casual, recurring, find, plan, needsDate }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan, needsDate })))
+        .sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
+      for (const { match, owner, errand, casual, recurring, find, plan, needsDate } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         // "Mrs. Petrakis will cover midday": the assistant relaying what someone else said they would do.
         if (owner === 'named' && fromAssistant) continue;
-        let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : author.key;
+        let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : owner === 'addressee' ? addressee.key : author.key;
         // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
         if (owner === 'assistant' && fromAssistant) continue;
         // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
@@ -302,14 +334,19 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // booster") then stays part of its title.
         const leadDay = /^remind me /i.test(lead.trim()) ? lead : frameDay;
         const dueInLead = recurring || !leadDay ? undefined : resolveDate(leadDay, record.timestamp, true);
-        const dueInPhrase = recurring || dueInLead ? undefined : resolveDate(phrase, record.timestamp, true);
+        // A deadline said twice ("within 14 days of delivery, so by Nov 26"): the day after "by" is the one meant.
+        const byAt = needsDate ? phrase.search(/\b(?:by|before|no later than)\s/i) : -1;
+        const dueInPhrase = recurring || dueInLead ? undefined : ((byAt > 0 ? resolveDate(phrase.slice(byAt), record.timestamp, true) : undefined) ?? resolveDate(phrase, record.timestamp, true));
         // Finding someone is due only by a day said as a deadline ("a babysitter for the 14th"), not days of the week
         // they are needed on ("a walker on my office days (mon wed fri)").
         const deadline = find && dueInPhrase ? new RegExp(`\\b(?:by|before|for|on|until)\\s+(?:the\\s+)?${escapeRegExp(dueInPhrase.text)}`, 'i').test(phrase) : true;
         const due = recurring || !deadline ? undefined : (dueInLead ?? dueInPhrase);
+        if (needsDate && !due) continue;
         // "Could you write me a short message in French?": answered in the reply, unless it is for later.
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
-        const work = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
+        const dated = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
+        // "… within 14 days of delivery, so": the rest of a deadline said twice leaves the title.
+        const work = needsDate ? dated.replace(/\s+within \d+ (?:business |working )?days?(?: of [\p{L} ]+?)?(?=[,;]|\s*$)/iu, '').replace(/[,;]?\s*(?:so|i\.e\.|that is|which is)?\s*$/i, '') : dated;
         const clauseBefore = held.slice(0, match.index ?? 0);
         const plainTitle = resolvePronouns(
           cleanTitle(work, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
@@ -330,7 +367,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const pronounObject = explicit && /^\p{L}+ (?:them|him|her|it)\b/iu.test(title);
         if (!title || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || (casual && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
-        const restated = fromAssistant ? sameTask(title, open) : undefined;
+        const restated = fromAssistant ? sameTask(title, open, addressee.name) : undefined;
         if (restated) {
           // A restatement that says more ("call Eastside Animal Clinic and book …" for "call and book …") names the task.
           const fuller = [...restated.words].every((word) => lemmas(title).has(word)) && lemmas(title).size > restated.words.size;
@@ -467,7 +504,7 @@ function contentWords(text: string): Set<string> {
       .toLowerCase()
       .replace(/['’]s\b/g, '')
       .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+      .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word))
       .map((word) => (word.length > 5 ? word.replace(/(?:ing|ed)$/, '') : word))
       .map((word) => (word.length > 3 ? word.replace(/(?<!s)s$/, '') : word)),
   );
@@ -493,14 +530,20 @@ function withoutDue(phrase: string, dueText: string): string {
 }
 
 /** The open task a restatement names: most of its lemmas, the same work and object. */
-function sameTask(title: string, open: readonly OpenTask[]): OpenTask | undefined {
-  const words = lemmas(title);
+/**
+ * The open task a title restates, by the words they share. `whom`: the person an assistant's tasks are for, whose
+ * name every one of them may carry ("Confirm with Farid …", "Email Farid …"): it is no evidence of the same work.
+ */
+function sameTask(title: string, open: readonly OpenTask[], whom?: string): OpenTask | undefined {
+  const name = whom ? contentWords(whom) : new Set<string>();
+  const words = new Set([...lemmas(title)].filter((word) => !name.has(word)));
   let best: OpenTask | undefined;
   let bestScore = 0;
   for (const task of open.filter((t) => !t.target.startsWith('done:'))) {
+    const taskWords = [...task.words].filter((word) => !name.has(word));
     let shared = 0;
-    for (const word of task.words) if (words.has(word)) shared += 1;
-    const score = shared / Math.max(1, Math.min(task.words.size, words.size));
+    for (const word of taskWords) if (words.has(word)) shared += 1;
+    const score = shared / Math.max(1, Math.min(taskWords.length, words.size));
     if (shared >= 2 && score >= 0.6 && (task.verb === undefined || words.has(task.verb)) && score > bestScore) {
       best = task;
       bestScore = score;

@@ -13,6 +13,8 @@ export { countTokens };
 
 /** Abbreviations whose period ends neither a sentence nor a value ("Dr. Weiss", "Brightwell Inc. signed"). */
 const ABBREVIATIONS = /\b(Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Mt|Inc|Ltd|Co|Corp|Bros|Messrs|Rev|Gen|Capt|Lt|Sgt|No|vs|etc|approx|dept|est|e\.g|i\.e)\.(?=\s|$)/g;
+/** "policy no. is HX-20931", "ref. 5521", "acct. #8812": a number's label, whose period ends no sentence. */
+const NUMBER_LABELS = /\b(no|ref|acct|nr)\.(?=\s*(?:is\b|was\b|[:#]|[A-Z]{0,6}-?\d))/gi;
 /** U+2024 ONE DOT LEADER stands in for an abbreviation's period while text is split and matched. */
 const HELD_DOT = '\u2024';
 
@@ -30,6 +32,7 @@ export function heldSentences(text: string): string[] {
   return text
     .normalize('NFC')
     .replace(ABBREVIATIONS, `$1${HELD_DOT}`)
+    .replace(NUMBER_LABELS, `$1${HELD_DOT}`)
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0)
@@ -68,7 +71,7 @@ export function restoreDots(text: string): string {
 
 /** A sentence with its abbreviations' periods held, so value patterns that stop at "." do not stop inside "Dr. Weiss". */
 export function holdAbbreviations(sentence: string): string {
-  return sentence.replace(ABBREVIATIONS, `$1${HELD_DOT}`);
+  return sentence.replace(ABBREVIATIONS, `$1${HELD_DOT}`).replace(NUMBER_LABELS, `$1${HELD_DOT}`);
 }
 
 /**
