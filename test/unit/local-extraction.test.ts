@@ -1183,6 +1183,46 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ target: 'new:t2', evidence: ['r3'] })]);
   });
 
+  it('reads an agent who names themself, and a team said in lower case, as contacts with what they do', () => {
+    const people = contacts(
+      { content: 'My boiler cover renewal went wrong.', speaker: C },
+      { content: 'Good morning, I’m Yusuf Adeyemi from the renewals team. Let me look into it.', role: 'assistant' },
+      { content: 'Thanks. Lena Park on your billing desk said it was sorted.', speaker: C },
+    );
+    expect(people.find((c) => c.name === 'Yusuf Adeyemi')).toMatchObject({ role: 'renewals team' });
+    expect(people.find((c) => c.name === 'Lena Park')).toMatchObject({ role: 'billing desk' });
+    // "I'm sorry", "I am Happy to help" name no one.
+    expect(contacts({ content: 'I’m Sorry to hear that. I am Happy to help.', role: 'assistant' })).toEqual([]);
+  });
+
+  it('reads an e-mail or a phone number whole, under one name however it is called, and an amount without what it replaced', () => {
+    const rows = facts(
+      { content: 'My new e-mail address is ines.m@post.example.org and my mobile number is 07700 900456.', speaker: C },
+      { content: 'Thanks, I have updated your email to ines.m@post.example.org. Your excess is now £250 instead of £400.', role: 'assistant' },
+    );
+    expect(rows).toEqual(expect.arrayContaining([
+      expect.objectContaining({ attribute: 'email', value: 'ines.m@post.example.org' }),
+      expect.objectContaining({ attribute: 'phone', value: '07700 900456' }),
+      expect.objectContaining({ attribute: 'excess', value: '£250' }),
+    ]));
+    expect(rows.filter((row) => /mail|phone|mobile/.test(String(row.attribute))).map((row) => row.attribute).sort()).toEqual(['email', 'email', 'phone']);
+  });
+
+  it('keeps the work an agent offers as its task when the customer says yes, and nothing when they decline or it is the reply itself', () => {
+    const accepted = taskOps([
+      { content: 'The wardrobe door arrived split.', speaker: C },
+      { content: 'I’m sorry! I can send a new door panel by courier. Would you like me to go ahead?', role: 'assistant' },
+      { content: 'Yes please.', speaker: C },
+    ]);
+    expect(accepted).toEqual([expect.objectContaining({ op: 'add', task: { title: 'Send a new door panel by courier', owner: 'assistant' }, evidence: ['r2', 'r3'] })]);
+    expect(taskOps([{ content: 'Shall I refund the delivery charge?', role: 'assistant' }, { content: 'No thanks, keep it.', speaker: C }])).toEqual([]);
+    expect(taskOps([{ content: 'Would you like me to draft a complaint letter?', role: 'assistant' }, { content: 'yes pls', speaker: C }])).toEqual([]);
+  });
+
+  it('reads working from home as where the author works', () => {
+    expect(fact('workplace', { content: 'I mostly work from home, so the outages hurt.', speaker: C })).toEqual([expect.objectContaining({ subject: C, value: 'home' })]);
+  });
+
   it('closes a numbered thing’s task by its number, not another’s', () => {
     const open = [{ alias: 'T1', title: 'Return the Model 3 handset', owner: 'user', state: 'open' }, { alias: 'T2', title: 'Return the Model 4 charger', owner: 'user', state: 'open' }];
     expect(taskOps([{ content: 'The Model 3 went out this morning.', speaker: C }], open)).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);

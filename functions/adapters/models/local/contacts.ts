@@ -91,6 +91,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:got|landed|accepted|took|was offered) (?:the|a|an) (?:new )?${ROLE} (?:job|position|role|post) (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "opened his own place, Osteria Luca"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:opened|started|founded|launched) (?:his|her|their|my) own (?:place|business|company|restaurant|shop|studio|firm)?,? (${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
+  // "Priya Nair from the claims team", "Sam on our billing desk": the team someone works in, said in lower case.
+  { pattern: new RegExp(`\\b(${NAME}) (?:from|on|in|with) (?:the|our|your) ((?:[a-z]+ ){1,2}(?:team|department|desk|office))\\b`, 'gu'), who: 1, role: 2, org: 0, department: true },
   // "I met José Álvarez from Ferrotek", "spoke with Søren from Kestrel Bank"
   { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
@@ -139,6 +141,8 @@ function isStreet(name: string, sentence: string): boolean {
   const at = sentence.indexOf(name);
   return at > 0 && /\b\d{1,5}[A-Za-z]?,? $/.test(sentence.slice(Math.max(0, at - 8), at));
 }
+/** An agent naming themself: "I'm Priya Nair from the claims team", "my name is Tom and I'll be looking after this". */
+const AGENT_INTRO = new RegExp(`(?:^|[.!,]\\s+)(?:[Hh]i|[Hh]ello|[Gg]ood (?:morning|afternoon|evening))?[ ,]*(?:[A-Z][a-z]+, )?(?:I'm|I’m|I am|[Mm]y name is|[Mm]y name’s|[Mm]y name's) (\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)(?:,? (?:from|on|in|with) (?:the |our )?((?:\\p{L}+ ){0,2}(?:team|department|desk|support|office)))?`, 'u');
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
 const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
 /** A sentence that goes on about someone already named: "she …", "btw he …". */
@@ -276,6 +280,16 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const opening = spokenOf;
     const questionBack = QUESTION_BACK.test(author.content.trim());
     if (!questionBack) spokenOf = undefined;
+    // "Hi, I'm Priya Nair from the claims team": the agent who answers names themself; a contact the user deals with.
+    if (record.role === 'assistant') {
+      const intro = AGENT_INTRO.exec(author.content.slice(0, 400));
+      const name = intro && !commonWord(intro[1]!.split(' ')[0]!) ? intro[1]! : undefined;
+      const agent = name ? observe(name, { id: record.id, timestamp: record.timestamp }) : undefined;
+      if (agent) {
+        agent.personal = true;
+        agent.role ??= intro![2] ? trimPhrase(intro![2]) : 'support agent';
+      }
+    }
     // "found a dentist!! Dr Amy Cho, her office is …": who serves the author, named in the next breath.
     if (record.role !== 'assistant' && !looksLikeInstruction(author.content)) {
       for (const match of author.content.slice(0, 2_000).matchAll(FOUND_PROVIDER)) {

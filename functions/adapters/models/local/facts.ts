@@ -76,11 +76,20 @@ const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm
 /** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
 const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
 const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage)';
+/** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
+const REACH_VALUE = `([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
+const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
+/** "my new email is ines.moreau@example.com", "my mobile is now 07700 900456". */
+/** One name for each way to reach someone: "e-mail address" is "email", "contact number" and "cell" are "phone". */
+const reachAttribute = (said: string) => (/mail/i.test(said) ? 'email' : 'phone');
+const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|changed to) (?:now )?${REACH_VALUE}`, 'giu');
 const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build }[] = [
+  { pattern: new RegExp(`\\b(?:updated|changed|set) your ${REACH_ATTRIBUTE} to ${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
+  { pattern: new RegExp(`\\byour ${REACH_ATTRIBUTE} (?:is|has been (?:changed|updated) to) (?:now )?${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
   { pattern: REFERENCE, build: referenceOf },
   { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!) },
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
-  { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with|instead of|rather than|down from|up from|from)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
@@ -153,6 +162,9 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
     build: (m) => preference(ME, m[1]!, 'dislikes'),
   },
   { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
+  { pattern: MY_REACH, build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
+  // "I work from home", "we're working from home these days": where the author works.
+  { pattern: /\b(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:mostly |usually |mainly |now |currently |still )?(?:work|working) (?:from|at) home\b/giu, build: () => profile(ME, 'workplace', 'home') },
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
   { pattern: REFERENCE, build: referenceOf, inTask: true },
   { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), inTask: true },
@@ -371,7 +383,8 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
         const built = build(match);
         if (!built) continue;
         const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? userKey : v]));
-        if (found.some((c) => c.statement === trimPhrase(said) && c.row.attribute === row.attribute)) continue;
+        // One value of a sentence is read once, by the first pattern that reads it.
+        if (found.some((c) => c.statement === trimPhrase(said) && (c.row.attribute === row.attribute || c.row.value === row.value))) continue;
         found.push({ table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(said), correction: CHANGE_SIGNAL.test(held), evidence: [record.id] });
       }
     }

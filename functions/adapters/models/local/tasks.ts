@@ -198,6 +198,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   let lastTouched: { target: string; position: number } | undefined;
   // A reminder the assistant offered in its last message, waiting for the user's yes.
   let offer: { phrase: string; day?: string; position: number } | undefined;
+  // Work the assistant offered to do in its last message ("I can ship a replacement. Shall I go ahead?").
+  let actionOffer: { phrase: string; position: number; id: string } | undefined;
   /** A new task, opened for the rest of the batch and asked for last; its due date only when not before the record. */
   const addTask = (title: string, owner: string, due: { iso: string } | undefined, record: { id: string; timestamp: string }, position: number): string => {
     const ref = `t${++refs}`;
@@ -227,6 +229,23 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     lastAuthor = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     if (record.role === 'user') addressee = { key: author.key, ...(author.name ? { name: author.name } : {}) };
     // "Want me to remind you to call the clinic?" / "yea remind me wed morning": the offer, accepted, is the user's task.
+    if (fromAssistant) actionOffer = offeredAction(author.content, position, record.id);
+    else if (record.role === 'user' && actionOffer && actionOffer.position === position - 1) {
+      // "Yes please": the assistant's offered work is its task, for the user who said yes.
+      const accepted = acceptsOffer(author.content);
+      if (accepted) {
+        const due = resolveDate(actionOffer.phrase, record.timestamp, true);
+        const work = due ? withoutDue(actionOffer.phrase, due.text) : actionOffer.phrase;
+        const title = cleanTitle(work, undefined, author.name ?? 'the user');
+        if (title.split(' ').length >= 2 && !sameTask(title, open, author.name)) {
+          const ref = addTask(title, 'assistant', due, record, position);
+          const added = ops.find((op) => op.op === 'add' && op.ref === ref);
+          if (added) added.evidence.unshift(actionOffer.id);
+        }
+      }
+      actionOffer = undefined;
+      if (accepted === 'only') continue;
+    }
     if (fromAssistant) offer = offeredReminder(author.content, position);
     else if (record.role === 'user' && offer && offer.position === position - 1) {
       const accepted = acceptsOffer(author.content);
@@ -422,6 +441,25 @@ function offeredReminder(content: string, position: number): { phrase: string; d
   const match = OFFER.exec(content);
   if (!match) return undefined;
   return { phrase: match[2]!, position, ...(match[1]?.trim() ? { day: match[1].trim() } : {}) };
+}
+
+/** An offer to do something ("Would you like me to ship a replacement?", "Shall I go ahead?" after "I can ship one"). */
+const ACTION_OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i)\s+([^?]{2,160})\?/i;
+/** An offer that names no work of its own: the work is what the message said it can do. */
+const PROCEED = /^(?:go ahead|proceed|do (?:that|it|this|so)|set (?:that|it|this) up|arrange (?:that|it|this)|book (?:that|it|this)|put (?:that|it|this) through|process (?:that|it|this)|make (?:that|the) change|sort (?:that|it|this) out)\b/i;
+/** The work an assistant offers to do later, waiting for the user's yes; never a reminder (above) or a reply's own text. */
+function offeredAction(content: string, position: number, id: string): { phrase: string; position: number; id: string } | undefined {
+  const match = ACTION_OFFER.exec(content);
+  if (!match || OFFER.test(content)) return undefined;
+  let phrase = match[1]!.trim();
+  if (PROCEED.test(phrase)) {
+    const can = [...content.slice(0, match.index).matchAll(/\bI can ([^.!?;]{3,160})/g)].at(-1);
+    if (!can) return undefined;
+    phrase = can[1]!.trim();
+  }
+  phrase = phrase.replace(/\s+for you\b/i, '').replace(/[,;:]\s*$/, '');
+  if (ANSWERED_IN_REPLY.test(phrase) || /^(?:explain|walk you|talk you|go over|send you (?:a|some) (?:tips|links?|ideas))/i.test(phrase)) return undefined;
+  return { phrase, position, id };
 }
 
 /**
