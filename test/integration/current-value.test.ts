@@ -116,6 +116,34 @@ describe('an assistant’s words, read as the assistant’s', () => {
   });
 });
 
+describe('a support log, read as support logs are written', () => {
+  const tasksOf = async (agentId: string) => (await api<{ items: { title: string; owner: string; state: string; due?: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
+  const factsOf = async (agentId: string) => (await api<{ items: { row: Record<string, string | null>; statement: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=100`)).body.items;
+
+  it('keeps the references, the agent’s instruction with its deadline and the work it offered, and closes the instruction when the customer reports it', async () => {
+    const agentId = 'support-log';
+    await consolidate(
+      agentId,
+      [
+        ['user', 'Hello, the blender I bought arrived with a cracked jug. Order number BX-30417.'],
+        ['assistant', "I'm sorry about that. I've opened case 77102 for you. Please send a photo of the cracked jug by Friday."],
+        ['assistant', 'I can also send a replacement jug by courier. Would you like me to go ahead?'],
+        ['user', 'Yes please.'],
+      ],
+      '2026-11-02T09:00:00Z',
+    );
+    const rows = (await factsOf(agentId)).map((fact) => fact.row);
+    expect(rows).toEqual(expect.arrayContaining([expect.objectContaining({ attribute: 'order number', value: 'BX-30417' }), expect.objectContaining({ attribute: 'case number', value: '77102' })]));
+    const tasks = await tasksOf(agentId);
+    expect(tasks.find((t) => /photo of the cracked jug/i.test(t.title))).toMatchObject({ owner: 'user', state: 'open', due: '2026-11-06' });
+    expect(tasks.find((t) => /replacement jug/i.test(t.title))).toMatchObject({ owner: 'assistant', state: 'open' });
+    expect(await contextFor(agentId, 'What was my order number?')).toMatch(/BX-30417/);
+
+    await consolidate(agentId, [['user', 'Sent the photo of the jug just now.']], '2026-11-03T10:00:00Z');
+    expect((await tasksOf(agentId)).find((t) => /photo of the cracked jug/i.test(t.title))).toMatchObject({ state: 'done' });
+  });
+});
+
 describe('a biography from what was said', () => {
   const contactsOf = async (agentId: string) => (await api<{ items: { name: string; role?: string; biography: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/contacts?limit=100`)).body.items;
 
