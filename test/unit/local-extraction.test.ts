@@ -1219,6 +1219,47 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(taskOps([{ content: 'Would you like me to draft a complaint letter?', role: 'assistant' }, { content: 'yes pls', speaker: C }])).toEqual([]);
   });
 
+  it('names a reference by what it is of, a flight by its number, and a value an agent changes as replacing the old', () => {
+    const rows = facts(
+      { content: 'Booking reference MZ4T8R, and the claim reference is CR-20077.', speaker: C },
+      { content: 'I’ve changed your flight to BA2491 on Friday, and upgraded your seat to 3A.', role: 'assistant' },
+    );
+    expect(rows).toEqual(expect.arrayContaining([
+      expect.objectContaining({ attribute: 'booking reference', value: 'MZ4T8R' }),
+      expect.objectContaining({ attribute: 'claim reference', value: 'CR-20077' }),
+      expect.objectContaining({ attribute: 'flight', value: 'BA2491' }),
+    ]));
+    const changed = extractFacts(input('facts', [{ content: 'I’ve changed your flight to BA2491 on Friday.', role: 'assistant' }])).ops.find((op) => op.op === 'add');
+    expect(changed).toMatchObject({ correction: true });
+  });
+
+  it('gives "her number" to the relation the message named, and takes an agent’s "Ms Moreau" for the customer', () => {
+    const people = contacts(
+      { content: 'My brother Tiago is collecting me, could you add him to the booking? His number is 0161 496 0732.', speaker: C },
+      { content: 'Of course, Ms Moreau. Tiago is added.', role: 'assistant' },
+    );
+    expect(people.find((c) => c.name === 'Tiago')?.channels).toEqual([{ type: 'phone', value: '0161 496 0732' }]);
+    expect(people.find((c) => c.name === C)?.channels ?? []).toEqual([]);
+    expect(people.map((c) => c.name)).not.toContain('Ms Moreau');
+  });
+
+  it('closes a task an agent reports done in a word, and reads "I’ll drop it off" after a reminder as that task, not new work', () => {
+    const open = [{ alias: 'T1', title: 'Add Tiago to the booking', owner: 'assistant', state: 'open' }];
+    expect(taskOps([{ content: 'All done, Tiago is added.', role: 'assistant' }], open)).toEqual([expect.objectContaining({ target: 'T1', changes: { state: 'done' } })]);
+    const ops = taskOps([
+      { content: 'Please post the old card reader back to us by the 20th.', role: 'assistant' },
+      { content: 'Sure. I’ll drop it at the depot on Saturday.', speaker: C },
+    ]);
+    expect(ops.filter((op) => op.op === 'add')).toHaveLength(1);
+    expect(ops.find((op) => op.op === 'update')).toMatchObject({ target: 'new:t1', evidence: ['r2'] });
+  });
+
+  it('reads a second errand’s deadline in an agent’s "please …, and … by"', () => {
+    expect(taskOps([{ content: 'Please keep the boxes, and return the faulty unit by May 22.', role: 'assistant' }, { content: 'ok', speaker: C }])).toEqual([
+      expect.objectContaining({ task: expect.objectContaining({ title: 'Return the faulty unit', due: '2026-05-22' }) }),
+    ]);
+  });
+
   it('reads working from home as where the author works', () => {
     expect(fact('workplace', { content: 'I mostly work from home, so the outages hurt.', speaker: C })).toEqual([expect.objectContaining({ subject: C, value: 'home' })]);
   });

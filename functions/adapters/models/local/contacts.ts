@@ -141,6 +141,11 @@ function isStreet(name: string, sentence: string): boolean {
   const at = sentence.indexOf(name);
   return at > 0 && /\b\d{1,5}[A-Za-z]?,? $/.test(sentence.slice(Math.max(0, at - 8), at));
 }
+/** An agent's "Ms Moreau" for the customer Ines Moreau: the user, addressed by title and surname. */
+function addressedFormally(name: string, userName: string | undefined): boolean {
+  const surname = userName?.trim().split(/\s+/).at(-1);
+  return !!surname && userName!.includes(' ') && new RegExp(`^(?:Mr|Mrs|Ms|Miss|Mx|Dr)\\.? ${escapeRegExp(surname)}$`, 'u').test(name.replace(/\u2024/g, '.'));
+}
 /** An agent naming themself: "I'm Priya Nair from the claims team", "my name is Tom and I'll be looking after this". */
 const AGENT_INTRO = new RegExp(`(?:^|[.!,]\\s+)(?:[Hh]i|[Hh]ello|[Gg]ood (?:morning|afternoon|evening))?[ ,]*(?:[A-Z][a-z]+, )?(?:I'm|I’m|I am|[Mm]y name is|[Mm]y name’s|[Mm]y name's) (\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)(?:,? (?:from|on|in|with) (?:the |our )?((?:\\p{L}+ ){0,2}(?:team|department|desk|support|office)))?`, 'u');
 /** A short question back ("no?", "really?", "how is he doing?"): naming no one, it passes on who was being spoken of. */
@@ -277,6 +282,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
     const speaker = author.name ? observe(author.name, record) : undefined;
     if (speaker) speaker.personal = true;
     let previousNamed: Observation[] = [];
+    // The last relation this record named ("my sister Clara … her number is …"), even inside a question.
+    let relatedInRecord: Observation | undefined;
     const opening = spokenOf;
     const questionBack = QUESTION_BACK.test(author.content.trim());
     if (!questionBack) spokenOf = undefined;
@@ -340,7 +347,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
       const orgNames = [...organisations];
       const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter(
-        (name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()) && !isStreet(name, sentence),
+        (name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()) && !isStreet(name, sentence) && !(record.role === 'assistant' && addressedFormally(name, userName)),
       );
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
       const named = candidates
@@ -414,6 +421,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       for (const match of held.matchAll(RELATION_PATTERN)) {
         const person = observe(match[2]!, record);
         if (person) {
+          relatedInRecord = person;
           person.personal = true;
           addUnique(person.relationships, { type: relationType(match[1]!), to: author.key }, (r) => r.type);
         }
@@ -460,7 +468,10 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const reach = EMAIL_PATTERN.test(sentence) || phonesIn(sentence).length > 0;
       EMAIL_PATTERN.lastIndex = 0;
       const addressee = reach && record.role === 'assistant' && /\byour\b/i.test(sentence) && userName ? observe(userName, record) : undefined;
-      const target = named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
+      // "Her number is …": the person "her" stands for; "my number is …" the author's own.
+      const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b/i.test(sentence);
+      const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
+      const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
       if (target) {
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addUnique(target.channels, { type: 'email', value: email }, (c) => c.value.toLowerCase());
         for (const phone of phonesIn(sentence)) addUnique(target.channels, { type: 'phone', value: phone }, (c) => c.value);

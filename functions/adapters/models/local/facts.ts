@@ -57,13 +57,23 @@ const ME = '\u0000me';
 
 type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
 /** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
-const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty';
+const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight';
+/** What a reference is of, said before its label ("booking reference", "claim reference"): part of its name. */
+const REFERENCE_OF = `(?:(${'booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
+  .split('|')
+  .map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`)
+  .join('|')}) )?`;
 /** A reference's value: a code with a digit in it, or a number read in groups. */
 const REFERENCE = new RegExp(
-  `\\b(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?: (?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|[Cc]ode|[Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}))(?![\\p{L}\\p{N}])`,
+  `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?: (?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|[Cc]ode|[Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}))(?![\\p{L}\\p{N}])`,
   'gu',
 );
-const referenceOf = (m: RegExpMatchArray) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!);
+const referenceOf = (m: RegExpMatchArray) => {
+  const label = m[2]!.toLowerCase();
+  // "flight AC872" is the flight; "booking reference QX7P2L" the booking reference; "order HW-55107" the order number.
+  const name = label === 'flight' ? 'flight' : m[1] && m[1].toLowerCase() !== label ? `${m[1].toLowerCase()} ${label}` : `${label} number`;
+  return profile(ME, name, m[3]!);
+};
 
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
 const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm]ailing|[Pp]ostal|[Nn]ew) address|[Aa]ddress)(?: on file)?(?: is| was)?(?: now)?:? (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$| (?:and|but|so|if|when|for)\b)/gu;
@@ -75,7 +85,7 @@ const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm
  */
 /** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
 const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
-const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage)';
+const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit)';
 /** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
 const REACH_VALUE = `([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
 const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
@@ -89,6 +99,8 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build }[] = [
   { pattern: REFERENCE, build: referenceOf },
   { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!) },
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
+  // "I've changed your flight to TP1349 on Friday", "we've upgraded your plan to Gold": the new value, replacing the old.
+  { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
   { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with|instead of|rather than|down from|up from|from)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
 ];
 

@@ -120,6 +120,13 @@ const CREATE_PATTERNS: {
     needsDate: true,
     fromAssistant: true,
   },
+  // "Please keep the receipts, and submit them by May 20": the deadline is the second errand's.
+  {
+    pattern: new RegExp(`^(?:please|pls|kindly)\\b[^.!?;]*?,?\\s+and\\s+((?:${ERRANDS}|return|send|bring|fill out|sign|upload|confirm|reply|complete|provide|drop|mail|ship)\\b(?! me\\b| us\\b)[^.!?;]*)`, 'giu'),
+    owner: 'addressee',
+    needsDate: true,
+    fromAssistant: true,
+  },
   // "Marco will book the table"; not what someone will be or feel ("Priya will be impressed", "Cheese is going to be the hard part").
   { pattern: new RegExp(`\\b(\\p{Lu}[\\p{L}'-]+) (?:will|is going to|promised to|agreed to|needs to|has to)\\s+${NOT_WORK}([^.!?;]+)`, 'gu'), owner: 'named', casual: true },
 ];
@@ -148,11 +155,13 @@ const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /(?:^|\bi |\bwe |\bjust )called\b|\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
 const GENERIC_DONE = /\b(?:done|finished|completed|sorted|taken care of|all set|went out|in your inbox|is back with|dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
+/** Words a report of the deed adds that name no other work ("Done, Clara is added"). */
+const DONE_WORDS = new Set(['do', 'be', 'been', 'is', 'was', 'has', 'have', 'done', 'finish', 'finished', 'complete', 'completed', 'sorted', 'now', 'all', 'set', 'just', 'already', 'ok', 'okay', 'great']);
 /** Verbs that do the same work: closing "email X" by "sent X". */
 const SAME_WORK: Readonly<Record<string, string>> = {
   email: 'send', mail: 'send', ship: 'send', post: 'send', forward: 'send', arrange: 'send', return: 'send', returned: 'send',
   ring: 'call', rang: 'call', rung: 'call', phone: 'call', phoned: 'call',
-  reserve: 'book', reimburse: 'refund',
+  reserve: 'book', reimburse: 'refund', added: 'add',
   grab: 'pick', grabbed: 'pick', collect: 'pick', collected: 'pick',
   // Getting something is buying it when it is done ("get peanut-free snacks", "snacks bought").
   get: 'buy', got: 'buy', bought: 'buy', purchase: 'buy', purchased: 'buy',
@@ -395,6 +404,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           lastTouched = { target: restated.target, position };
           break;
         }
+        // "Yep, it's packed. I'll drop it at the post office tomorrow" right after the return was spoken of: "it" is that
+        // task's thing, and this is how it will be done, not new work.
+        const spokenOf = lastTouched && position > lastTouched.position && position - lastTouched.position <= 2 ? open.find((task) => task.target === lastTouched!.target) : undefined;
+        if (!fromAssistant && !takenOver && spokenOf && /^\p{L}+ (?:it|them)\b/iu.test(title)) {
+          ops.push({ op: 'update', target: spokenOf.target, changes: {}, evidence: [record.id] });
+          lastTouched = { target: spokenOf.target, position };
+          break;
+        }
         const ref = addTask(title, who, due, record, position);
         created += 1;
         if (owner === 'assistant' && !fromAssistant) {
@@ -616,7 +633,7 @@ function resolvePronouns(title: string, before: string, sentenceBefore: string):
   return title
     .replace(/\bhim\b/g, name)
     .replace(/\bhis\b/g, `${name}'s`)
-    .replace(/\bher\b(?=$|[.,;!?]|\s+(?:the|a|an|this|that|these|those|some|my|our|back|again|about|on|at|in|to|for|with|by|up|out)\b)/g, name)
+    .replace(/\bher\b(?=$|[.,;!?]|\s+(?:the|a|an|this|that|these|those|some|my|our|back|again|about|on|at|in|to|for|with|by|up|out|as|over|off|from|know|into|onto|too|now|first|tomorrow|today|tonight)\b)/g, name)
     .replace(/\bher\b/g, `${name}'s`);
 }
 
@@ -746,7 +763,7 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
     // "called eastside." for "Call Eastside Animal Clinic and book the checkup": the work and a name it is done to,
     // and nothing else ("sent Priya a birthday card" names another thing, and closes nothing).
-    const workOnName = !cancelled && task.verb !== undefined && words.has(task.verb) && [...task.names].some((name) => words.has(name)) && [...words].every((word) => task.words.has(word));
+    const workOnName = !cancelled && task.verb !== undefined && words.has(task.verb) && [...task.names].some((name) => words.has(name)) && [...words].every((word) => task.words.has(word) || DONE_WORDS.has(word));
     // Calling something off may name it by a name alone ("nvm the Tofurky" for "order a Tofurky roast").
     const sameObject = task.objects.size === 0 || [...(cancelled ? task.words : task.objects)].some((word) => word !== task.verb && words.has(word));
     // Calling off may name the thing alone: "scrap the dishoom thing" cancels "ring Dishoom" (but "cancel the gym
