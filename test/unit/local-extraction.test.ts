@@ -1100,6 +1100,34 @@ describe('speaker roles: an assistant’s words are read as the assistant’s', 
   });
 });
 
+describe('chat: news, errands taken over and plans said without articles', () => {
+  it('reads a job one is starting, said ahead with the role after a comma', () => {
+    expect(contact('Rui', { content: 'guess what, starting at Halden Freight in porto on jan 5, junior logistics planner', speaker: 'Rui' })).toMatchObject({ organisation: 'Halden Freight', role: 'junior logistics planner' });
+  });
+
+  it('takes over a refused request with its own work when the user says they will "do it"', () => {
+    const ops = taskOps([
+      { content: 'can u cancel my streaming subscription at Flixly for me', speaker: 'Rui' },
+      { content: 'I’m not able to cancel subscriptions for you, but Flixly has a cancel button under Account.', role: 'assistant' },
+      { content: 'meh ok ill do it later', speaker: 'Rui' },
+      { content: 'cancelled the flixly thing, finally', speaker: 'Rui' },
+    ]);
+    expect(ops.filter((op) => op.op === 'add')).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: expect.stringMatching(/^Cancel .*streaming subscription at Flixly$/), owner: 'Rui' }) })]);
+    expect(ops.at(-1)).toMatchObject({ op: 'update', changes: { state: 'done' }, evidence: ['r4'] });
+  });
+
+  it('takes the day inside an accepted reminder offer as its due date', () => {
+    const ops = taskOps([{ content: 'Want me to remind you to pick up the cake on the 19th?', role: 'assistant' }, { content: 'ya pls', speaker: 'Rui' }]);
+    expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Pick up the cake', due: '2026-05-19' }) })]);
+  });
+
+  it('reads a booking said without an article, and its correction with "are"', () => {
+    const rows = facts({ content: 'ok movers are booked for may 24, all sorted', speaker: 'Rui' }, { content: 'wait no the movers are the 23rd not 24th', speaker: 'Rui' });
+    expect(rows.filter((row) => row.attribute === 'date')).toEqual([expect.objectContaining({ subject: 'movers', value: '2026-05-24' }), expect.objectContaining({ subject: 'movers', value: '2026-05-23' })]);
+    expect(facts({ content: 'we are booked for may 24', speaker: 'Rui' }).filter((row) => row.attribute === 'date')).toEqual([]);
+  });
+});
+
 describe('support logs: what an agent tells the customer, and what is no one', () => {
   const C = 'Ines Moreau';
   it('reads reference numbers as the customer’s facts, whoever says them', () => {

@@ -197,7 +197,7 @@ const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving
 const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
 /** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
-const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|was|has been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
+const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|are|was|were|has been|have been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
 /**
  * An appointment said in chat, without a verb: "first appt w dr lindqvist tues the 20th 4:30", "booked the booster,
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
@@ -208,6 +208,8 @@ const APPOINTMENT = /\b((?:(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospi
  * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
  */
 const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
+/** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
+const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?,]{0,30})/iu;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
@@ -405,7 +407,7 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
 }
 
 function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
-  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT]) {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE]) {
     const found = pattern.exec(sentence);
     if (!found) continue;
     // An appointment's subject is the thing and whom it is with ("appointment with dr lindqvist"); its day is last.

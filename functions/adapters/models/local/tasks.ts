@@ -99,7 +99,7 @@ const CREATE_PATTERNS: {
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
-    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?:kindly\s+|just\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
+    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?:kindly\s+|just\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel(?= (?:that|it|this|them|those|these|the reminder|my reminder|the task)\b|\s*$)|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
     owner: 'assistant',
   },
   // A support agent's promise with a day: "I'll update you here by tomorrow afternoon", "I'll call you back by Friday".
@@ -201,8 +201,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   let lastOther: { key: string; name?: string } | undefined;
   let lastAuthor: { key: string; name?: string } | undefined;
   // A request to the assistant made by the message before ("can you order the crate?"), and one it refused.
-  let request: { ref: string; position: number; rest: string } | undefined;
-  let refused: { position: number; rest: string } | undefined;
+  let request: { ref: string; position: number; verb: string; rest: string } | undefined;
+  let refused: { position: number; verb: string; rest: string } | undefined;
   // The task asked for or confirmed last, for "make it thursday not wed" a message or two later.
   let lastTouched: { target: string; position: number } | undefined;
   // A reminder the assistant offered in its last message, waiting for the user's yes.
@@ -222,7 +222,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     const author = authorOf(record);
     const fromAssistant = record.role === 'assistant';
     // "I can't place orders for you": a request refused in the very next message was never a task.
-    if (fromAssistant && request?.position === position - 1 && REFUSED.test(author.content)) {
+    if (fromAssistant && request?.position === position - 1 && REFUSED.test(author.content.replace(/[’‘]/g, "'"))) {
       const target = `new:${request.ref}`;
       for (let i = ops.length - 1; i >= 0; i -= 1) {
         const op = ops[i]!;
@@ -230,7 +230,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       }
       const gone = open.findIndex((task) => task.target === target);
       if (gone >= 0) open.splice(gone, 1);
-      refused = { position, rest: request.rest };
+      refused = { position, verb: request.verb, rest: request.rest };
     }
     if (!fromAssistant) request = undefined;
     if (lastAuthor && lastAuthor.key !== author.key) lastOther = lastAuthor;
@@ -259,8 +259,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     else if (record.role === 'user' && offer && offer.position === position - 1) {
       const accepted = acceptsOffer(author.content);
       if (accepted) {
-        const due = resolveDate(author.content, record.timestamp, true) ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined);
-        const title = cleanTitle(offer.phrase, author.name, author.name ?? 'the user');
+        // The day said in the yes wins; then the day the offer put before its task; then one inside it ("… on the 19th?").
+        const inPhrase = resolveDate(offer.phrase, record.timestamp, true);
+        const due = resolveDate(author.content, record.timestamp, true) ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined) ?? inPhrase;
+        const title = cleanTitle(inPhrase && due === inPhrase ? withoutDue(offer.phrase, inPhrase.text) : offer.phrase, author.name, author.name ?? 'the user');
         const known = sameTask(title, open);
         if (known) {
           const dueIso = notPast(due, record.timestamp);
@@ -382,7 +384,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           clauseBefore,
         );
         // "ugh fine ill order it tonight" after a refusal: the user takes the refused request over, as their own task.
-        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && /^\p{L}+ it\b/u.test(plainTitle) ? `${plainTitle.split(' ')[0]!} ${refused.rest}` : undefined;
+        // "ill do it tonight" takes over the request's own work ("cancel my gym membership"), not a "do".
+        const takeVerb = (said: string) => (/^(?:do|handle|sort|manage)$/i.test(said) && refused?.verb ? capitalise(refused.verb) : said);
+        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && /^\p{L}+ it\b/u.test(plainTitle) ? `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}` : undefined;
         const explicit = /^remind me\b/i.test(lead.trim());
         const resolved = takenOver ?? (explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle);
         const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';
@@ -417,7 +421,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (owner === 'assistant' && !fromAssistant) {
           // What was asked, without its verb or who it is for: "order the crate for me on chewy" → "the crate on chewy".
           const rest = trimPhrase(work.split(',')[0]!.replace(/^\s*(?:just\s+|quickly\s+)?\p{L}+\s+(?:me\s+|us\s+)?/u, '').replace(/\s+for (?:me|us)\b/i, ''));
-          request = { ref, position, rest: cleanTitle(rest, author.name).replace(/^(?:The|A|An|Some|This|That|These|Those)\b/, (word) => word.toLowerCase()) };
+          const verb = /^\s*(?:just\s+|quickly\s+)?(\p{L}+)/u.exec(work)?.[1]?.toLowerCase() ?? '';
+          request = { ref, position, verb, rest: cleanTitle(rest, author.name).replace(/^(?:The|A|An|Some|This|That|These|Those)\b/, (word) => word.toLowerCase()) };
         }
         if (takenOver) refused = undefined;
         break;
@@ -749,6 +754,11 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
   const plain = new Set([...contentWords(sentence)].map((word) => SAME_WORK[word] ?? word));
   if (!open.some((task) => [...task.words].some((word) => word !== task.verb && plain.has(word)))) return undefined;
   const words = lemmas(sentence);
+  // "cancelled the gym thing" for "Cancel my gym membership": the work done, not the task called off.
+  if (/\bcancell?ed\b/i.test(sentence) && !NEGATED.test(sentence)) {
+    const work = open.find((task) => task.verb === 'cancel' && [...task.words].some((word) => word !== 'cancel' && words.has(word)));
+    if (work) return { task: work, state: 'done' };
+  }
   const cancelled = CANCEL_SIGNAL.test(sentence);
   const done = !cancelled && !NEGATED.test(sentence) && (COMPLETION_WORDS.test(sentence) || nlp(sentence).has('#PastTense'));
   if (!cancelled && !done) return undefined;
