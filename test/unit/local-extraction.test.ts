@@ -1116,6 +1116,32 @@ describe('chat: news, errands taken over and plans said without articles', () =>
     expect(ops.at(-1)).toMatchObject({ op: 'update', changes: { state: 'done' }, evidence: ['r4'] });
   });
 
+  it('takes over a refused request by its own verb ("k ill sign up tonight")', () => {
+    const ops = taskOps([
+      { content: 'can u enter me into the 10k? entries close friday', speaker: 'Rui' },
+      { content: 'I can’t enter races for you, but the form is short.', role: 'assistant' },
+      { content: 'k ill enter tonight then', speaker: 'Rui' },
+    ]);
+    expect(ops).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Enter into the 10k', owner: 'Rui' }) })]);
+  });
+
+  it('keeps whose and what kind of appointment it is, and leaves a second reminder out of a restated title', () => {
+    const rows = facts({ content: 'moms dermatology appt got moved to fri the 15th', speaker: 'Rui' });
+    expect(rows).toEqual([expect.objectContaining({ subject: "mom's dermatology appointment", value: '2026-05-15' })]);
+    const ops = taskOps(['remind me to collect her prescription tmrw', { content: 'Sure, I’ll remind you tomorrow to collect her prescription and about the appointment.', role: 'assistant' }]);
+    expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ changes: {} })]);
+  });
+
+  it('reads a helper named as called so-and-so, or named in the next sentence, with what they do', () => {
+    expect(contact('Marta', { content: 'our new cleaner is called Marta, she does tuesdays', speaker: 'Rui' })).toMatchObject({ role: 'cleaner' });
+    expect(contact('Ilse Brandt', { content: 'my physio wants me off hills for a bit. her name is Ilse Brandt', speaker: 'Rui' })).toMatchObject({ role: 'physio', relationships: [expect.objectContaining({ type: 'physio' })] });
+  });
+
+  it('reads a number said with "number" after its label, however short', () => {
+    expect(fact('bib number', { content: 'registered!! bib number 417', speaker: 'Rui' })).toEqual([expect.objectContaining({ value: '417' })]);
+    expect(fact('order number', { content: 'the order 417 times was a joke', speaker: 'Rui' })).toEqual([]);
+  });
+
   it('takes the day inside an accepted reminder offer as its due date', () => {
     const ops = taskOps([{ content: 'Want me to remind you to pick up the cake on the 19th?', role: 'assistant' }, { content: 'ya pls', speaker: 'Rui' }]);
     expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Pick up the cake', due: '2026-05-19' }) })]);

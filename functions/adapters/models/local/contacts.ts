@@ -23,7 +23,7 @@ const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate';
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
@@ -101,6 +101,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "Our engineer, Tomasz, will call you", "your account manager Hannah Reyes": a job said before the name.
   { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir) ((?:[a-z]+ ){0,2}(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
+  // "his new aide is called rosa", "our cleaner's called Marta": a job named first, then what the person is called.
+  { pattern: new RegExp(`\\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Tt]he) (?:new )?((?:[a-z]+ )?(?:${JOB_WORDS}))(?:'s| is) (?:called|named) (${NAME})`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "trainer is Kofi", "the landlord there is Greg Hale": a job named first, then who holds it.
   { pattern: new RegExp(`(?:^|[,;:]\\s*|\\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Yy]our) )((?:[a-z]+ ){0,2}(?:${JOB_WORDS}))(?: there)? (?:is|was|will be|'s gonna be|is going to be) (${NAME})(?=[.,;!?]|$| (?:and|but|so|who)\\b)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "my neighbour Marcus is a plumber", "she's a nurse, useful": a job title said plainly
@@ -127,6 +129,8 @@ const FOUND_PROVIDER = new RegExp(
   `\\b(?:[Ff]ound|[Gg]ot|[Bb]ooked (?:in )?with|[Ss]witched to|[Rr]egistered with|[Ss]igned up with) (?:a|an|my) (?:new |great |good |lovely )?(dentist|doctor|GP|gp|physio|physiotherapist|therapist|vet|accountant|lawyer|solicitor|hairdresser|barber|babysitter|nanny|tutor|trainer|cleaner|optician|osteopath)\\b[ \\t]*[!.,:;—–-]*[ \\t]*(?:(?:it's|its|she's|he's|called|named)[ \\t]+)?(${NAME})`,
   'gu',
 );
+/** "my physio says no hills. her name is Anke Vos": someone who serves the author, named in the next sentence. */
+const NAMED_NEXT = new RegExp(`\\b(?:[Mm]y|[Oo]ur) (?:new )?((?:${JOB_WORDS}))\\b[^.!?]{0,60}[.!?]+\\s+(?:[Hh]er|[Hh]is|[Tt]heir) name(?:'s| is) (${NAME})`, 'gu');
 const NEXT_DOOR = new RegExp(`\\b(${NAME}) (?:from |who lives )?next door\\b`, 'gu');
 const PET_WORDS = 'puppy|pup|dog|cat|kitten|kitty|rabbit|bunny|hamster|parrot|budgie|tortoise|horse|pony|ferret|guinea pig|beagle|labrador|spaniel|terrier|collie|greyhound|lurcher';
 /** A pet's name: "my cat Pickles", "our new puppy, Biscuit", "a beagle mix … her name is biscuit" (within the sentence). */
@@ -305,6 +309,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         const person = observe(match[2]!, record);
         if (!person) continue;
         person.personal = true;
+        addUnique(person.relationships, { type: relationType(match[1]!.toLowerCase()), to: author.key }, (r) => r.type);
+      }
+      for (const match of author.content.slice(0, 2_000).matchAll(NAMED_NEXT)) {
+        const person = observe(match[2]!, record);
+        if (!person) continue;
+        person.personal = true;
+        person.role ??= match[1]!;
         addUnique(person.relationships, { type: relationType(match[1]!.toLowerCase()), to: author.key }, (r) => r.type);
       }
     }

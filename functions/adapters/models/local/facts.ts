@@ -57,7 +57,7 @@ const ME = '\u0000me';
 
 type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
 /** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
-const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight';
+const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight|bib|locker|badge|employee|student|patient|passport|licen[cs]e';
 /** What a reference is of, said before its label ("booking reference", "claim reference"): part of its name. */
 const REFERENCE_OF = `(?:(${'booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
   .split('|')
@@ -65,14 +65,14 @@ const REFERENCE_OF = `(?:(${'booking|claim|case|order|policy|account|customer|ti
   .join('|')}) )?`;
 /** A reference's value: a code with a digit in it, or a number read in groups. */
 const REFERENCE = new RegExp(
-  `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?: (?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|[Cc]ode|[Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}))(?![\\p{L}\\p{N}])`,
+  `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?:( [Nn]umber| [Nn]o[.\\u2024]?| I[Dd]| #)|(?: [Cc]ode| [Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}|(?<=(?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|#)(?: is| was|:)? ?#?)\\d{3,4}))(?![\\p{L}\\p{N}])`,
   'gu',
 );
 const referenceOf = (m: RegExpMatchArray) => {
   const label = m[2]!.toLowerCase();
   // "flight AC872" is the flight; "booking reference QX7P2L" the booking reference; "order HW-55107" the order number.
   const name = label === 'flight' ? 'flight' : m[1] && m[1].toLowerCase() !== label ? `${m[1].toLowerCase()} ${label}` : `${label} number`;
-  return profile(ME, name, m[3]!);
+  return profile(ME, name, m[4]!);
 };
 
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
@@ -202,7 +202,7 @@ const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|are|was|were|ha
  * An appointment said in chat, without a verb: "first appt w dr lindqvist tues the 20th 4:30", "booked the booster,
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
  */
-const APPOINTMENT = /\b((?:(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospital)\s+)?(?:appt|appointment|check-?up|booster|consultation|interview|scan))\b((?:\s+(?:w|with)\s+(?:dr\.?\s+)?[\p{L}'-]+)?)[,:]?\s+(?:(?:is|was|got|has been)\s+)?(?:now\s+)?(?:moved\s+to\s+|set\s+for\s+|booked\s+for\s+|on\s+|for\s+)?((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?(?:the\s+)?(?:[0-3]?\d(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d(?:st|nd|rd|th)?)\b[^.;!?]{0,20})/iu;
+const APPOINTMENT = /\b((?:(?:(?:my |his |her |our |their )?(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|gran|grandma|grandpa|sister|brother)(?:'?s)?\s+)?(?:dentist|dental|vet|doctor|gp|hair|eye|physio|hospital|[a-z]+ology|[a-z]+ics|[a-z]+ist|follow-?up|blood)\s+)?(?:appt|appointment|check-?up|booster|consultation|interview|scan))\b((?:\s+(?:w|with)\s+(?:dr\.?\s+)?[\p{L}'-]+)?)[,:]?\s+(?:(?:is|was|got|has been)\s+)?(?:now\s+)?(?:moved\s+to\s+|set\s+for\s+|booked\s+for\s+|on\s+|for\s+)?((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?(?:the\s+)?(?:[0-3]?\d(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d(?:st|nd|rd|th)?)\b[^.;!?]{0,20})/iu;
 /**
  * Someone's stay said with its days: "my sister Nadia is coming to stay the 12th-15th", "Mum and Dad are visiting
  * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
@@ -415,7 +415,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
     const day = (text: string) => text.replace(/^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?=(?:the\s+)?\d)/i, '').replace(/\s*(?:at\s+)?(?:\d{1,2}[:.]\d{2}(?:\s*[ap]m)?|\d{1,2}\s*[ap]m)\b|\s+at\s+\d{1,2}\b/gi, '');
     const match =
       pattern === APPOINTMENT
-        ? [found[0], `${found[1]!.replace(/\bappt\b/i, 'appointment')}${found[2]!.replace(/^\s+w\s+/i, ' with ')}`, day(found[3]!)]
+        ? [found[0], `${found[1]!.replace(/\bappt\b/i, 'appointment').replace(/^(?:my |our )/i, '').replace(/^(dad|mum|mom|mother|father|son|daughter|wife|husband|partner|gran|grandma|grandpa|sister|brother)'?s\s/i, "$1's ")}${found[2]!.replace(/^\s+w\s+/i, ' with ')}`, day(found[3]!)]
         : pattern === VISIT
           ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
           : found;

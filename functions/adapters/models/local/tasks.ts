@@ -95,7 +95,7 @@ const CREATE_PATTERNS: {
   { pattern: new RegExp(`(?:[,;]\\s+|\\band\\s+)(?:(?:really |still |also |def |definitely )?(?:need|have) to|gotta|got to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   // Chat's "ill" for "I'll", only before a verb of work ("ugh fine ill order it tonight"; "I'm ill" is not read).
-  { pattern: new RegExp(`(?:^|(?:^|[,;]\\s*|\\b(?:ok|okay|fine|ugh|yeah|yea|sure|then|so|and)\\s+))ill\\s+${HEDGE}((?:${ERRANDS}|grab|get|ask|pick|do|check|sort|handle|take|drop)\\b[^.!?;]*)`, 'giu'), owner: 'author', casual: true },
+  { pattern: new RegExp(`(?:^|(?:^|[,;]\\s*|\\b(?:ok|okay|k|kk|alright|fine|ugh|meh|yeah|yea|ya|sure|then|so|and)\\s+))ill\\s+${HEDGE}((?:${ERRANDS}|grab|get|ask|pick|do|check|sort|handle|take|drop)\\b[^.!?;]*)`, 'giu'), owner: 'author', casual: true },
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
@@ -321,6 +321,18 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (small || record.type !== 'message' || record.role === 'tool' || created >= MAX_TASKS_PER_RECORD) continue;
       if (/^(?:if|what if|should|would|do you think|i wonder)\b/i.test(sentence.trim())) continue;
       if (fromAssistant && REFUSAL.test(sentence)) continue;
+      // "k ill enter tonight then" after "can u enter me into the 10k" was refused: the user's "I'll" with the request's
+      // own verb takes it over, whatever the verb.
+      if (!fromAssistant && refused && position - refused.position <= 2 && refused.verb) {
+        const own = new RegExp(`(?:^|\\b(?:i'll|ill|i will|i'm gonna|im gonna|gonna)\\s+)(?:just\\s+|prob\\s+|probably\\s+)?${escapeRegExp(refused.verb)}\\b([^.!?;]*)`, 'iu').exec(sentence);
+        if (own && !/^(?:can|could|would|will)\b/i.test(sentence.trim())) {
+          const due = resolveDate(own[1]!, record.timestamp, true);
+          addTask(`${capitalise(refused.verb)} ${refused.rest}`, author.key, due, record, position);
+          refused = undefined;
+          created += 1;
+          continue;
+        }
+      }
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
       const matches = CREATE_PATTERNS.filter((rule) => !rule.fromAssistant || fromAssistant)
         .flatMap(({ pattern, owner, errand, casual, recurring, find, plan, needsDate }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan, needsDate })))
@@ -348,7 +360,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         let frameDay: string | undefined;
         if (fromAssistant && REMINDER_FRAME.test(phrase)) {
           frameDay = REMINDER_FRAME.exec(phrase)![0];
-          phrase = phrase.replace(REMINDER_FRAME, '');
+          // "… to pick up his meds and about the appointment": a second reminder joined on is not part of this one's title.
+          phrase = phrase.replace(REMINDER_FRAME, '').replace(/,?\s+and (?:also )?(?:remind you )?about\b.*$/i, '');
           who = addressee.key;
         }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
@@ -386,7 +399,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // "ugh fine ill order it tonight" after a refusal: the user takes the refused request over, as their own task.
         // "ill do it tonight" takes over the request's own work ("cancel my gym membership"), not a "do".
         const takeVerb = (said: string) => (/^(?:do|handle|sort|manage)$/i.test(said) && refused?.verb ? capitalise(refused.verb) : said);
-        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && /^\p{L}+ it\b/u.test(plainTitle) ? `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}` : undefined;
+        // "k ill sign up tonight" after "can u sign me up for the race" was refused: the same verb takes it over too.
+        const sameVerb = refused !== undefined && refused.verb !== '' && plainTitle.split(' ')[0]!.toLowerCase() === refused.verb;
+        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && (/^\p{L}+ it\b/u.test(plainTitle) || sameVerb) ? (sameVerb ? `${capitalise(refused.verb)} ${refused.rest}` : `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}`) : undefined;
         const explicit = /^remind me\b/i.test(lead.trim());
         const resolved = takenOver ?? (explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle);
         const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';
@@ -422,7 +437,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           // What was asked, without its verb or who it is for: "order the crate for me on chewy" → "the crate on chewy".
           const rest = trimPhrase(work.split(',')[0]!.replace(/^\s*(?:just\s+|quickly\s+)?\p{L}+\s+(?:me\s+|us\s+)?/u, '').replace(/\s+for (?:me|us)\b/i, ''));
           const verb = /^\s*(?:just\s+|quickly\s+)?(\p{L}+)/u.exec(work)?.[1]?.toLowerCase() ?? '';
-          request = { ref, position, verb, rest: cleanTitle(rest, author.name).replace(/^(?:The|A|An|Some|This|That|These|Those)\b/, (word) => word.toLowerCase()) };
+          request = { ref, position, verb, rest: cleanTitle(rest, author.name).replace(/^(?:The|A|An|Some|This|That|These|Those|Up|Down|In|Out|Off|On|Over|Back|Away|Into|Onto|For|To|With|From|At)\b/, (word) => word.toLowerCase()) };
         }
         if (takenOver) refused = undefined;
         break;
