@@ -1259,7 +1259,10 @@ describe('support logs: what an agent tells the customer, and what is no one', (
       expect.objectContaining({ attribute: 'phone', value: '07700 900456' }),
       expect.objectContaining({ attribute: 'excess', value: '£250' }),
     ]));
-    expect(rows.filter((row) => /mail|phone|mobile/.test(String(row.attribute))).map((row) => row.attribute).sort()).toEqual(['email', 'email', 'phone']);
+    // The agent's update states the same address again: one fact, with both records behind it.
+    expect(rows.filter((row) => /mail|phone|mobile/.test(String(row.attribute))).map((row) => row.attribute).sort()).toEqual(['email', 'phone']);
+    const email = extractFacts(input('facts', [{ content: 'My new e-mail address is ines.m@post.example.org.', speaker: C }, { content: 'Thanks, I have updated your email to ines.m@post.example.org.', role: 'assistant' }])).ops.find((op) => op.op === 'add' && (op.row as Record<string, string>).attribute === 'email');
+    expect(email).toMatchObject({ evidence: ['r1', 'r2'] });
   });
 
   it('keeps the work an agent offers as its task when the customer says yes, and nothing when they decline or it is the reply itself', () => {
@@ -1312,6 +1315,24 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(taskOps([{ content: 'Please keep the boxes, and return the faulty unit by May 22.', role: 'assistant' }, { content: 'ok', speaker: C }])).toEqual([
       expect.objectContaining({ task: expect.objectContaining({ title: 'Return the faulty unit', due: '2026-05-22' }) }),
     ]);
+  });
+
+  it('reads any code said as a thing’s ID, how many seats an account has, and a price an agent changes', () => {
+    const rows = facts(
+      { content: 'Our tenant ID is KX-4410 and we want to go from 12 seats to 8 seats.', speaker: C },
+      { content: 'Done: from June 1 you will have 8 seats, and your monthly price drops to $96.', role: 'assistant' },
+      { content: 'Actually, make that 10 seats.', speaker: C },
+      { content: 'Updated it to 10 seats. Your new monthly price from June 1 will be $120.', role: 'assistant' },
+    );
+    expect(rows.filter((row) => row.attribute === 'tenant id')).toEqual([expect.objectContaining({ value: 'KX-4410' })]);
+    expect(rows.filter((row) => row.attribute === 'seats').at(-1)).toMatchObject({ value: '10' });
+    expect(rows.filter((row) => row.attribute === 'monthly price').map((row) => row.value)).toEqual(['$96', '$120']);
+    const ops = extractFacts(input('facts', [{ content: 'Your new monthly price from June 1 will be $120.', role: 'assistant' }])).ops.filter((op) => op.op === 'add');
+    expect(ops).toEqual([expect.objectContaining({ correction: true })]);
+  });
+
+  it('reads a role said as what someone is to us', () => {
+    expect(contact('Ewa Zielińska', { content: 'One more thing: my colleague Ewa Zielińska is our new workspace admin.', speaker: C })).toMatchObject({ role: 'workspace admin' });
   });
 
   it('reads working from home as where the author works', () => {

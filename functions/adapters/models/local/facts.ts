@@ -68,6 +68,10 @@ const REFERENCE = new RegExp(
   `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?:( [Nn]umber| [Nn]o[.\\u2024]?| I[Dd]| #)|(?: [Cc]ode| [Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}|(?<=(?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|#)(?: is| was|:)? ?#?)\\d{3,4}))(?![\\p{L}\\p{N}])`,
   'gu',
 );
+/** Any code said as a thing's ID or number: "Workspace ID is TW-88120", "our site code: LDN-04". */
+const NAMED_CODE = /\b(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Tt]he|[Tt]heir|[Hh]is|[Hh]er) )?(?!(?:my|our|your|the|their|his|her|phone|mobile|cell|contact|fax|home|work|house|flat|room|seat)\b)((?:[a-z]+|[A-Z][a-z]+)(?: [a-z]+)?) (ID|[Nn]umber|[Rr]eference|[Cc]ode)(?: is| was|:)? ?#?((?=[A-Z0-9-]*\d)[A-Z]{1,6}-?\d[A-Z0-9-]{2,})\b/gu;
+/** How many of a countable thing an account has: seats, licences, users, lines. */
+const COUNTED = '(seats|licen[cs]es|users|lines|devices|members|accounts|rooms|tickets|bags|guests)';
 const referenceOf = (m: RegExpMatchArray) => {
   const label = m[2]!.toLowerCase();
   // "flight AC872" is the flight; "booking reference QX7P2L" the booking reference; "order HW-55107" the order number.
@@ -85,7 +89,7 @@ const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm
  */
 /** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
 const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
-const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit)';
+const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit|price|monthly price|annual price|bill|monthly bill|fee|monthly fee|interest rate|credit)';
 /** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
 const REACH_VALUE = `([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
 const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
@@ -93,14 +97,21 @@ const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?
 /** One name for each way to reach someone: "e-mail address" is "email", "contact number" and "cell" are "phone". */
 const reachAttribute = (said: string) => (/mail/i.test(said) ? 'email' : 'phone');
 const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|changed to) (?:now )?${REACH_VALUE}`, 'giu');
-const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build }[] = [
-  { pattern: new RegExp(`\\b(?:updated|changed|set) your ${REACH_ATTRIBUTE} to ${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
+const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
+  { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!) },
+  // "from April 1 you'll have 25 seats", "I've updated it to 30 seats".
+  { pattern: new RegExp(`\\byou(?:'ll| will)? (?:now )?have (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!) },
+  { pattern: new RegExp(`\\b(?:updated|changed|moved|increased|reduced|set) (?:it|that|this|you|your plan|your subscription) to (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true },
+  // "your monthly price drops to $150", "your new monthly price from April 1 will be $180".
+  { pattern: new RegExp(`\\byour (?:new )?(${ACCOUNT_ATTRIBUTE})(?: from [^,.;!?]{1,20}?)? (?:drops|goes up|goes down|rises|falls|increases|decreases|changes|is going up|is going down|will go up|will drop|will rise|will fall) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|from|on|a|per|instead of)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\byour new (${ACCOUNT_ATTRIBUTE})(?: from [^,.;!?]{1,20}?)? (?:is|will be) ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|from|on|a|per|instead of)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
+  { pattern: new RegExp(`\\b(?:updated|changed|set) your ${REACH_ATTRIBUTE} to ${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
   { pattern: new RegExp(`\\byour ${REACH_ATTRIBUTE} (?:is|has been (?:changed|updated) to) (?:now )?${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
   { pattern: REFERENCE, build: referenceOf },
   { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!) },
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
   // "I've changed your flight to TP1349 on Friday", "we've upgraded your plan to Gold": the new value, replacing the old.
-  { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with|instead of|rather than|down from|up from|from)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
 ];
 
@@ -175,6 +186,10 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   },
   { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
   { pattern: MY_REACH, build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
+  { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!), inTask: true },
+  // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
+  { pattern: new RegExp(`\\b(?:move|go|switch|change|drop|cut|upgrade|downgrade|increase|reduce)(?: \\w+)? from \\d+ ${COUNTED} to (\\d+)(?: ${COUNTED})?`, 'giu'), build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), change: true, inTask: true },
+  { pattern: new RegExp(`\\bmake (?:that|it) (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },
   // "I work from home", "we're working from home these days": where the author works.
   { pattern: /\b(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:mostly |usually |mainly |now |currently |still )?(?:work|working) (?:from|at) home\b/giu, build: () => profile(ME, 'workplace', 'home') },
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
@@ -392,14 +407,14 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
     if (dated) {
       found.push({ table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: trimPhrase(said), correction: /\b(?:moved|rescheduled|pushed|changed)\b/i.test(held), evidence: [record.id] });
     }
-    for (const { pattern, build } of ASSISTANT_PATTERNS) {
+    for (const { pattern, build, change } of ASSISTANT_PATTERNS) {
       for (const match of held.matchAll(pattern)) {
         const built = build(match);
         if (!built) continue;
         const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? userKey : v]));
         // One value of a sentence is read once, by the first pattern that reads it.
         if (found.some((c) => c.statement === trimPhrase(said) && (c.row.attribute === row.attribute || c.row.value === row.value))) continue;
-        found.push({ table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(said), correction: CHANGE_SIGNAL.test(held), evidence: [record.id] });
+        found.push({ table: built.table, row: withDate(row, record.timestamp), statement: trimPhrase(said), correction: (change ?? false) || CHANGE_SIGNAL.test(held), evidence: [record.id] });
       }
     }
   }
