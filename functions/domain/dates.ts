@@ -8,14 +8,21 @@ import * as chrono from 'chrono-node';
 /** Resolves the first date in `text` against `reference`; returns an ISO date (YYYY-MM-DD). */
 export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
   // In chat, "bc" is "because" ("moved to nov 5 bc the dr is out"), never an era: no year before 1000 is meant.
-  const [result] = chrono.parse(text.replace(ERA, (era) => ' '.repeat(era.length)), new Date(reference), { forwardDate: forward });
+  // Chat's "tues", "weds", "thur" read as the weekdays they are, in the same number of characters.
+  const said = text.replace(ERA, (era) => ' '.repeat(era.length)).replace(CHAT_WEEKDAY, (day) => `${CHAT_WEEKDAYS[day.toLowerCase()]!}${' '.repeat(day.length - 3)}`);
+  const [result] = chrono.parse(said, new Date(reference), { forwardDate: forward });
   if (!result) return bareDayOfMonth(text, reference);
   const date = result.start.date();
   if (date.getUTCFullYear() < 1000) return undefined;
   const iso = `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
-  return { iso, text: result.text.trimEnd() };
+  // The words as written ("next tues", not the "next tue" read), so a caller can find and cut them.
+  const end = result.index + result.text.trimEnd().length;
+  const whole = end + (/^\p{L}*/u.exec(text.slice(end))?.[0].length ?? 0);
+  return { iso, text: text.slice(result.index, whole) };
 }
 
+const CHAT_WEEKDAY = /\b(?:tues|weds|thur)\b/gi;
+const CHAT_WEEKDAYS: Readonly<Record<string, string>> = { tues: 'tue', weds: 'wed', thur: 'thu' };
 const ERA = /\b(?:b\.?c\.?e?|a\.?d\.?)(?=[^\p{L}]|$)/giu;
 
 /** "the 14th" alone: that day of the reference's month, or of the next month when it has passed. */

@@ -1142,6 +1142,35 @@ describe('chat: news, errands taken over and plans said without articles', () =>
     expect(fact('order number', { content: 'the order 417 times was a joke', speaker: 'Rui' })).toEqual([]);
   });
 
+  it('reads chat’s "tues", "weds" and "thur" as the weekdays they are', () => {
+    expect(resolveDate('pick up the cake tues morning', AT, true)).toEqual({ iso: '2026-05-12', text: 'tues morning' });
+    expect(resolveDate('weds at 5', AT, true)?.iso).toBe('2026-05-13');
+    expect(resolveDate('thur', AT, true)?.iso).toBe('2026-05-07');
+  });
+
+  it('reads a dated thing of one’s own said with "we have", and one put off to a weekday as the one after it', () => {
+    const rows = facts({ content: 'we have the fitting next tues', speaker: 'Rui' }, { content: 'ugh the fitting got pushed to mon', speaker: 'Rui' });
+    expect(rows.map((row) => [row.subject, row.value])).toEqual([['fitting', '2026-05-12'], ['fitting', '2026-05-18']]);
+    const ops = extractFacts(input('facts', [{ content: 'ugh the fitting got pushed to mon', speaker: 'Rui' }])).ops.filter((op) => op.op === 'add');
+    expect(ops).toEqual([expect.objectContaining({ correction: true })]);
+  });
+
+  it('reads what is said of someone past an aside saying who they are', () => {
+    expect(fact('diet', { content: 'Jonas (my fiance) is vegan so need to ask the caterer', speaker: 'Rui' })).toEqual([expect.objectContaining({ subject: 'Jonas', value: 'vegan' })]);
+    expect(contact('Jonas', { content: 'Jonas (my fiance) is vegan', speaker: 'Rui' })?.relationships).toEqual([expect.objectContaining({ type: 'fiancé' })]);
+  });
+
+  it('turns a declined reminder into the user’s own task when they say they will do it, and a refused request into theirs by "ill call them"', () => {
+    const declined = taskOps([{ content: 'Want a reminder to ask the school for the permission slip?', role: 'assistant' }, { content: 'nah ill ask at drop-off tmrw', speaker: 'Rui' }]);
+    expect(declined).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Ask the school for the permission slip at drop-off', owner: 'Rui', due: '2026-05-07' }) })]);
+    const refused = taskOps([
+      { content: 'can u email the caterer for a new quote', speaker: 'Rui' },
+      { content: 'I can’t send emails for you, but I can draft one.', role: 'assistant' },
+      { content: 'nah ill just call them tmrw', speaker: 'Rui' },
+    ]);
+    expect(refused).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Call the caterer for a new quote', owner: 'Rui', due: '2026-05-07' }) })]);
+  });
+
   it('takes the day inside an accepted reminder offer as its due date', () => {
     const ops = taskOps([{ content: 'Want me to remind you to pick up the cake on the 19th?', role: 'assistant' }, { content: 'ya pls', speaker: 'Rui' }]);
     expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Pick up the cake', due: '2026-05-19' }) })]);

@@ -204,6 +204,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   },
 ];
 
+/** "marcus (my fiance) is gluten free": an aside saying who someone is, between them and what is said of them. */
+const WHO_ASIDE = /\s*\((?:my|our|his|her|their) [^()]{1,30}\)(?=\s)/giu;
 /** The patterns read in a sentence that also asks for a task, without the global flag (tested, not iterated). */
 const TOLD_IN_TASK = PATTERNS.filter(({ inTask }) => inTask).map(({ pattern }) => new RegExp(pattern.source, pattern.flags.replace('g', '')));
 /** What someone or something is doing just now ("coming sun the 25th", "making a noise"), unlike "my hobby is painting". */
@@ -212,7 +214,7 @@ const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving
 const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
 /** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
-const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|are|was|were|has been|have been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?]{0,40})/iu;
+const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|are|was|were|has been|have been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for| pushed to| pushed back to| bumped to| brought forward to| changed to| rescheduled for| rescheduled to)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?]{0,40})/iu;
 /**
  * An appointment said in chat, without a verb: "first appt w dr lindqvist tues the 20th 4:30", "booked the booster,
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
@@ -224,7 +226,9 @@ const APPOINTMENT = /\b((?:(?:(?:my |his |her |our |their )?(?:dad|mum|mom|mothe
  */
 const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
 /** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
-const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[^.;!?,]{0,30})/iu;
+/** "we have the tasting next tues", "i've got my interview on the 14th": a dated thing of one's own. */
+const HAVE_DATED = /\b(?:we|i)(?:'ve| have|'ve got| have got| got)? (?:got )?(?:have )?(?:the|our|my|a|an) ((?:[a-z]+ )?(?:tasting|interview|appointment|appt|meeting|fitting|viewing|inspection|exam|test|hearing|scan|consultation|rehearsal|recital|match|race|trial|audition|surgery|operation|procedure|session|class|lesson|party|dinner|wedding|shower|reception|ceremony)) ((?:on |this |next )?(?:the \d|\d|tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b)[^.;!?,]{0,20})/iu;
+const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?,]{0,30})/iu;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
@@ -233,7 +237,7 @@ const PRONOUN = /^(?:she|he|they)$/i;
 /** Whether the sentence being read is within the record's compromise budget (see DEEP_SENTENCES_PER_RECORD). */
 let deep = true;
 /** Words that say a value replaced an earlier one ("our plan is Business now", "we changed it"). */
-const CHANGE_SIGNAL = /\b(?:now|these days|any ?more|no longer|changed|switched|upgraded|downgraded|moved)\b/i;
+const CHANGE_SIGNAL = /\b(?:now|these days|any ?more|no longer|changed|switched|upgraded|downgraded|moved|pushed|rescheduled|bumped|postponed|brought forward)\b/i;
 /** Requests and commitments are the tasks updater's; their dates are due dates, not facts. */
 const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me forget|note to self|to-do|todo|i'll|i will|let me|going to)\b/i;
 
@@ -299,13 +303,14 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       const people = deep ? personNames(restoreDots(held)) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
       const asksTask = TASK_LIKE.test(held);
-      const taskLike = asksTask && !TOLD_IN_TASK.some((pattern) => pattern.test(held));
+      const taskLike = asksTask && !TOLD_IN_TASK.some((pattern) => pattern.test(held.replace(WHO_ASIDE, '')));
       if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || taskLike) {
         if (people.length > 0) lastPerson = people[people.length - 1];
         continue;
       }
       const correction = isCorrection(held);
-      const sentence = correction ? statedValue(held) : held;
+      // "marcus (my fiance) is gluten free": an aside saying who someone is stands between them and what is said of them.
+      const sentence = (correction ? statedValue(held) : held).replace(WHO_ASIDE, '');
       const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
       for (const { pattern, build, change, fallback, inTask } of PATTERNS) {
         if (fallback && found.length > 0) continue;
@@ -316,7 +321,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         }
       }
       const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject));
-      if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: false });
+      if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: CHANGE_SIGNAL.test(sentence) });
       let matched = false;
       for (const built of found) {
         // "she" is the last person named, unless that name is usually a man's (and "he" a woman's): then no one.
@@ -422,7 +427,7 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
 }
 
 function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
-  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE]) {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE, HAVE_DATED]) {
     const found = pattern.exec(sentence);
     if (!found) continue;
     // An appointment's subject is the thing and whom it is with ("appointment with dr lindqvist"); its day is last.
@@ -444,6 +449,12 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
       if (!Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)) return { subject, iso };
     }
     const date = resolveDate(match[2]!, timestamp, true);
+    // "the tasting got pushed to thurs" when it was next tuesday: put off, so the Thursday after it.
+    if (date && known && date.iso <= known && /\b(?:pushed|postponed|put off|bumped back|delayed)\b/i.test(sentence) && /^(?:mon|tue|wed|thu|fri|sat|sun)/i.test(date.text.replace(/^(?:on|to|for)\s+/i, ''))) {
+      const later = new Date(`${date.iso}T00:00:00Z`);
+      while (later.toISOString().slice(0, 10) <= known) later.setUTCDate(later.getUTCDate() + 7);
+      return { subject, iso: later.toISOString().slice(0, 10) };
+    }
     if (date) return { subject, iso: date.iso };
   }
   return undefined;

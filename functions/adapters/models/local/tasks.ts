@@ -95,7 +95,7 @@ const CREATE_PATTERNS: {
   { pattern: new RegExp(`(?:[,;]\\s+|\\band\\s+)(?:(?:really |still |also |def |definitely )?(?:need|have) to|gotta|got to)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author' },
   { pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to| shall)\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   // Chat's "ill" for "I'll", only before a verb of work ("ugh fine ill order it tonight"; "I'm ill" is not read).
-  { pattern: new RegExp(`(?:^|(?:^|[,;]\\s*|\\b(?:ok|okay|k|kk|alright|fine|ugh|meh|yeah|yea|ya|sure|then|so|and)\\s+))ill\\s+${HEDGE}((?:${ERRANDS}|grab|get|ask|pick|do|check|sort|handle|take|drop)\\b[^.!?;]*)`, 'giu'), owner: 'author', casual: true },
+  { pattern: new RegExp(`(?:^|(?:^|[,;]\\s*|\\b(?:ok|okay|k|kk|alright|fine|ugh|meh|nah|nope|no|yeah|yea|ya|sure|then|so|and)\\s+))ill\\s+${HEDGE}((?:${ERRANDS}|grab|get|ask|pick|do|check|sort|handle|take|drop)\\b[^.!?;]*)`, 'giu'), owner: 'author', casual: true },
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
@@ -255,6 +255,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       actionOffer = undefined;
       if (accepted === 'only') continue;
     }
+    // The first sentence answered an offer with the user's own task: it is read no further.
+    let declinedOffer = false;
     if (fromAssistant) offer = offeredReminder(author.content, position);
     else if (record.role === 'user' && offer && offer.position === position - 1) {
       const accepted = acceptsOffer(author.content);
@@ -272,6 +274,18 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         offer = undefined;
         if (accepted === 'only') continue;
       }
+      // "Want a reminder to ask them for the records?" / "nah ill ask at pickup": no reminder, but the user's own task,
+      // the offer's work with what the user adds to it.
+      const declined = offer;
+      const verb = declined ? /^(\p{L}+)/u.exec(declined.phrase)?.[1] : undefined;
+      const own = !accepted && verb ? new RegExp(`^(?:(?:nah|no|nope|it's ok|its ok|all good|no need|no thanks|no thx)[,!.]*\\s+)(?:i'll|ill|i will|i can|ill just|i'll just)\\s+(?:just\\s+)?${escapeRegExp(verb)}\\b([^.!?;]*)`, 'iu').exec(author.content.trim()) : null;
+      if (own) {
+        const extra = own[1]!.replace(/^\s*(?:it|them|that)\b/i, '').trim();
+        const due = resolveDate(extra, record.timestamp, true);
+        const said = `${declined!.phrase}${extra ? ` ${due ? withoutDue(extra, due.text).trim() : extra}` : ''}`;
+        addTask(cleanTitle(said, author.name, author.name ?? 'the user'), author.key, due, record, position);
+        declinedOffer = true;
+      }
       offer = undefined;
     }
     let created = 0;
@@ -279,6 +293,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     const typographic = /’/.test(author.content);
     const heldInRecord = heldSentences(author.content.replace(/[’‘]/g, "'"));
     for (const [index, held] of heldInRecord.entries()) {
+      if (index === 0 && declinedOffer) continue;
       // Two words may still report a deed ("called eastside.", "paid the fee"); they are read for progress only.
       const small = isSmallTalk(held);
       if (saysSmallTalk(held) || looksLikeInstruction(held)) continue;
@@ -401,7 +416,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const takeVerb = (said: string) => (/^(?:do|handle|sort|manage)$/i.test(said) && refused?.verb ? capitalise(refused.verb) : said);
         // "k ill sign up tonight" after "can u sign me up for the race" was refused: the same verb takes it over too.
         const sameVerb = refused !== undefined && refused.verb !== '' && plainTitle.split(' ')[0]!.toLowerCase() === refused.verb;
-        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && (/^\p{L}+ it\b/u.test(plainTitle) || sameVerb) ? (sameVerb ? `${capitalise(refused.verb)} ${refused.rest}` : `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}`) : undefined;
+        const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && (/^\p{L}+ it\b/u.test(plainTitle) || (/^\p{L}+ them\b/u.test(plainTitle) && !/^remind me\b/i.test(lead.trim())) || sameVerb) ? (sameVerb ? `${capitalise(refused.verb)} ${refused.rest}` : `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}`) : undefined;
         const explicit = /^remind me\b/i.test(lead.trim());
         const resolved = takenOver ?? (explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle);
         const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';

@@ -173,7 +173,7 @@ const NOT_NAMES = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fiancée?|roommate|flatmate|housemate|teammate|sis|bro|mum|mom|dad|hubby|grandma|grandpa|gran|granny|stepmom|stepmum|stepdad|bestie|bff';
+const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fianc[ée]e?|roommate|flatmate|housemate|teammate|sis|bro|mum|mom|dad|hubby|grandma|grandpa|gran|granny|stepmom|stepmum|stepdad|bestie|bff';
 /** How chat says a relation, in the words a profile uses ("my big sis" is a sister). */
 const RELATION_WORDS: Readonly<Record<string, string>> = { sis: 'sister', bro: 'brother', mum: 'mother', mom: 'mother', dad: 'father', hubby: 'husband', gran: 'grandmother', granny: 'grandmother', grandma: 'grandmother', grandpa: 'grandfather', stepmom: 'stepmother', stepmum: 'stepmother', stepdad: 'stepfather', bestie: 'best friend', bff: 'best friend', fiance: 'fiancé', fiancee: 'fiancée', neighbor: 'neighbour' };
 export function relationType(word: string): string {
