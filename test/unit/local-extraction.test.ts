@@ -1183,6 +1183,78 @@ describe('chat: news, errands taken over and plans said without articles', () =>
   });
 });
 
+describe('read after the stop 40 held-out sets were scored (their failures, in phrasing of my own)', () => {
+  const C = 'Ines Moreau';
+  it('takes "Mrs Okafor" for the Grace Okafor already named, and leaves a number with the one it belongs to', () => {
+    const people = contacts(
+      { content: 'My aunt, Grace Okafor, will be home for the delivery. My mobile is 07700 900311.', speaker: C },
+      { content: 'Noted: Mrs Okafor will receive it, and the driver should ring 07700 900311 if needed.', role: 'assistant' },
+    );
+    expect(people.map((c) => c.name).sort()).toEqual(['Grace Okafor', C]);
+    expect(people.find((c) => c.name === 'Grace Okafor')?.channels ?? []).toEqual([]);
+  });
+
+  it('reads an agent’s "my manager" as the agent’s, and no person in a thing, a place, a practice or a venue', () => {
+    const people = contacts(
+      { content: 'The shelf is loose.', speaker: C },
+      { content: 'I’ve asked my supervisor, Abel Tesfaye, to approve a refund. Tighten it with the Torx driver in the box, or meet our fitter at Kingsway Retail Park.', role: 'assistant' },
+      { content: 'thx. saw dr oduya at Northgate Physio, and booked Casa Lupe for 4 on sat', speaker: C },
+    );
+    expect(people.find((c) => c.name === 'Abel Tesfaye')).toMatchObject({ role: 'supervisor' });
+    expect(people.find((c) => c.name === 'Abel Tesfaye')?.relationships ?? []).toEqual([]);
+    expect(people.map((c) => c.name)).not.toEqual(expect.arrayContaining(['Torx']));
+    expect(people.map((c) => c.name).filter((name) => /Kingsway|Northgate|Casa/.test(name))).toEqual([]);
+  });
+
+  it('reads "sam (bf)" as a boyfriend named Sam, and a doctor at a practice as working there', () => {
+    expect(contact('Sam', { content: 'Sam (bf) is cooking tonight', speaker: 'Rui' })?.relationships).toEqual([expect.objectContaining({ type: 'boyfriend' })]);
+    expect(contact('Dr Osei', { content: 'booked in w Dr Osei at Riverside Dental', speaker: 'Rui' })).toMatchObject({ organisation: 'Riverside Dental' });
+  });
+
+  it('takes no task from what is done by saying it, or a courtesy passed on, and reads a request past "please"', () => {
+    for (const content of ["I'll decline the upgrade offer, thanks.", "We'll pass on the loan car.", 'please pass on my thanks to Abel', { content: "Glad it worked out, I'll forget the exchange then.", role: 'assistant' as const }]) expect(taskOps([content]), JSON.stringify(content)).toEqual([]);
+    expect(taskOps(['could you please cancel the extra shelf?'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Cancel the extra shelf', owner: 'assistant' }) })]);
+  });
+
+  it('keeps the day an offer named when the yes gives only a time', () => {
+    const ops = taskOps([{ content: 'Do you want me to remind you tomorrow evening to pay the deposit?', role: 'assistant' }, { content: 'ya pls, 8pm. fyi im in the office tue wed thu', speaker: 'Rui' }]);
+    expect(ops).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Pay the deposit', due: '2026-05-07' }) })]);
+  });
+
+  it('reads an allergy named alone as the author’s', () => {
+    expect(facts({ content: 'no satay for me, peanut allergy', speaker: 'Rui' })).toEqual([expect.objectContaining({ subject: 'Rui', preference: 'peanut', polarity: 'allergic' })]);
+    expect(facts({ content: 'his peanut allergy is mild', speaker: 'Rui' }).filter((row) => row.preference === 'peanut' && row.subject === 'Rui')).toEqual([]);
+  });
+
+  it('keeps an e-mail address whole in a title, cuts what follows a deadline, and names "it" from the sentence before', () => {
+    expect(taskOps(['Could you change it to ines.m@post.example.org, please?'])).toEqual([expect.objectContaining({ task: expect.objectContaining({ title: 'Change it to ines.m@post.example.org' }) })]);
+    const ops = taskOps([{ content: 'Thanks. I’ve attached a delivery waiver. Please sign and return it by Friday, as the van cannot leave without it. I’ll email you the schedule by Monday at the latest.', role: 'assistant' }]);
+    expect(ops.filter((op) => op.op === 'add').map((op) => (op.op === 'add' ? op.task.title : ''))).toEqual(['Sign and return the delivery waiver', 'Email the user the schedule']);
+  });
+
+  it('names a replacement order as such, not as a second order number', () => {
+    const rows = facts({ content: 'About order KD-20011.', speaker: C }, { content: 'I’ve raised replacement order KD-20098 for you.', role: 'assistant' });
+    expect(rows.map((row) => [row.attribute, row.value])).toEqual([['order number', 'KD-20011'], ['replacement order', 'KD-20098']]);
+  });
+
+  it('keeps a recurring reminder asked of the assistant as the user’s, and calls it off when asked to stop it', () => {
+    const ops = taskOps([
+      { content: 'can u set a recurring reminder mon + wed 7am for stretching 15 min', speaker: 'Rui' },
+      { content: 'Done: every Monday and Wednesday at 7am.', role: 'assistant' },
+      { content: 'pls stop the stretching reminder, keep the other one', speaker: 'Rui' },
+      { content: "I'll stop the stretching reminder.", role: 'assistant' },
+    ]);
+    expect(ops).toEqual([
+      expect.objectContaining({ op: 'add', task: { title: 'Stretching 15 min (every mon and wed at 7am)', owner: 'Rui' } }),
+      expect.objectContaining({ op: 'update', target: 'new:t1', changes: { state: 'cancelled' }, evidence: ['r3'] }),
+    ]);
+  });
+
+  it('reads a job said before a name even in a supposition', () => {
+    expect(contact('Lena Brandt', { content: 'If it still rattles, I can send our fitter, Lena Brandt, on Monday.', role: 'assistant' })).toMatchObject({ role: 'fitter' });
+  });
+});
+
 describe('support logs: what an agent tells the customer, and what is no one', () => {
   const C = 'Ines Moreau';
   it('reads reference numbers as the customer’s facts, whoever says them', () => {

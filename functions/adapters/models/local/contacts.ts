@@ -23,7 +23,7 @@ const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt|admin|contact';
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt|admin|contact|fitter|surveyor|assessor|valuer|loss adjuster|concierge|steward|host';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
@@ -42,6 +42,8 @@ interface RoleRule {
   readonly former?: boolean;
   /** The role is a trade's work, named for who does it ("plumbing": plumber). */
   readonly trade?: boolean;
+  /** Read in a question or a supposition too: a job said in apposition to a name is so either way. */
+  readonly always?: boolean;
 }
 
 /** Work said as what is done, and who does it. */
@@ -93,6 +95,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:got|landed|accepted|took|was offered) (?:the|a|an) (?:new )?${ROLE} (?:job|position|role|post) (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "opened his own place, Osteria Luca"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:opened|started|founded|launched) (?:his|her|their|my) own (?:place|business|company|restaurant|shop|studio|firm)?,? (${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
+  // "dr anand at clifton physio": a doctor at a practice works there.
+  { pattern: new RegExp(`\\b((?:Dr|Doctor)\\u2024? \\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?) (?:at|from) (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
   // "Priya Nair from the claims team", "Sam on our billing desk": the team someone works in, said in lower case.
   { pattern: new RegExp(`\\b(${NAME}) (?:from|on|in|with) (?:the|our|your) ((?:[a-z]+ ){1,2}(?:team|department|desk|office))\\b`, 'gu'), who: 1, role: 2, org: 0, department: true },
   // "I met José Álvarez from Ferrotek", "spoke with Søren from Kestrel Bank"
@@ -100,7 +104,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "Our engineer, Tomasz, will call you", "your account manager Hannah Reyes": a job said before the name.
-  { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir) ((?:[a-z]+ ){0,2}(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b(?:[Oo]ur|[Yy]our|[Tt]heir|[Mm]y) ((?:[a-z]+ ){0,2}(?:${JOB_WORDS})),? (${NAME})(?=,| will\\b| is\\b| who\\b| can\\b| has\\b|[.;!?]|$)`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true, always: true },
   // "his new aide is called rosa", "our cleaner's called Marta": a job named first, then what the person is called.
   { pattern: new RegExp(`\\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Tt]he) (?:new )?((?:[a-z]+ )?(?:${JOB_WORDS}))(?:'s| is) (?:called|named) (${NAME})`, 'gu'), who: 2, role: 1, org: 0, jobNoun: true },
   // "my colleague Ewa Zielińska is our new workspace admin": a role said as what someone is to us.
@@ -140,6 +144,8 @@ const PET_NAME = new RegExp(`\\b(?:my|our|his|her|their|the|a|new|rescue) (?:(?:
 /** Where one orders or buys from is a shop, not a person ("order a bag from Petco"). */
 const SHOP = /\b(?:[Oo]rder|[Oo]rdered|[Bb]uy|[Bb]ought|[Pp]urchase|[Pp]urchased)\b[^.!?;]{0,40}? (?:from|at) (\p{Lu}[\p{L}'&-]+)/gu;
 /** A name one books a table at or eats at is a place. */
+/** "book nonna rosas for 2 at 6", "booked Dishoom for four": a name one books for a number of people is a place. */
+const BOOKED_FOR = /\b(?:book|booked|booking|reserve|reserved)\s+(\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)(?:['’]?s)?\s+for\s+(?:\d+|two|three|four|five|six|seven|eight)\b/gu;
 const VENUE = /\b(?:(?:a |the )?table|booking|reservation|dinner|lunch|brunch|breakfast|drinks|coffee|a meal) (?:at|for [a-z0-9 ]{1,12} at) (\p{Lu}[\p{L}'’]+(?: \p{Lu}[\p{L}'’]+)?)/gu;
 /** A street's last word, read as a street wherever it stands ("Willow Crescent"); "Lane" or "Court" only after a house number. */
 const STREET_END = /(?:^|\s)(?:Street|St|Road|Rd|Avenue|Ave|Crescent|Drive|Boulevard|Blvd|Terrace|Parkway|Highway|Hwy|Mews)\.?$/u;
@@ -148,6 +154,20 @@ function isStreet(name: string, sentence: string): boolean {
   if (STREET_END.test(name)) return true;
   const at = sentence.indexOf(name);
   return at > 0 && /\b\d{1,5}[A-Za-z]?,? $/.test(sentence.slice(Math.max(0, at - 8), at));
+}
+/** Nouns a name before them qualifies: a place ("Ashton Court car park") or a thing ("the Allen key"). */
+const QUALIFIED_NOUN = /^(?:car ?park|park|station|stop|centre|center|hall|pavilion|stadium|library|market|church|school|campus|hospital|clinic|gym|pool|cafe|café|pub|bar|restaurant|branch|store|shop|office|building|estate|road|lane|bridge|key|wrench|screwdriver|drive|cable|charger|adapter|card|account|app|sauce|oven)\b/i;
+/**
+ * A name is a thing's or a place's when a noun of that kind follows it ("meeting at ashton court car park", "with the
+ * Allen key"), or, for one word, when an article comes before it and any lower-case noun after it ("the Allen key").
+ */
+function namesAThing(name: string, sentence: string): boolean {
+  const flat = sentence.replace(/\u2024/g, '.');
+  const at = flat.indexOf(name);
+  if (at < 0) return false;
+  const after = flat.slice(at + name.length).replace(/^['’]s\b/, '').trimStart();
+  if (QUALIFIED_NOUN.test(after)) return true;
+  return !name.includes(' ') && /\b(?:the|a|an)\s+$/i.test(flat.slice(Math.max(0, at - 5), at)) && /^\p{Ll}{3,}\b/u.test(after) && !/^(?:and|or|but|is|was|has|said|says|who|from|at|in|on|to|for|with)\b/.test(after);
 }
 /** An agent's "Ms Moreau" for the customer Ines Moreau: the user, addressed by title and surname. */
 function addressedFormally(name: string, userName: string | undefined): boolean {
@@ -243,6 +263,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const places = new Set<string>();
   // "a table at Dishoom", "brunch at Dishoom": a venue, wherever else the batch names it ("remind me to call Dishoom").
   for (const record of input.records) for (const match of authorOf(record).content.matchAll(VENUE)) places.add(match[1]!.toLowerCase());
+  for (const record of input.records) {
+    for (const match of authorOf(record).content.matchAll(BOOKED_FOR)) {
+      const venue = match[1]!.toLowerCase();
+      places.add(venue);
+      // "nonna rosas" is written for "Nonna Rosa's": the name without the possessive is the same place.
+      places.add(venue.replace(/['’]?s$/, ''));
+    }
+  }
   // "the puppy … her name is biscuit", "my cat Pickles": a pet, whatever is said of it later; "order a bag from Petco": a shop.
   const pets = new Set<string>();
   for (const record of input.records) {
@@ -332,10 +360,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
       const hypothetical = isHypothetical(held);
       const found: { at: number; who: string; org?: string; role?: string; department: boolean; leaves: boolean; former: boolean }[] = [];
-      if (!hypothetical) {
+      {
         // As written, and with its asides out ("Leila, my former colleague, now works as …").
         const readings = [...new Set([spelledOut(held), withoutAsides(held)])];
         for (const rule of ROLE_RULES) {
+          // "If that doesn't help, I can book our furniture technician, Owen Castellanos": who holds a job is so
+          // whatever the sentence supposes.
+          if (hypothetical && !rule.always) continue;
           for (const [text, match] of readings.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => [text, m] as const))) {
             const who = rule.who === 0 ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
@@ -362,7 +393,12 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
       const orgNames = [...organisations];
       const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter(
-        (name) => !places.has(name.toLowerCase()) && !organisations.has(name.toLowerCase()) && !isStreet(name, sentence) && !(record.role === 'assistant' && addressedFormally(name, userName)),
+        (name) =>
+          !places.has(name.toLowerCase()) &&
+          !organisations.has(name.toLowerCase()) &&
+          !isStreet(name, sentence) &&
+          !(namesAThing(name, sentence) && places.add(name.toLowerCase())) &&
+          !(record.role === 'assistant' && addressedFormally(name, userName)),
       );
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
       const named = candidates
@@ -435,6 +471,12 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       rememberNamed(named);
       for (const match of held.matchAll(RELATION_PATTERN)) {
         const person = observe(match[2]!, record);
+        // An agent's "my manager, Graham Oduya" is the agent's manager: a role, not the user's relation.
+        if (person && record.role === 'assistant') {
+          person.personal = true;
+          if (JOB_NOUN.test(match[1]!)) person.role ??= relationType(match[1]!);
+          continue;
+        }
         if (person) {
           relatedInRecord = person;
           person.personal = true;
@@ -489,14 +531,17 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
       if (target) {
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addUnique(target.channels, { type: 'email', value: email }, (c) => c.value.toLowerCase());
-        for (const phone of phonesIn(sentence)) addUnique(target.channels, { type: 'phone', value: phone }, (c) => c.value);
+        // A number already someone else's in this batch ("the driver should ring 07700 900418", the user's mobile) stays theirs.
+        const owned = (value: string) => [...observations.values()].some((o) => o !== target && o.channels.some((c) => c.value === value));
+        for (const phone of phonesIn(sentence)) if (!owned(phone)) addUnique(target.channels, { type: 'phone', value: phone }, (c) => c.value);
       }
     }
   }
   // A name that turned out to be an organisation or a place (and was never described as a person) is not a contact.
   for (const [key, observation] of observations) {
     const lower = observation.name.toLowerCase();
-    if (pets.has(lower) || (!observation.personal && (places.has(lower) || [...organisations].some((org) => org === lower || org.includes(lower))))) observations.delete(key);
+    const aPlace = places.has(lower) || [...places].some((place) => place.startsWith(`${lower} `));
+    if (pets.has(lower) || (!observation.personal && (aPlace || [...organisations].some((org) => org === lower || org.includes(lower))))) observations.delete(key);
   }
 
   const known = input.existing as unknown as KnownContact[];
@@ -544,9 +589,15 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
 
 /** "Dana" and "Dana Whitfield" are the same name; "Dana" and "Dan" are not. */
 function sameName(a: string, b: string): boolean {
-  const left = a.toLowerCase();
-  const right = b.toLowerCase();
-  return left === right || left.startsWith(`${right} `) || right.startsWith(`${left} `);
+  const left = a.toLowerCase().replace(/\u2024/g, '.');
+  const right = b.toLowerCase().replace(/\u2024/g, '.');
+  if (left === right || left.startsWith(`${right} `) || right.startsWith(`${left} `)) return true;
+  // "Mrs Pryce" after "Rosalind Pryce": the same person, by title and surname.
+  const titled = (one: string, other: string) => {
+    const match = /^(?:mr|mrs|ms|miss|mx|dr)\.? (\S+)$/.exec(one);
+    return !!match && other.split(' ').length > 1 && other.endsWith(` ${match[1]}`) && !/^(?:mr|mrs|ms|miss|mx|dr)\.? /.test(other);
+  };
+  return titled(left, right) || titled(right, left);
 }
 
 function addUnique<T>(list: T[], value: T, key: (v: T) => string): void {

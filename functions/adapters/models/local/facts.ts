@@ -59,7 +59,7 @@ type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' 
 /** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
 const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight|bib|locker|badge|employee|student|patient|passport|licen[cs]e';
 /** What a reference is of, said before its label ("booking reference", "claim reference"): part of its name. */
-const REFERENCE_OF = `(?:(${'booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
+const REFERENCE_OF = `(?:(${'replacement|new|original|exchange|booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
   .split('|')
   .map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`)
   .join('|')}) )?`;
@@ -91,7 +91,7 @@ const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm
 const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
 const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit|price|monthly price|annual price|bill|monthly bill|fee|monthly fee|interest rate|credit)';
 /** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
-const REACH_VALUE = `([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
+const REACH_VALUE = `([\\w.\\u2024+-]+@[\\w-]+(?:[.\\u2024][\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
 const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
 /** "my new email is ines.moreau@example.com", "my mobile is now 07700 900456". */
 /** One name for each way to reach someone: "e-mail address" is "email", "contact number" and "cell" are "phone". */
@@ -155,6 +155,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: /\b(meat|red meat|pork|beef|dairy|gluten|seafood|shellfish|sugar|alcohol|caffeine)(?:'s|’s| is) (?:now |officially )?off the menu\b/giu, build: (m) => preference(ME, m[1]!, 'avoids') },
   { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'giu'), build: (m) => preference(ME, m[1]!, 'allergic') },
   { pattern: /\bi have (?:an? |the )?([a-z]+(?: [a-z]+)?) allergy\b/giu, build: (m) => preference(ME, m[1]!, 'allergic') },
+  // "cant do pb, peanut allergy": an allergy named alone, in a clause of its own, is the author's.
+  { pattern: /(?:^|[,;:]\s+)(?:(?:severe|bad|serious|mild)\s+)?([a-z]+) allergy(?=\s*(?:[.,;!?]|$|lol|tho|btw))/giu, build: (m) => (/^(?:my|his|her|their|the|an?|no|any)$/i.test(m[1]!) ? undefined : preference(ME, m[1]!, 'allergic')) },
   // Someone else's diet or allergy: "Omar has a peanut allergy", "Linda is coeliac", "she's gluten free".
   { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e) (?:has|'s got|has got) (?:an? |the )?(?:(?:severe|bad|serious|mild) )?([a-z]+(?: [a-z]+)?) allergy\\b`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },
   { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },

@@ -22,7 +22,7 @@ const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actual
  * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
  * feel ("I'll probably be sore"), and refusals ("I will not ...").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b))${HEDGE}`;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 /**
@@ -70,6 +70,12 @@ const CREATE_PATTERNS: {
     owner: 'author',
     recurring: true,
   },
+  // "can u set a recurring reminder tue + thu 6am for strength/mobility 20 min": the same, asked of the assistant.
+  {
+    pattern: /\b(?:set|add|make|create|schedule)(?: up)? (?:a |an )?(?:recurring|repeating|weekly|daily) reminder (?:for |on )?()((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*(?:\s*(?:\+|&|and|,|\/)\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)*|weekdays|every day|every morning|every night)(?: at)? ?(\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?)? (?:for|to|about|abt) ([^.!?;]+)/giu,
+    owner: 'author',
+    recurring: true,
+  },
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
@@ -99,7 +105,7 @@ const CREATE_PATTERNS: {
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
-    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?:kindly\s+|just\s+)?(?!kindly\b|want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel(?= (?:that|it|this|them|those|these|the reminder|my reminder|the task)\b|\s*$)|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember)([^.!?;]+)/giu,
+    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?!(?:(?:kindly|just|please)\s+)*(?:want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel(?= (?:that|it|this|them|those|these|the reminder|my reminder|the task)\b|\s*$)|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember|pass (?:on|along) (?:my|our) (?:thanks|gratitude|regards)|(?:set|add|make|create|schedule)(?: up)? (?:a |an )?(?:\w+ )?reminder|(?:stop|cancel|turn off|pause|delete|remove|end) (?:the|my|that|this)\b[^.!?;]*\breminders?\b))(?:(?:kindly|just|please)\s+)*([^.!?;]+)/giu,
     owner: 'assistant',
   },
   // A support agent's promise with a day: "I'll update you here by tomorrow afternoon", "I'll call you back by Friday".
@@ -263,7 +269,10 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       if (accepted) {
         // The day said in the yes wins; then the day the offer put before its task; then one inside it ("… on the 19th?").
         const inPhrase = resolveDate(offer.phrase, record.timestamp, true);
-        const due = resolveDate(author.content, record.timestamp, true) ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined) ?? inPhrase;
+        // "ya pls, 8pm" names a time, not a day: the day the offer said stays.
+        const inYes = resolveDate(heldSentences(author.content)[0] ?? '', record.timestamp, true);
+        const yesDay = inYes && NAMES_A_DAY.test(inYes.text) ? inYes : undefined;
+        const due = yesDay ?? (offer.day ? resolveDate(offer.day, record.timestamp, true) : undefined) ?? inPhrase ?? inYes;
         const title = cleanTitle(inPhrase && due === inPhrase ? withoutDue(offer.phrase, inPhrase.text) : offer.phrase, author.name, author.name ?? 'the user');
         const known = sameTask(title, open);
         if (known) {
@@ -324,6 +333,17 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         }
       }
       if (reported) continue;
+      // "can u stop the tue/thu strength reminder after thurs, keep the foam roll one": the reminder named is called off.
+      const stop = record.role === 'user' ? STOP_REMINDER.exec(sentence) : null;
+      if (stop) {
+        const named = contentWords(stop[1]!.replace(/\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b/gi, ''));
+        const target = open.find((task) => /\((?:every|each) /i.test(task.title) && [...named].some((word) => task.words.has(SAME_WORK[word] ?? word)));
+        if (target) {
+          ops.push({ op: 'update', target: target.target, changes: { state: 'cancelled' }, evidence: [record.id] });
+          open.splice(open.indexOf(target), 1);
+          continue;
+        }
+      }
       // "can u shift that reminder to 9:50", "push the dentist reminder to friday": a reminder moved in passing.
       const lastOpen = lastTouched && position - lastTouched.position <= 3 ? open.find((task) => task.target === lastTouched!.target) : undefined;
       const moved = record.role === 'user' ? (movedReminder(sentence, open, record.timestamp) ?? movedIt(sentence, lastOpen, record.timestamp)) : undefined;
@@ -404,7 +424,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (owner === 'assistant' && !spokenTo && !due && ANSWERED_IN_REPLY.test(phrase.trim())) continue;
         const dated = dueInPhrase ? withoutDue(phrase, dueInPhrase.text) : phrase;
         // "… within 14 days of delivery, so": the rest of a deadline said twice leaves the title.
-        const work = needsDate ? dated.replace(/\s+within \d+ (?:business |working )?days?(?: of [\p{L} ]+?)?(?=[,;]|\s*$)/iu, '').replace(/[,;]?\s*(?:so|i\.e\.|that is|which is)?\s*$/i, '') : dated;
+        const work = (needsDate ? dated.replace(/\s+within \d+ (?:business |working )?days?(?: of [\p{L} ]+?)?(?=[,;]|\s*$)/iu, '').replace(/\s*,?\s+(?:as|because|since|so that)\s.*$/i, '').replace(/[,;]?\s*(?:so|i\.e\.|that is|which is)?\s*$/i, '') : dated).replace(/\s+at the (?:very )?latest\b/i, '');
         const clauseBefore = held.slice(0, match.index ?? 0);
         const plainTitle = resolvePronouns(
           cleanTitle(work, author.name, fromAssistant ? (addressee.name ?? 'the user') : spokenTo?.name),
@@ -419,7 +439,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const takenOver = !fromAssistant && refused !== undefined && position - refused.position <= 2 && (/^\p{L}+ it\b/u.test(plainTitle) || (/^\p{L}+ them\b/u.test(plainTitle) && !/^remind me\b/i.test(lead.trim())) || sameVerb) ? (sameVerb ? `${capitalise(refused.verb)} ${refused.rest}` : `${takeVerb(plainTitle.split(' ')[0]!)} ${refused.rest}`) : undefined;
         const explicit = /^remind me\b/i.test(lead.trim());
         const resolved = takenOver ?? (explicit ? resolveThem(plainTitle, input.records.slice(Math.max(0, position - 3), position).map((r) => r.content).join('\n')) : plainTitle);
-        const every = recurring ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase().replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}` : '';
+        const days = match[2]?.toLowerCase().replace(/\s*(?:\+|&|\/)\s*/g, ' and ') ?? '';
+        const every = recurring ? (/^every\b/.test(days) ? days : `${(match[1] || 'every').toLowerCase()} ${days.replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/, capitalise)}`) : '';
         const named = recurring && resolved ? `${resolved} (${every}${match[3] ? ` at ${match[3]}` : ''})` : resolved;
         const title = typographic ? named.replace(/'/g, '’') : named;
         // A commitment said in passing must name what it is about in its own words: "I'll hold you to that" names
@@ -495,6 +516,10 @@ function offeredReminder(content: string, position: number): { phrase: string; d
   return { phrase: match[2]!, position, ...(match[1]?.trim() ? { day: match[1].trim() } : {}) };
 }
 
+/** "stop the tue/thu strength reminder", "cancel my vitamins reminder": what names the reminder to call off. */
+const STOP_REMINDER = /\b(?:stop|cancel|turn off|pause|delete|remove|end|kill|drop)\s+(?:the|my|that|this)\s+([^.!?;]{1,40}?)\s*reminders?\b/i;
+/** Words that name a day, not only a time of it. */
+const NAMES_A_DAY = /\b(?:mon|tue|wed|thu|fri|sat|sun|today|tonight|tomorrow|tmrw|tmr|next|this|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.-]\d{1,2})/i;
 /** An offer to do something ("Would you like me to ship a replacement?", "Shall I go ahead?" after "I can ship one"). */
 const ACTION_OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i)\s+([^?]{2,160})\?/i;
 /** An offer that names no work of its own: the work is what the message said it can do. */
@@ -710,7 +735,9 @@ function resolveObject(title: string, sentenceBefore: string): string {
 }
 
 /** Work done to a thing, with "it" as the thing ("return it", "get it serviced"), not an idiom ("make it", "call it a day"). */
-const THING_VERB_IT = /^(?:return|send|post|sell|fix|repair|renew|book|pay|bring|collect|print|sign|submit|wash|clean|iron|pack|ship|file|forward|replace|order|move|service|insure|register|tax|back up|update|upgrade|charge|drop off|pick up|hand in|give back|take back) it\b/i;
+const THING_VERBS = 'return|send|post|sell|fix|repair|renew|book|pay|bring|collect|print|sign|submit|wash|clean|iron|pack|ship|file|forward|replace|order|move|service|insure|register|tax|back up|update|upgrade|charge|drop off|pick up|hand in|give back|take back|fill in|fill out|scan|complete';
+/** "return it", "sign and return it": work done to a thing "it" stands for. */
+const THING_VERB_IT = new RegExp(`^(?:${THING_VERBS})(?: and (?:${THING_VERBS}))? it\\b`, 'i');
 /**
  * "it" as the object of a title, after a clause that names one thing ("i still have my old laptop, need to return
  * it"): the thing, as "the …", looked for first in the sentence the task is said in, then in the message before it.
@@ -718,12 +745,21 @@ const THING_VERB_IT = /^(?:return|send|post|sell|fix|repair|renew|book|pay|bring
  */
 function resolveThing(title: string, sentenceBefore: string, before: string): string {
   if (!THING_VERB_IT.test(title)) return title;
-  const thingsIn = (text: string) => (nlp(text).match('(my|our|the|his|her|their) #Adjective{0,2} #Noun{1,3}').out('array') as string[]).filter((phrase) => !/#|@|\d/.test(phrase));
-  const inSentence = thingsIn(sentenceBefore);
-  const things = inSentence.length > 0 ? inSentence : thingsIn(before);
+  const named = (text: string, determiners: string) => (nlp(text).match(`(${determiners}) #Adjective{0,2} #Noun{1,3}`).out('array') as string[]).filter((phrase) => !/#|@|\d/.test(phrase));
+  // A thing named with "the" or "my" first; one just introduced with "a" only where none is ("I've attached a
+  // collection authorisation form").
+  const thingsIn = (text: string) => {
+    const definite = named(text, 'my|our|the|his|her|their');
+    return definite.length > 0 ? definite : named(text, 'a|an');
+  };
+  // The sentence the task is said in, then the one just before it ("I've attached a collection authorisation form.
+  // Please sign and return it by …"), then the message before.
+  const lastBefore = before.split(/(?<=[.!?])\s+/).filter(Boolean).at(-1) ?? '';
+  const candidates = [thingsIn(sentenceBefore), lastBefore === before ? [] : thingsIn(lastBefore), thingsIn(before)];
+  const things = candidates.find((list) => list.length > 0) ?? [];
   if (things.length !== 1) return title;
   const thing = trimPhrase(things[0]!).replace(/^\S+\s+/, '');
-  return title.replace(/^((?:\p{L}+ )?\p{L}+) it\b/u, `$1 the ${thing}`);
+  return title.replace(/^((?:\p{L}+ ){0,2}\p{L}+) it\b/u, `$1 the ${thing}`);
 }
 
 function cleanTitle(phrase: string, authorName: string | undefined, addressee?: string): string {

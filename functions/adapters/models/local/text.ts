@@ -15,6 +15,28 @@ export { countTokens };
 const ABBREVIATIONS = /\b(Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Mt|Inc|Ltd|Co|Corp|Bros|Messrs|Rev|Gen|Capt|Lt|Sgt|No|vs|etc|approx|dept|est|e\.g|i\.e)\.(?=\s|$)/g;
 /** "policy no. is HX-20931", "ref. 5521", "acct. #8812": a number's label, whose period ends no sentence. */
 const NUMBER_LABELS = /\b(no|ref|acct|nr)\.(?=\s*(?:is\b|was\b|[:#]|[A-Z]{0,6}-?\d))/gi;
+const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)[\w-]+(?:\.[\w-]+)+/g;
+/**
+ * An e-mail address's dots held, found from each "@" outwards (linear: a pattern that tried every start position
+ * for the part before the "@" would read a long run of letters again and again).
+ */
+function holdEmailDots(text: string): string {
+  if (!text.includes('@')) return text;
+  const chars = [...text];
+  const local = /[\p{L}\p{N}_.+-]/u;
+  const domain = /[\p{L}\p{N}_.-]/u;
+  for (let at = chars.indexOf('@'); at >= 0; at = chars.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && local.test(chars[start - 1]!)) start -= 1;
+    let end = at + 1;
+    while (end < chars.length && domain.test(chars[end]!)) end += 1;
+    // Only a domain with a dot inside it (not the sentence's full stop after it) makes an address.
+    while (end > at + 1 && chars[end - 1] === '.') end -= 1;
+    if (start === at || !chars.slice(at + 1, end).includes('.')) continue;
+    for (let i = start; i < end; i += 1) if (chars[i] === '.') chars[i] = HELD_DOT;
+  }
+  return chars.join('');
+}
 /** U+2024 ONE DOT LEADER stands in for an abbreviation's period while text is split and matched. */
 const HELD_DOT = '\u2024';
 
@@ -33,6 +55,11 @@ export function heldSentences(text: string): string[] {
     .normalize('NFC')
     .replace(ABBREVIATIONS, `$1${HELD_DOT}`)
     .replace(NUMBER_LABELS, `$1${HELD_DOT}`)
+    // An e-mail address or a web address ends no sentence and no value at its dots.
+    .replace(WEB_ADDRESS, (address) => address.replace(/\./g, HELD_DOT))
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map(holdEmailDots)
+    .join('\n')
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0)
@@ -173,9 +200,9 @@ const NOT_NAMES = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fianc[ée]e?|roommate|flatmate|housemate|teammate|sis|bro|mum|mom|dad|hubby|grandma|grandpa|gran|granny|stepmom|stepmum|stepdad|bestie|bff';
+const RELATIONS = 'sister-in-law|brother-in-law|mother-in-law|father-in-law|sister|brother|wife|husband|partner|boss|manager|colleague|coworker|friend|mother|father|son|daughter|cousin|neighbou?r|assistant|client|doctor|dentist|lawyer|accountant|mentor|landlord|aunt|uncle|niece|nephew|girlfriend|boyfriend|fianc[ée]e?|roommate|flatmate|housemate|teammate|sis|bro|mum|mom|dad|hubby|grandma|grandpa|gran|granny|stepmom|stepmum|stepdad|bestie|bff|bf|gf';
 /** How chat says a relation, in the words a profile uses ("my big sis" is a sister). */
-const RELATION_WORDS: Readonly<Record<string, string>> = { sis: 'sister', bro: 'brother', mum: 'mother', mom: 'mother', dad: 'father', hubby: 'husband', gran: 'grandmother', granny: 'grandmother', grandma: 'grandmother', grandpa: 'grandfather', stepmom: 'stepmother', stepmum: 'stepmother', stepdad: 'stepfather', bestie: 'best friend', bff: 'best friend', fiance: 'fiancé', fiancee: 'fiancée', neighbor: 'neighbour' };
+const RELATION_WORDS: Readonly<Record<string, string>> = { sis: 'sister', bro: 'brother', mum: 'mother', mom: 'mother', dad: 'father', hubby: 'husband', gran: 'grandmother', granny: 'grandmother', grandma: 'grandmother', grandpa: 'grandfather', stepmom: 'stepmother', stepmum: 'stepmother', stepdad: 'stepfather', bestie: 'best friend', bff: 'best friend', bf: 'boyfriend', gf: 'girlfriend', fiance: 'fiancé', fiancee: 'fiancée', neighbor: 'neighbour' };
 export function relationType(word: string): string {
   const lower = word.toLowerCase();
   return RELATION_WORDS[lower] ?? lower;
@@ -191,7 +218,7 @@ export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJEC
  */
 export const OTHERS_RELATION_PATTERN = new RegExp(`\\b(?:[Hh]is|[Hh]er|[Tt]heir|(\\p{L}[\\p{L}-]+)['’]s) ${RELATION_ADJECTIVES}(${RELATIONS}),? (\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
-export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:,? (?:is|was)|,| [–—-]) | \\()my ${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
+export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:(?:,? (?:is|was)|,| [–—-]) )my | \\((?:my )?)${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
 /**
  * A verb of going (and its object or adverb) just before "to", "from" or "into": what follows is a place. Not "get
@@ -209,7 +236,7 @@ function showTitle(name: string): boolean {
 }
 
 /** Last words that make a name a business or an institution, not a person. */
-const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council)$/i;
+const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn)$/i;
 
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
@@ -275,6 +302,8 @@ const ACRONYM = /^\p{Lu}{3,}$/u;
 
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
+    // "sam (bf)": an aside after a name is not part of it.
+    .replace(/\s*\(.*$/u, '')
     .replace(/['’]s[.,;:!?]*$/u, '')
     // A dash or a lower-case word after the name is the sentence going on ("Tomasz —", "Grandpa Wei re: ...").
     .replace(/(?:\s+(?:[-–—]+|\p{Ll}[\p{L}'’]*))+[.,;:!?]*$/u, '')
