@@ -23,7 +23,7 @@ const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
-const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt|admin|contact|fitter|surveyor|assessor|valuer|loss adjuster|concierge|steward|host';
+const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt|admin|contact|fitter|assessor|valuer|loss adjuster|concierge|steward|host';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
 
 interface RoleRule {
@@ -392,12 +392,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         }
       }
       const orgNames = [...organisations];
+      // A name that is a thing's or a place's is remembered as a place, so later mentions of it are no one either.
+      const thingOrPlace = (name: string) => namesAThing(name, sentence) && places.add(name.toLowerCase()).size > 0;
       const candidates = (deep ? personNames(sentence, orgNames, spelledAsNames) : []).filter(
         (name) =>
           !places.has(name.toLowerCase()) &&
           !organisations.has(name.toLowerCase()) &&
           !isStreet(name, sentence) &&
-          !(namesAThing(name, sentence) && places.add(name.toLowerCase())) &&
+          !thingOrPlace(name) &&
           !(record.role === 'assistant' && addressedFormally(name, userName)),
       );
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;

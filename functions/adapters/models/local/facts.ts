@@ -82,21 +82,21 @@ const referenceOf = (m: RegExpMatchArray) => {
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
 const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm]ailing|[Pp]ostal|[Nn]ew) address|[Aa]ddress)(?: on file)?(?: is| was)?(?: now)?:? (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$| (?:and|but|so|if|when|for)\b)/gu;
 
+/** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
+const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
+const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit|price|monthly price|annual price|bill|monthly bill|fee|monthly fee|interest rate|credit)';
+/** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
+const REACH_VALUE = `([\\w.\\u2024+-]+@[\\w-]+(?:[.\\u2024][\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
+const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
+/** One name for each way to reach someone: "e-mail address" is "email", "contact number" and "cell" are "phone". */
+const reachAttribute = (said: string) => (/mail/i.test(said) ? 'email' : 'phone');
+/** "my new email is ines.moreau@example.com", "my mobile is now 07700 900456". */
+const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|changed to) (?:now )?${REACH_VALUE}`, 'giu');
 /**
  * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
  * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
  * Only these forms: an assistant's other words restate, advise or guess, and are no evidence of a value.
  */
-/** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
-const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
-const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit|price|monthly price|annual price|bill|monthly bill|fee|monthly fee|interest rate|credit)';
-/** An e-mail address or a phone number, whole (a value pattern would stop at its first dot). */
-const REACH_VALUE = `([\\w.\\u2024+-]+@[\\w-]+(?:[.\\u2024][\\w-]+)+|\\+?[\\d(][\\d ().-]{5,}\\d)`;
-const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|cell(?: number)?|number))';
-/** "my new email is ines.moreau@example.com", "my mobile is now 07700 900456". */
-/** One name for each way to reach someone: "e-mail address" is "email", "contact number" and "cell" are "phone". */
-const reachAttribute = (said: string) => (/mail/i.test(said) ? 'email' : 'phone');
-const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|changed to) (?:now )?${REACH_VALUE}`, 'giu');
 const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
   { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!) },
   // "from April 1 you'll have 25 seats", "I've updated it to 30 seats".
@@ -227,9 +227,9 @@ const APPOINTMENT = /\b((?:(?:(?:my |his |her |our |their )?(?:dad|mum|mom|mothe
  * from the 3rd to the 6th". The subject is the visit ("nadia's visit"), its date the first day.
  */
 const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?:coming (?:to stay|to visit|over|down|up)?|visiting|staying(?: with us)?|flying in|arriving)(?: with us)?\s+(?:on |from |for )?((?:the )?[0-3]?\d(?:st|nd|rd|th)(?:\s*(?:-|–|to|till|until)\s*(?:the )?[0-3]?\d(?:st|nd|rd|th)?)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d)/u;
-/** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
 /** "we have the tasting next tues", "i've got my interview on the 14th": a dated thing of one's own. */
 const HAVE_DATED = /\b(?:we|i)(?:'ve| have|'ve got| have got| got)? (?:got )?(?:have )?(?:the|our|my|a|an) ((?:[a-z]+ )?(?:tasting|interview|appointment|appt|meeting|fitting|viewing|inspection|exam|test|hearing|scan|consultation|rehearsal|recital|match|race|trial|audition|surgery|operation|procedure|session|class|lesson|party|dinner|wedding|shower|reception|ceremony)) ((?:on |this |next )?(?:the \d|\d|tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b)[^.;!?,]{0,20})/iu;
+/** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
 const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?,]{0,30})/iu;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;

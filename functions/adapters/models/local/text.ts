@@ -58,9 +58,8 @@ export function heldSentences(text: string): string[] {
     // An e-mail address or a web address ends no sentence and no value at its dots.
     .replace(WEB_ADDRESS, (address) => address.replace(/\./g, HELD_DOT))
     .split(/(?<=[.!?])\s+|\n+/)
+    // An address never holds a space, so no split falls inside one.
     .map(holdEmailDots)
-    .join('\n')
-    .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0)
     .flatMap(pieces);
