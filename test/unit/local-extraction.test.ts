@@ -1116,7 +1116,7 @@ describe('chat: news, errands taken over and plans said without articles', () =>
     expect(ops.at(-1)).toMatchObject({ op: 'update', changes: { state: 'done' }, evidence: ['r4'] });
   });
 
-  it('takes over a refused request by its own verb ("k ill sign up tonight")', () => {
+  it('takes over a refused request by its own verb ("k ill enter tonight")', () => {
     const ops = taskOps([
       { content: 'can u enter me into the 10k? entries close friday', speaker: 'Rui' },
       { content: 'I can’t enter races for you, but the form is short.', role: 'assistant' },
