@@ -33,6 +33,8 @@ async function consolidate(agentId: string, messages: readonly (readonly [role: 
   await waitFor(async () => (await api<{ freshness?: { lastConsolidatedSequence: number } }>(stack, 'GET', `/v1/agents/${agentId}/snapshot`)).body.freshness?.lastConsolidatedSequence === last, 60_000);
 }
 
+const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; due?: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
+
 const contextFor = async (agentId: string, query?: string) =>
   (await api<{ markdown: string }>(stack, 'GET', `/v1/agents/${agentId}/context?maxTokens=1500${query ? `&query=${encodeURIComponent(query)}` : ''}`)).body.markdown;
 
@@ -70,7 +72,6 @@ describe('replaced values of other shapes', () => {
 });
 
 describe('an assistant’s words, read as the assistant’s', () => {
-  const tasksOf = async (agentId: string) => (await api<{ items: { id: string; title: string; owner: string; state: string; due?: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
 
   it('keeps a request open when the assistant acknowledges it, as one task with both records behind it', async () => {
     const agentId = 'ack-keeps-open';
@@ -117,7 +118,6 @@ describe('an assistant’s words, read as the assistant’s', () => {
 });
 
 describe('a support log, read as support logs are written', () => {
-  const tasksOf = async (agentId: string) => (await api<{ items: { title: string; owner: string; state: string; due?: string; evidence: string[] }[] }>(stack, 'GET', `/v1/agents/${agentId}/tasks?limit=100`)).body.items;
   const factsOf = async (agentId: string) => (await api<{ items: { row: Record<string, string | null>; statement: string }[] }>(stack, 'GET', `/v1/agents/${agentId}/facts?limit=100`)).body.items;
 
   it('keeps the references, the agent’s instruction with its deadline and the work it offered, and closes the instruction when the customer reports it', async () => {
