@@ -141,13 +141,18 @@ function clauseAround(sentence: string, start: number, end: number, breaks: RegE
 /** "I've got an interview", "got to go": a present, not a past. */
 const GOT_PRESENT = /\b(?:'ve|have|has|i|we|you|they) got\b|\bgot (?:to|a lot)\b|\bgotta\b/gi;
 
+/** A verb of being in the present: "is", "are", "am" and their short forms. */
+const PRESENT_COPULA = /\b(?:is|are|am)\b|\b(?:i'm|we're|you're|they're|it's|that's|he's|she's)\b/i;
+
 /** Whether a clause tells of the past, of the future, or (no cue either way) neither. */
 function toldOfThePast(clause: string): boolean | undefined {
   if (FUTURE_CUE.test(clause)) return false;
   const text = clause.replace(GOT_PRESENT, ' ');
   if (PAST_IRREGULAR.test(text)) return true;
   for (const match of text.matchAll(PAST_REGULAR)) if (!NOT_PAST.has(match[0].toLowerCase())) return true;
-  return undefined;
+  // "the opening is confirmed for Sunday 1 June": a clause told in the present speaks of what is to come;
+  // "I'm still thinking about Saturday" speaks of what goes on from before.
+  return PRESENT_COPULA.test(text) && !/\bstill\b/i.test(text) ? false : undefined;
 }
 
 /** Where a sentence ends, within a line that holds several. */
@@ -246,11 +251,17 @@ const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, 
 /** "June 23", "23 June", "the 7th of March": a day and a month said without a year. */
 const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-3]?\\d)(?:st|nd|rd|th)?(?: of)? (${MONTHS}))\\b(?!,? \\d{4}|,? '\\d\\d| \\(|:\\d| (?:next|this|last) year)`, 'gi');
 
+/** A weekday just before a day and month ("Sunday 1 June", "Sunday, June 1"). */
+const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}),? (?:the )?$`, 'i');
+
 /**
  * A day and a month said without a year ("moving launch to June 23") take the
  * year that puts them nearest the day they were said: the one gone when the
  * sentence tells of the past, the one to come otherwise, unless that is more
  * than nine months off ("the party was great, back on 20 August" said in March).
+ * A weekday said with them picks, of the years around, the nearest where the
+ * date falls on that weekday ("the opening is Sunday 1 June", said in April 2025
+ * beside a past verb, is 2025's Sunday, not 2024's Saturday), within nine months.
  */
 function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
   return insertDates(sentence, reference, MONTH_DAY, (match, today) => {
@@ -267,6 +278,13 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     const now = today.getTime();
     let when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
     if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
+    // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
+    const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
+    if (named) {
+      const weekday = WEEKDAY_INDEX.indexOf(named[1]!.toLowerCase());
+      const fits = [year - 1, year, year + 1].map(on).filter((t) => new Date(t).getUTCDay() === weekday && new Date(t).getUTCDate() === day && Math.abs(t - now) <= 274 * DAY_MS);
+      if (new Date(when).getUTCDay() !== weekday && fits.length > 0) when = fits.reduce((a, b) => (Math.abs(a - now) <= Math.abs(b - now) ? a : b));
+    }
     if (new Date(when).getUTCDate() !== day || when === now) return undefined;
     return { end, at: when };
   });

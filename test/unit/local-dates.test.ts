@@ -51,6 +51,15 @@ describe('relative dates', () => {
     expect(anchorAllDates('His birthday is 20 August.', at)).toBe('His birthday is 20 August (2025-08-20).');
     for (const sentence of ['I was born on 3 May 1990.', 'I may 5 times']) expect(anchorAllDates(sentence, at)).toBe(sentence);
     expect(anchorAllDates('We marry May 16 next year.', at)).toBe('We marry May 16 next year (2026).');
+    // A weekday beside them says which year: the nearest in which that day falls on it.
+    const april = '2025-04-27T10:00:00Z';
+    expect(anchorAllDates('The flooring arrived on Friday and the opening is confirmed for Sunday 1 June.', april)).toBe('The flooring arrived on Friday (2025-04-25) and the opening is confirmed for Sunday 1 June (2025-06-01).');
+    // A clause told in the present is of what is to come, whatever the rest of the sentence did.
+    expect(anchorAllDates('We went in March, and the next one is on 4 July.', april)).toBe('We went in March, and the next one is on 4 July (2025-07-04).');
+    expect(anchorAllDates("I'm flying home Wednesday.", april)).toBe("I'm flying home Wednesday (2025-04-30).");
+    expect(anchorAllDates("I just landed and I'm still thinking about Saturday.", april)).toBe("I just landed and I'm still thinking about Saturday (2025-04-26).");
+    expect(anchorAllDates('We went on Saturday, June 1 and loved it.', april)).toBe('We went on Saturday, June 1 (2024-06-01) and loved it.');
+    expect(anchorAllDates('It was Monday 1 June, I think.', april)).toBe('It was Monday 1 June (2024-06-01), I think.');
     // Summaries, bounded in tokens, anchor only the relative expressions above.
     expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
   });
