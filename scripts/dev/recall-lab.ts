@@ -7,8 +7,9 @@
  *   npx tsx scripts/dev/recall-lab.ts capture --corpus corpus.json --out .lab/friends
  *   npx tsx scripts/dev/recall-lab.ts score --dir .lab/friends [--budgets 512,1024,2048] [--variants all,records] [--misses]
  *       [--compare [--all-misses]] [--tuning '{"denseWeight":1}'] [--packing '{"sessionDecay":1}'] [--skip-baselines]
+ *       [--variant-misses]  (questions `all` recalls less of than another variant at LAB_MISS_BUDGET, both blocks printed)
  *       [--answer-misses]   (questions whose evidence is printed at 1,024 but whose answer is not, with the lines citing it)
- *   LAB_MISS_BUDGET=512 … --misses   prints the misses at another budget than 1,024
+ *   LAB_MISS_BUDGET=512 … --misses / --compare / --variant-misses   read another budget than 1,024
  *
  * Variants restrict the units recall may return, as `views=` does:
  * `all`, `records` (the raw turns only), `consolidated` (items and summaries,
@@ -35,7 +36,7 @@ import { postSamples, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' } },
+  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' }, 'variant-misses': { type: 'boolean' } },
 });
 const log = (line: string) => process.stderr.write(`[lab] ${line}\n`);
 const KEY = 'lab-key-0123456789abcdef';
@@ -157,6 +158,7 @@ async function score(dir: string) {
     const reference = sample.turns.at(-1)!.at;
     for (const question of sample.questions) {
       const [queryVector] = await embeddings.embed([question.question]);
+      const blocks = new Map<string, string>();
       for (const variant of variants) {
         const allow = VARIANTS[variant];
         for (const budget of budgets) {
@@ -164,6 +166,7 @@ async function score(dir: string) {
           const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, ...(allow ? { allow } : {}), budgetTokens: budget, tuning });
           const block = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: budget, nonce: '123456789012345678', countTokens });
           record(at(`${variant}@${budget}`), question, block.markdown, reference, allIds, turnText);
+          blocks.set(`${variant}@${budget}`, block.markdown);
           if (values.misses && variant === 'all' && budget === Number(process.env.LAB_MISS_BUDGET ?? 1024) && question.evidence.length > 0 && strictRecall(question.evidence, block.markdown) < 1) {
             process.stderr.write(`\nMISS [${question.category}] ${question.question} → ${question.evidence.join(', ')} (${question.answer ?? ''})\n`);
           }
@@ -173,12 +176,23 @@ async function score(dir: string) {
           }
         }
       }
+      if (values['variant-misses'] && question.evidence.length > 0) {
+        // Where `all` recalls less than another variant at the miss budget: both blocks, to see what took the room.
+        const budget = Number(process.env.LAB_MISS_BUDGET ?? 1024);
+        const ours = blocks.get(`all@${budget}`);
+        for (const variant of variants.filter((v) => v !== 'all')) {
+          const theirs = blocks.get(`${variant}@${budget}`);
+          if (ours === undefined || theirs === undefined || strictRecall(question.evidence, ours) >= strictRecall(question.evidence, theirs)) continue;
+          process.stderr.write(`\nBEHIND ${variant} [${question.category}] ${question.question} → ${question.evidence.join(', ')}\n--- all\n${ours}\n--- ${variant}\n${theirs}\n`);
+        }
+      }
       if (values['skip-baselines']) continue;
       const hybridContexts = hybrid.contexts(question.question, queryVector!, budgets);
       if (values.compare && question.evidence.length > 0) {
-        const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, budgetTokens: 1024, tuning });
-        const ours = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: 1024, nonce: '123456789012345678', countTokens }).markdown;
-        const theirs = hybridContexts.get(1024)?.markdown ?? hybrid.context(question.question, queryVector!, 1024).markdown;
+        const compareAt = Number(process.env.LAB_MISS_BUDGET ?? 1024);
+        const { ranked, understanding } = index.search({ query: question.question, queryVector: queryVector!, now: reference, budgetTokens: compareAt, tuning });
+        const ours = renderMemoryBlock((inner) => renderRecall(snapshot, ranked, { maxTokens: inner, countTokens, terms: understanding.terms, packing }), { maxTokens: compareAt, nonce: '123456789012345678', countTokens }).markdown;
+        const theirs = hybridContexts.get(compareAt)?.markdown ?? hybrid.context(question.question, queryVector!, compareAt).markdown;
         const [a, b] = [strictRecall(question.evidence, ours), strictRecall(question.evidence, theirs)];
         if (a !== b || (values['all-misses'] && a < 1)) {
           const turns = new Map(sample.turns.map((t) => [t.id, t]));
