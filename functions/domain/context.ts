@@ -128,7 +128,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'task',
       version: String(item.updatedAt),
       section: 'Tasks',
-      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${proposalText(item.proposed)}${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${marked({ id: String(item.id), kind: 'task', text: String(item.title) }, retired)}${proposalText(item.proposed)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.title} ${item.owner} ${open ? 'open to do pending need' : 'done closed'}`,
       // Open commitments are what an agent most often needs; closed ones rarely.
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) + (open ? 0.3 : -0.3),
@@ -143,7 +143,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'fact',
       version: String(item.updatedAt),
       section: 'Facts',
-      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${marked({ id: String(item.id), kind: 'fact', text: String(item.statement) }, retired)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
       at: String(item.sourceAt),

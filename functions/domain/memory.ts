@@ -146,7 +146,17 @@ export const contactFieldsSchema = z.strictObject({
   organisation: text(200).optional(),
   relationships: z.array(z.strictObject({ type: text(60), to: text(200) })).max(20).optional(),
   preferences: z.array(text(300)).max(20).optional(),
-  channels: z.array(z.strictObject({ type: text(30), value: text(300) })).max(10).optional(),
+  channels: z
+    .array(
+      z.strictObject({
+        type: text(30),
+        value: text(300),
+        /** The record says this replaces the contact's earlier ones of this type ("my new number is ..."): those move to its history. */
+        replacesEarlier: z.boolean().optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
   biography: text(2000).optional(),
   summary: text(2000).optional(),
 });

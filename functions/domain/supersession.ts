@@ -1,7 +1,7 @@
 /**
  * One current value everywhere. When a value stops being current (feedback
  * says it was wrong, or outdated; a correction supersedes it; a contact's
- * role or employer changes), the item leaves the views, but the records and
+ * role, employer, e-mail or number changes), the item leaves the views, but the records and
  * summaries that stated it are still history and still recallable. This is
  * the rule, applied in one place on the read path (`markRetired`), for every
  * line a context block shows:
@@ -40,8 +40,8 @@ export interface RetiredValue {
   readonly at: string;
   /** What replaced it, when something did. */
   readonly now?: string;
-  /** A changed contact field: which one. */
-  readonly field?: 'role' | 'organisation';
+  /** A changed contact field: which one (`channels`: an e-mail or a number replaced by a new one). */
+  readonly field?: 'role' | 'organisation' | 'channels';
 }
 
 /** Retired values kept per view: the most recent. */
@@ -102,7 +102,7 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
     }
     if (item.kind === 'contact') {
       for (const change of item.history) {
-        if ((change.field === 'organisation' || change.field === 'role') && typeof change.from === 'string' && change.from && change.from !== change.to) {
+        if ((change.field === 'organisation' || change.field === 'role' || change.field === 'channels') && typeof change.from === 'string' && change.from && change.from !== change.to) {
           // Dated by the record that said it changed, not by when the change was consolidated.
           const said = item.evidence.filter((e) => change.evidence.includes(e.recordId)).map((e) => e.timestamp).sort().at(-1);
           out.push({ itemId: item.id, records: [], value: change.from, ...about, reason: 'changed', field: change.field, at: said ?? change.at, ...(typeof change.to === 'string' && change.to ? { now: change.to } : {}) });
@@ -185,12 +185,16 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
 /**
  * The retired values a history line (a record or a summary) states, if any:
  * by evidence (the record it was read from) or by its words, unless the line
- * also states what replaced it (the correction itself). Newest first.
+ * also states what replaced it (the correction itself). Newest first. A fact
+ * or a task line is read by its words alone, for other items' values.
  */
 export function retiredIn(line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string }, retired: readonly RetiredValue[]): RetiredValue[] {
   if (line.kind === 'contact') return line.label ? retiredNaming(line.id, line.label, retired) : [];
-  if (line.kind !== 'record' && line.kind !== 'summary') return [];
+  // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
+  const item = line.kind === 'fact' || line.kind === 'task';
+  if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
   return retired.filter((r) => {
+    if (item && r.itemId === line.id) return false;
     if (r.now && states(line.text, r.now)) return false;
     const evidence = line.kind === 'record' && r.records.includes(line.id);
     if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;

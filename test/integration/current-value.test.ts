@@ -71,6 +71,24 @@ describe('replaced values of other shapes', () => {
   });
 });
 
+describe('a replaced e-mail', () => {
+  it('leaves the contact, stays in its history, and is marked where a record says it', async () => {
+    const agentId = 'new-address';
+    await consolidate(agentId, [['user', 'My accountant is Helena Brandt, you can write to her at h.brandt@oldfirm.example.'], ['assistant', 'Noted.']], '2026-09-07T09:00:00Z');
+    await consolidate(agentId, [['user', 'Helena Brandt has a new email: helena@brandt-tax.example, the old one is closed.'], ['assistant', 'Thanks, updated.']], '2026-10-14T09:00:00Z');
+
+    const contacts = (await api<{ items: { name: string; channels: { type: string; value: string }[]}[] }>(stack, 'GET', `/v1/agents/${agentId}/contacts`)).body.items;
+    const helena = contacts.find((c) => c.name === 'Helena Brandt');
+    expect(helena?.channels).toEqual([{ type: 'email', value: 'helena@brandt-tax.example' }]);
+    for (const markdown of [await contextFor(agentId), await contextFor(agentId, 'What is Helena’s email?')]) {
+      const lines = markdown.split('\n');
+      expect(lines.find((line) => line.includes('**Helena Brandt**'))).not.toMatch(/oldfirm/);
+      for (const line of lines.filter((l) => /oldfirm/.test(l))) expect(line).toMatch(/\(later: helena@brandt-tax\.example, from 2026-10-14\)/);
+    }
+    expect(await contextFor(agentId, 'What is Helena’s email?')).toMatch(/helena@brandt-tax\.example/);
+  });
+});
+
 describe('an assistant’s words, read as the assistant’s', () => {
 
   it('keeps a request open when the assistant acknowledges it, as one task with both records behind it', async () => {

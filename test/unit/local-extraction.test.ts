@@ -1302,13 +1302,28 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(moved).toMatchObject({ correction: true, statement: 'I’ve rescheduled the inspection to Friday, May 15' });
   });
 
+  it('reads a number or an address said as new as replacing the old one, and one said plainly as another', () => {
+    const known = [{ alias: 'C1', name: 'Maria Lopez', aliases: [], relationships: [], preferences: [], channels: [{ type: 'email', value: 'maria@oldmail.com' }, { type: 'phone', value: '0161 496 0732' }], summary: '' }];
+    const update = (...lines: Line[]) => extractContacts(input('contacts', lines, known)).ops.find((op) => op.op === 'update');
+    const changed = update('Maria’s new email is maria.lopez@newmail.com, the old one bounces.');
+    expect(changed).toMatchObject({ changes: { channels: [{ type: 'email', value: 'maria.lopez@newmail.com', replacesEarlier: true }] } });
+    // The biography lists what reaches them now.
+    expect(changed?.op === 'update' && changed.changes.biography).toContain('maria.lopez@newmail.com');
+    expect(changed?.op === 'update' && changed.changes.biography).not.toContain('maria@oldmail.com');
+    expect(update('Maria changed her number to 0161 496 0999.')).toMatchObject({ changes: { channels: [{ type: 'phone', value: '0161 496 0999', replacesEarlier: true }] } });
+    expect(update('Maria has a work email too: maria@studio.example')).toMatchObject({ changes: { channels: [{ type: 'email', value: 'maria@studio.example' }] } });
+    // Said twice in one batch, the new address leaves out the one before it.
+    const twice = contact('Maria Lopez', 'Maria Lopez emails from maria@oldmail.com.', 'Maria Lopez has a new email: maria.lopez@newmail.com');
+    expect(twice?.channels).toEqual([{ type: 'email', value: 'maria.lopez@newmail.com', replacesEarlier: true }]);
+  });
+
   it('gives no one the digits of an account or a tracking number as a phone, and an agent’s "your number" to the customer', () => {
     const people = contacts(
       { content: 'Reference KL-5530291, for Ines Moreau. The parcel is 7741 2209 5518 3306.', speaker: C },
       { content: 'I’ve passed this to our claims adjuster, Tomas Berg. He’ll be in touch.', role: 'assistant' },
       { content: 'Done, your phone number is now +44 7700 900123.', role: 'assistant' },
     );
-    expect(people.find((c) => c.name === C)?.channels).toEqual([{ type: 'phone', value: '+44 7700 900123' }]);
+    expect(people.find((c) => c.name === C)?.channels).toEqual([{ type: 'phone', value: '+44 7700 900123', replacesEarlier: true }]);
     expect(people.find((c) => c.name === 'Tomas Berg')).toMatchObject({ role: 'claims adjuster' });
     expect(people.find((c) => c.name === 'Tomas Berg')?.channels ?? []).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Evidence, FactItem, FactOp, FactTable, MemoryItem, PatchOp, TaskItem, UpdaterName, UpdaterStore } from '../../functions/domain/memory.js';
 import { aliasItems, applyPatch, InvalidModelOutputError, ITEM_ARRAY_CAPS, MAX_CHANGED_ITEMS_PER_BATCH, type PatchContext } from '../../functions/domain/patch.js';
 import { looksLikeInstruction } from '../../functions/domain/instructions.js';
+import { retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
 
 const scope = { tenantId: 'default', agentId: 'a1' };
 const records = new Map<string, Evidence>(
@@ -190,6 +191,21 @@ describe('contacts', () => {
     const replaced = applyPatch(store('contacts', [refuted]), [{ op: 'add', contact: { name: 'Priya Natarajan', organisation: 'Oscorp' }, evidence: ['r2'] }], context('contacts', [refuted]));
     expect(replaced.items[0]).toMatchObject({ organisation: 'Oscorp', verification: 'unverified', status: 'active', note: 'replaces a value refuted by feedback' });
     expect(replaced.items[0]!.history).toContainEqual(expect.objectContaining({ field: 'verification', from: 'refuted', to: 'unverified' }));
+  });
+
+  it('replaces an e-mail said to be new, keeping the old one in history and marking the records that still state it', () => {
+    const added = applyPatch(store('contacts'), [{ op: 'add', contact: { name: 'Ines Moreau', channels: [{ type: 'email', value: 'ines@oldmail.com' }, { type: 'phone', value: '0161 496 0732' }] }, evidence: ['r1'] }], context('contacts'));
+    const items = [...added.items];
+    // Another address said without a change is a second one; one said as new replaces those of its type.
+    const second = applyPatch(store('contacts', items), [{ op: 'update', target: 'C1', changes: { channels: [{ type: 'email', value: 'ines@work.example' }] }, evidence: ['r2'] }], context('contacts', items));
+    expect((second.items[0] as MemoryItem & { channels: unknown[] }).channels).toHaveLength(3);
+    const changed = applyPatch(store('contacts', items), [{ op: 'update', target: 'C1', changes: { channels: [{ type: 'email', value: 'ines@newmail.com', replacesEarlier: true }] }, evidence: ['r2'] }], context('contacts', items));
+    const ines = changed.items[0] as MemoryItem & { channels: unknown[] };
+    expect(ines.channels).toEqual([{ type: 'phone', value: '0161 496 0732' }, { type: 'email', value: 'ines@newmail.com' }]);
+    expect(ines.history).toContainEqual(expect.objectContaining({ field: 'channels', from: 'ines@oldmail.com', to: 'ines@newmail.com', evidence: ['r2'] }));
+    const retired = retiredValues([ines]);
+    expect(retired).toContainEqual(expect.objectContaining({ value: 'ines@oldmail.com', now: 'ines@newmail.com', reason: 'changed', field: 'channels' }));
+    expect(retiredMarker(retiredIn({ id: 'r1', kind: 'record', text: 'Write to Ines at ines@oldmail.com.' }, retired))).toBe('(later: ines@newmail.com, from 2026-11-02)');
   });
 
   it('merges two contacts into the first, archiving the other as superseded', () => {

@@ -93,6 +93,13 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm43', kind: 'record', text: 'Tom is vegetarian these days.' }, diet)).toEqual([]);
     expect(retiredIn({ id: 'm44', kind: 'record', text: 'Dana said she is vegetarian.' }, diet)).toHaveLength(1);
   });
+
+  it('mark a current fact or task that states another item’s old value, by its words, never by its own', () => {
+    const retired = retiredValues([dana]);
+    expect(retiredMarker(retiredIn({ id: 'f_0000000000000009', kind: 'fact', text: 'Dana works at Acme Corp' }, retired))).toBe('(later: Hooli, from 2026-10-20)');
+    expect(retiredIn({ id: 't_0000000000000001', kind: 'task', text: 'Send Dana the Hooli intro' }, retired)).toEqual([]);
+    expect(retiredIn({ id: dana.id, kind: 'fact', text: 'Dana works at Acme Corp' }, retired)).toEqual([]);
+  });
 });
 
 describe('values of other shapes', () => {

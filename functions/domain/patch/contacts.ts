@@ -34,6 +34,14 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
       if (field === 'name' && !next.aliases.includes(contact.name)) next = { ...next, aliases: [...next.aliases, contact.name] };
     }
   }
+  // "My new number is ...": the earlier numbers leave the contact, kept in its history (and marked where records state them).
+  let channels = next.channels;
+  for (const incoming of fields.channels ?? []) {
+    if (!incoming.replacesEarlier) continue;
+    const earlier = channels.filter((c) => c.type === incoming.type && c.value.toLowerCase() !== incoming.value.toLowerCase());
+    for (const old of earlier) history.push(change(state, 'channels', old.value, incoming.value, evidence));
+    channels = channels.filter((c) => !earlier.includes(c));
+  }
   const union = <T>(a: readonly T[], b: readonly T[] | undefined, key: (v: T) => string) => {
     const seen = new Map(a.map((v) => [key(v), v]));
     for (const v of b ?? []) if (!seen.has(key(v))) seen.set(key(v), v);
@@ -43,7 +51,7 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
     ...next,
     aliases: union(next.aliases, fields.aliases, normalise).filter((alias) => normalise(alias) !== normalise(next.name)),
     preferences: union(next.preferences, fields.preferences, normalise),
-    channels: union(next.channels, fields.channels, (c) => `${c.type}:${c.value.toLowerCase()}`),
+    channels: union(channels, fields.channels?.map(storedChannel), (c) => `${c.type}:${c.value.toLowerCase()}`),
     relationships: union(next.relationships, fields.relationships, (r) => `${normalise(r.type)}:${normalise(r.to)}`),
     ...(fields.biography !== undefined ? { biography: fields.biography } : {}),
     ...(fields.summary !== undefined ? { summary: fields.summary } : {}),
@@ -58,6 +66,9 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
   }
   return next;
 }
+
+/** A channel as the contact keeps it: what replaced what is in the history, not on the channel. */
+const storedChannel = ({ type, value }: { readonly type: string; readonly value: string }) => ({ type, value });
 
 export function applyContactOp(state: PatchState, op: ContactOp, index: number): void {
   const evidence = state.evidence(op.evidence);
@@ -79,7 +90,7 @@ export function applyContactOp(state: PatchState, op: ContactOp, index: number):
         ...(op.contact.organisation ? { organisation: op.contact.organisation } : {}),
         relationships: op.contact.relationships ?? [],
         preferences: op.contact.preferences ?? [],
-        channels: op.contact.channels ?? [],
+        channels: (op.contact.channels ?? []).map(storedChannel),
         biography: op.contact.biography ?? '',
         summary: op.contact.summary ?? '',
         lastMentionedAt: evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), ''),

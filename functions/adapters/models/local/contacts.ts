@@ -212,7 +212,7 @@ interface Observation {
   organisation?: string;
   relationships: { type: string; to: string }[];
   preferences: string[];
-  channels: { type: string; value: string }[];
+  channels: Channel[];
   evidence: string[];
   mentions: { timestamp: string; sentence: string }[];
   /** What the records say they are or have ("Ines is an architect", "Nadia grew up in Porto"), in reading order. */
@@ -532,10 +532,11 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
       const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
       if (target) {
-        for (const email of sentence.match(EMAIL_PATTERN) ?? []) addUnique(target.channels, { type: 'email', value: email }, (c) => c.value.toLowerCase());
+        const replaces = CHANNEL_CHANGE.test(sentence);
+        for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
         // A number already someone else's in this batch ("the driver should ring 07700 900418", the user's mobile) stays theirs.
         const owned = (value: string) => [...observations.values()].some((o) => o !== target && o.channels.some((c) => c.value === value));
-        for (const phone of phonesIn(sentence)) if (!owned(phone)) addUnique(target.channels, { type: 'phone', value: phone }, (c) => c.value);
+        for (const phone of phonesIn(sentence)) if (!owned(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
       }
     }
   }
@@ -556,7 +557,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       organisation: observation.organisation ?? match?.organisation,
       relationships: dedupe([...(match?.relationships ?? []), ...observation.relationships], (r) => r.type),
       preferences: dedupe([...(match?.preferences ?? []), ...observation.preferences], (p) => p.toLowerCase()),
-      channels: dedupe([...(match?.channels ?? []), ...observation.channels], (c) => c.value.toLowerCase()),
+      // A new number or address replaces the one known before ("my new email is ..."); otherwise both are kept.
+      channels: dedupe([...(match?.channels ?? []).filter((c) => !observation.channels.some((o) => o.replacesEarlier && o.type === c.type)), ...observation.channels], (c) => c.value.toLowerCase()).map(({ type, value }) => ({ type, value })),
     };
     const previous = match?.biography ?? '';
     // One clause per thing said of them: "lives in Paris" replaces "lives in Lyon".
@@ -600,6 +602,28 @@ function sameName(a: string, b: string): boolean {
     return !!match && other.split(' ').length > 1 && other.endsWith(` ${match[1]}`) && !/^(?:mr|mrs|ms|miss|mx|dr)\.? /.test(other);
   };
   return titled(left, right) || titled(right, left);
+}
+
+interface Channel {
+  type: string;
+  value: string;
+  /** Said as a change ("my new number is ..."): it replaces the contact's earlier ones of its type. */
+  replacesEarlier?: boolean;
+}
+
+/** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
+const CHANNEL_CHANGE = /\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
+
+/** A channel the batch gives someone; one said as a change also leaves out the ones of its type said before it. */
+function addChannel(list: Channel[], channel: Channel, replaces: boolean): void {
+  const key = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
+  if (replaces) {
+    for (let i = list.length - 1; i >= 0; i -= 1) if (list[i]!.type === channel.type && key(list[i]!) !== key(channel)) list.splice(i, 1);
+  }
+  const same = list.find((c) => key(c) === key(channel));
+  if (same) {
+    if (replaces) same.replacesEarlier = true;
+  } else list.push(replaces ? { ...channel, replacesEarlier: true } : channel);
 }
 
 function addUnique<T>(list: T[], value: T, key: (v: T) => string): void {
