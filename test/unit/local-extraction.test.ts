@@ -1312,9 +1312,10 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(changed?.op === 'update' && changed.changes.biography).not.toContain('maria@oldmail.com');
     expect(update('Maria changed her number to 0161 496 0999.')).toMatchObject({ changes: { channels: [{ type: 'phone', value: '0161 496 0999', replacesEarlier: true }] } });
     expect(update('Maria has a work email too: maria@studio.example')).toMatchObject({ changes: { channels: [{ type: 'email', value: 'maria@studio.example' }] } });
-    // Said twice in one batch, the new address leaves out the one before it.
+    // Said twice in one batch, both are sent in order (the patch keeps the old one in history), and the biography has the new one.
     const twice = contact('Maria Lopez', 'Maria Lopez emails from maria@oldmail.com.', 'Maria Lopez has a new email: maria.lopez@newmail.com');
-    expect(twice?.channels).toEqual([{ type: 'email', value: 'maria.lopez@newmail.com', replacesEarlier: true }]);
+    expect(twice?.channels).toEqual([{ type: 'email', value: 'maria@oldmail.com' }, { type: 'email', value: 'maria.lopez@newmail.com', replacesEarlier: true }]);
+    expect(twice?.biography).toContain('Reach: email maria.lopez@newmail.com.');
   });
 
   it('gives no one the digits of an account or a tracking number as a phone, and an agent’s "your number" to the customer', () => {

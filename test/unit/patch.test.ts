@@ -206,6 +206,10 @@ describe('contacts', () => {
     const retired = retiredValues([ines]);
     expect(retired).toContainEqual(expect.objectContaining({ value: 'ines@oldmail.com', now: 'ines@newmail.com', reason: 'changed', field: 'channels' }));
     expect(retiredMarker(retiredIn({ id: 'r1', kind: 'record', text: 'Write to Ines at ines@oldmail.com.' }, retired))).toBe('(later: ines@newmail.com, from 2026-11-02)');
+    // A new contact whose first batch said both: the old one is in its history from the start.
+    const both = applyPatch(store('contacts'), [{ op: 'add', contact: { name: 'Ines Moreau', channels: [{ type: 'email', value: 'ines@oldmail.com' }, { type: 'email', value: 'ines@newmail.com', replacesEarlier: true }] }, evidence: ['r1', 'r2'] }], context('contacts'));
+    expect((both.items[0] as MemoryItem & { channels: unknown[] }).channels).toEqual([{ type: 'email', value: 'ines@newmail.com' }]);
+    expect(both.items[0]!.history).toContainEqual(expect.objectContaining({ field: 'channels', from: 'ines@oldmail.com', to: 'ines@newmail.com' }));
   });
 
   it('merges two contacts into the first, archiving the other as superseded', () => {

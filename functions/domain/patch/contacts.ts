@@ -1,6 +1,6 @@
 /** Contact operations: add (a known name or alias updates), update, merge; a tool record alone only proposes. */
 import { initialStanding, isIndependentRecord } from '../verification.js';
-import type { ContactItem, ContactOp, Evidence } from '../memory.js';
+import type { ContactItem, ContactOp, Evidence, FieldChange } from '../memory.js';
 import { itemId, PatchState, baseItem, reinforce, change, onlyFromTools, propose, normalise, mergeItems } from './common.js';
 
 function findContact(state: PatchState, name: string): ContactItem | undefined {
@@ -34,14 +34,7 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
       if (field === 'name' && !next.aliases.includes(contact.name)) next = { ...next, aliases: [...next.aliases, contact.name] };
     }
   }
-  // "My new number is ...": the earlier numbers leave the contact, kept in its history (and marked where records state them).
-  let channels = next.channels;
-  for (const incoming of fields.channels ?? []) {
-    if (!incoming.replacesEarlier) continue;
-    const earlier = channels.filter((c) => c.type === incoming.type && c.value.toLowerCase() !== incoming.value.toLowerCase());
-    for (const old of earlier) history.push(change(state, 'channels', old.value, incoming.value, evidence));
-    channels = channels.filter((c) => !earlier.includes(c));
-  }
+  const channels = mergeChannels(state, next.channels, fields.channels, evidence, history);
   const union = <T>(a: readonly T[], b: readonly T[] | undefined, key: (v: T) => string) => {
     const seen = new Map(a.map((v) => [key(v), v]));
     for (const v of b ?? []) if (!seen.has(key(v))) seen.set(key(v), v);
@@ -51,7 +44,7 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
     ...next,
     aliases: union(next.aliases, fields.aliases, normalise).filter((alias) => normalise(alias) !== normalise(next.name)),
     preferences: union(next.preferences, fields.preferences, normalise),
-    channels: union(channels, fields.channels?.map(storedChannel), (c) => `${c.type}:${c.value.toLowerCase()}`),
+    channels,
     relationships: union(next.relationships, fields.relationships, (r) => `${normalise(r.type)}:${normalise(r.to)}`),
     ...(fields.biography !== undefined ? { biography: fields.biography } : {}),
     ...(fields.summary !== undefined ? { summary: fields.summary } : {}),
@@ -67,8 +60,26 @@ function updateContact(state: PatchState, contact: ContactItem, fields: ContactF
   return next;
 }
 
-/** A channel as the contact keeps it: what replaced what is in the history, not on the channel. */
-const storedChannel = ({ type, value }: { readonly type: string; readonly value: string }) => ({ type, value });
+type Channel = ContactItem['channels'][number];
+const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
+
+/**
+ * The channels after `incoming`, in the order given: one said to replace the earlier ones ("my new
+ * number is ...") sends those of its type known before it, earlier in the same op too, to `history`
+ * (from which they are marked where records still state them); others are added beside them.
+ */
+function mergeChannels(state: PatchState, held: readonly Channel[], incoming: ContactFields['channels'], evidence: Evidence[], history: FieldChange[]): Channel[] {
+  let channels = [...held];
+  for (const channel of incoming ?? []) {
+    if (channel.replacesEarlier) {
+      const earlier = channels.filter((c) => c.type === channel.type && channelKey(c) !== channelKey(channel));
+      for (const old of earlier) history.push(change(state, 'channels', old.value, channel.value, evidence));
+      channels = channels.filter((c) => !earlier.includes(c));
+    }
+    if (!channels.some((c) => channelKey(c) === channelKey(channel))) channels.push({ type: channel.type, value: channel.value });
+  }
+  return channels;
+}
 
 export function applyContactOp(state: PatchState, op: ContactOp, index: number): void {
   const evidence = state.evidence(op.evidence);
@@ -81,6 +92,7 @@ export function applyContactOp(state: PatchState, op: ContactOp, index: number):
         return;
       }
       const id = itemId('contacts', state.context.scope, state.context.batch, index, normalise(op.contact.name));
+      const replaced: FieldChange[] = [];
       const created: ContactItem = {
         ...baseItem(state, id, evidence, { ...state.context.scope, contactId: id }),
         kind: 'contact',
@@ -90,10 +102,11 @@ export function applyContactOp(state: PatchState, op: ContactOp, index: number):
         ...(op.contact.organisation ? { organisation: op.contact.organisation } : {}),
         relationships: op.contact.relationships ?? [],
         preferences: op.contact.preferences ?? [],
-        channels: (op.contact.channels ?? []).map(storedChannel),
+        channels: mergeChannels(state, [], op.contact.channels, evidence, replaced),
         biography: op.contact.biography ?? '',
         summary: op.contact.summary ?? '',
         lastMentionedAt: evidence.reduce((latest, e) => (e.timestamp > latest ? e.timestamp : latest), ''),
+        history: replaced,
       };
       state.remember(op.ref, id);
       state.put(created);

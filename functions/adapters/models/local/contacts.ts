@@ -557,8 +557,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       organisation: observation.organisation ?? match?.organisation,
       relationships: dedupe([...(match?.relationships ?? []), ...observation.relationships], (r) => r.type),
       preferences: dedupe([...(match?.preferences ?? []), ...observation.preferences], (p) => p.toLowerCase()),
-      // A new number or address replaces the one known before ("my new email is ..."); otherwise both are kept.
-      channels: dedupe([...(match?.channels ?? []).filter((c) => !observation.channels.some((o) => o.replacesEarlier && o.type === c.type)), ...observation.channels], (c) => c.value.toLowerCase()).map(({ type, value }) => ({ type, value })),
+      // A new number or address replaces the ones known before it ("my new email is ..."); otherwise all are kept.
+      channels: currentChannels([...(match?.channels ?? []), ...observation.channels]),
     };
     const previous = match?.biography ?? '';
     // One clause per thing said of them: "lives in Paris" replaces "lives in Lyon".
@@ -614,16 +614,27 @@ interface Channel {
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
 
-/** A channel the batch gives someone; one said as a change also leaves out the ones of its type said before it. */
+const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
+
+/**
+ * A channel the batch gives someone, in the order said: all are sent, so the patch keeps the replaced
+ * ones in the contact's history; one said again as a change moves to the end, after what it replaces.
+ */
 function addChannel(list: Channel[], channel: Channel, replaces: boolean): void {
-  const key = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
-  if (replaces) {
-    for (let i = list.length - 1; i >= 0; i -= 1) if (list[i]!.type === channel.type && key(list[i]!) !== key(channel)) list.splice(i, 1);
+  const at = list.findIndex((c) => channelKey(c) === channelKey(channel));
+  if (at >= 0 && !replaces) return;
+  if (at >= 0) list.splice(at, 1);
+  list.push(replaces ? { ...channel, replacesEarlier: true } : channel);
+}
+
+/** The channels that hold after these, in order: each one said as a change leaves out those of its type before it. */
+function currentChannels(list: readonly Channel[]): { type: string; value: string }[] {
+  let held: Channel[] = [];
+  for (const channel of list) {
+    if (channel.replacesEarlier) held = held.filter((c) => c.type !== channel.type);
+    held = [...held.filter((c) => channelKey(c) !== channelKey(channel)), channel];
   }
-  const same = list.find((c) => key(c) === key(channel));
-  if (same) {
-    if (replaces) same.replacesEarlier = true;
-  } else list.push(replaces ? { ...channel, replacesEarlier: true } : channel);
+  return held.map(({ type, value }) => ({ type, value }));
 }
 
 function addUnique<T>(list: T[], value: T, key: (v: T) => string): void {
