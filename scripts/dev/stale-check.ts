@@ -1,0 +1,91 @@
+/**
+ * Developer tool for "one current value everywhere" on text nobody tuned the
+ * rules to: replays conversations through the local stack's API (one agent
+ * each, flushed and swept), then, for every value change listed beside them,
+ * reads the default context block and the block for the change's question
+ * and reports where the old value is still shown without a marker.
+ *
+ *   npx tsx scripts/dev/stale-check.ts --dir <dir>   (dir holds the conversations and changes.json)
+ *
+ * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
+ * changes.json: [{ "file", "subject", "old", "new", "question" }, ...], "old" and "new" verbatim from the text.
+ *
+ * A line states the old value when it holds it (case-insensitively). It is stale when it does not also
+ * state the new value and carries no marker ("(later: …)", "(marked wrong …)", "(no longer true …)",
+ * "(contested: …)"). Lines of the current state (Contacts, Tasks, Facts) are counted apart from history.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SCOPES } from '../../functions/domain/auth.js';
+import { startLocalStack } from '../../local/local-stack.js';
+import { waitConsolidated } from './replay.js';
+
+const { values } = parseArgs({ options: { dir: { type: 'string' } } });
+if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir>');
+const dir = values.dir;
+
+interface Message { readonly id: string; readonly role: 'user' | 'assistant'; readonly speaker?: string; readonly content: string; readonly timestamp: string }
+interface Change { readonly file: string; readonly subject: string; readonly old: string; readonly new: string; readonly question: string }
+
+const KEY = 'stale-check-key-0123456789';
+const MARKER = /\((?:later: |marked wrong|no longer true|contested: )/;
+const CURRENT = new Set(['### Contacts', '### Tasks', '### Facts']);
+
+const changes = JSON.parse(readFileSync(join(dir, 'changes.json'), 'utf8')) as Change[];
+const files = [...new Set(changes.map((c) => c.file))];
+const stack = await startLocalStack({ port: 0, namePrefix: `stale-${Date.now().toString(36)}`, log: () => {}, apiKeys: [{ tenantId: 'default', key: KEY, scopes: [...SCOPES], agents: '*' }] });
+const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : {}) as T;
+};
+
+/** Each line holding `old`, with whether it is in the current state and whether it is stale. */
+function linesStating(markdown: string, change: Change) {
+  let section = '';
+  const found: { line: string; current: boolean; stale: boolean }[] = [];
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('### ')) section = line.trim();
+    if (!line.toLowerCase().includes(change.old.toLowerCase())) continue;
+    const stale = !line.toLowerCase().includes(change.new.toLowerCase()) && !MARKER.test(line);
+    found.push({ line, current: [...CURRENT].some((s) => section.startsWith(s)), stale });
+  }
+  return found;
+}
+
+try {
+  const agents = new Map<string, string>();
+  for (const file of files) {
+    const agent = `stale-${file.replace(/\.json$/, '')}`;
+    agents.set(file, agent);
+    const messages = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Message[];
+    const events = messages.map((m) => ({ id: m.id, type: 'message', role: m.role, content: m.content, timestamp: m.timestamp, ...(m.speaker ? { metadata: { speaker: m.speaker } } : {}) }));
+    for (let at = 0; at < events.length; at += 100) await call('POST', `/v1/agents/${agent}/events`, { events: events.slice(at, at + 100) });
+    await call('POST', `/v1/agents/${agent}/flush`);
+    await waitConsolidated(call, agent);
+    await stack.eventSources.waitForIdle(600_000);
+    await call('POST', `/v1/agents/${agent}/sweep`);
+    await stack.eventSources.waitForIdle(600_000);
+  }
+  const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0 };
+  for (const change of changes) {
+    const agent = agents.get(change.file)!;
+    const whole = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=2000`)).markdown;
+    const asked = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=1024&query=${encodeURIComponent(change.question)}`)).markdown;
+    const stating = [...linesStating(whole, change), ...linesStating(asked, change)];
+    const staleCurrent = stating.filter((l) => l.stale && l.current);
+    const staleHistory = stating.filter((l) => l.stale && !l.current);
+    const newFound = asked.toLowerCase().includes(change.new.toLowerCase());
+    totals.changes += 1;
+    if (newFound) totals.newFound += 1;
+    if (staleCurrent.length > 0) totals.staleCurrent += 1;
+    if (staleCurrent.length + staleHistory.length > 0) totals.staleAnywhere += 1;
+    process.stdout.write(`\n${change.file} · ${change.subject}: ${change.old} → ${change.new}\n  new value in the question's block: ${newFound ? 'yes' : 'NO'}; stale lines: current ${staleCurrent.length}, history ${staleHistory.length}\n`);
+    for (const l of [...staleCurrent, ...staleHistory]) process.stdout.write(`    ${l.current ? 'CURRENT' : 'history'} | ${l.line.slice(0, 240)}\n`);
+  }
+  process.stdout.write(`\n${JSON.stringify({ check: 'stale', ...totals })}\n`);
+} finally {
+  await stack.stop();
+}
