@@ -1302,6 +1302,44 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(moved).toMatchObject({ correction: true, statement: 'I’ve rescheduled the inspection to Friday, May 15' });
   });
 
+  it('reads codes of digits without "my", and a code said again by its value alone as the new value of the last one', () => {
+    expect(fact('locker combination', 'joined the pool at last. locker combo is 3391, remind me if i forget')).toEqual([expect.objectContaining({ value: '3391' })]);
+    expect(fact('door code', 'the host says the side door code is 7720')).toEqual([expect.objectContaining({ value: '7720' })]);
+    const ops = extractFacts(input('facts', ['the host says the door code is 7720', 'ok so they reset the keypad, it’s 1846 now'])).ops.filter((op) => op.op === 'add');
+    expect(ops.at(-1)).toMatchObject({ row: expect.objectContaining({ attribute: 'door code', value: '1846' }), correction: true });
+    // A time, a year or an amount said that way is no code.
+    for (const line of ['it’s 2026 now, time flies', 'it’s 6:30 now', 'it’s 40 dollars now']) {
+      const again = extractFacts(input('facts', ['the host says the door code is 7720', line])).ops.filter((op) => op.op === 'add');
+      expect(again).toHaveLength(1);
+    }
+    // The assistant saving it is the user's value, replacing the old one.
+    expect(extractFacts(input('facts', [{ content: 'Done, saved your pool locker combination as 5120.', role: 'assistant' }])).ops.find((op) => op.op === 'add')).toMatchObject({ row: expect.objectContaining({ attribute: 'locker combination', value: '5120' }), correction: true });
+  });
+
+  it('reads an address with its unit, city and postcode, and the agent’s correction of it as its new value', () => {
+    const lines: Line[] = ['hi, setting up service. address is 77 W Alder St, Unit 5, Eugene OR 97401. thanks', { content: 'I have corrected the service address to 71 W Alder St, Unit 5, Eugene OR 97401, as you asked.', role: 'assistant' }];
+    const ops = extractFacts(input('facts', lines)).ops.filter((op) => op.op === 'add');
+    expect(ops.map((op) => op.op === 'add' && [op.row.attribute, op.row.value, op.correction ?? false])).toEqual([
+      ['address', '77 W Alder St, Unit 5, Eugene OR 97401', false],
+      ['address', '71 W Alder St, Unit 5, Eugene OR 97401', true],
+    ]);
+    // A billing address is its own.
+    expect(fact('billing address', 'billing address is 9 Quay Road, Cobh')).toEqual([expect.objectContaining({ value: '9 Quay Road, Cobh' })]);
+  });
+
+  it('reads a diet said with a hedging question mark, or told back by the assistant', () => {
+    expect(fact('diet', 'so i guess i’m vegan now? weird to say')).toEqual([expect.objectContaining({ value: 'vegan' })]);
+    expect(fact('diet', 'am i vegan now?')).toEqual([]);
+    expect(extractFacts(input('facts', [{ content: 'Noted: you’re pescatarian now, so fish is fine.', role: 'assistant' }])).ops.find((op) => op.op === 'add')).toMatchObject({ row: expect.objectContaining({ attribute: 'diet', value: 'pescatarian' }), correction: true });
+  });
+
+  it('gives an address said of "him" or "her" to the person just spoken of, not to the one saying it', () => {
+    const known = [{ alias: 'C1', name: 'Theo', aliases: [], relationships: [{ type: 'brother', to: 'user' }], preferences: [], channels: [{ type: 'email', value: 'theo.b@oldmail.example' }], summary: '' }];
+    const ops = extractContacts(input('contacts', [{ content: 'Theo says stop using the oldmail one. he’s only on theo@newpost.example now', speaker: 'Nell' }], known)).ops;
+    expect(ops.find((op) => op.op === 'update')).toMatchObject({ target: 'C1', changes: { channels: [{ type: 'email', value: 'theo@newpost.example', replacesEarlier: true }] } });
+    expect(ops.some((op) => op.op === 'add' && op.contact.name === 'Nell' && (op.contact.channels ?? []).length > 0)).toBe(false);
+  });
+
   it('reads a number or an address said as new as replacing the old one, and one said plainly as another', () => {
     const known = [{ alias: 'C1', name: 'Maria Lopez', aliases: [], relationships: [], preferences: [], channels: [{ type: 'email', value: 'maria@oldmail.com' }, { type: 'phone', value: '0161 496 0732' }], summary: '' }];
     const update = (...lines: Line[]) => extractContacts(input('contacts', lines, known)).ops.find((op) => op.op === 'update');

@@ -530,7 +530,10 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "Her number is …": the person "her" stands for; "my number is …" the author's own.
       const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b/i.test(sentence);
       const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
-      const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? (record.role === 'assistant' ? addressee : (speaker ?? lastPerson)) : undefined;
+      // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
+      const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is)\b/i.test(sentence) && !/\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
+      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? lastPerson);
+      const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
@@ -612,7 +615,7 @@ interface Channel {
 }
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
-const CHANNEL_CHANGE = /\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
+const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
 
 const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
 

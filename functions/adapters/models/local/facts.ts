@@ -82,6 +82,12 @@ const referenceOf = (m: RegExpMatchArray) => {
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
 const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm]ailing|[Pp]ostal|[Nn]ew) address|[Aa]ddress)(?: on file)?(?: is| was)?(?: now)?:? (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$| (?:and|but|so|if|when|for)\b)/gu;
 
+/** Where one lives or gets service is one address ("address", "home address", "service address"); billing, delivery and postal ones are their own. */
+const addressName = (said: string) => (/^(?:(?:service|home|new) )?address$/i.test(said.trim()) ? 'address' : said.trim().toLowerCase());
+
+/** An address set to a new value: "corrected the service address to 4210 N Vancouver Ave". */
+const CHANGED_ADDRESS = /\b(?:corrected|updated|changed|moved) (?:the |your )?((?:service |billing |delivery |shipping |home |mailing |postal )?address)(?: on file)? to (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$|,? (?:and|but|so|if|when|for|as)\b)/gu;
+
 /** A value that may hold an amount or a decimal ("$12.40", "1,250"). */
 const AMOUNT_VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
 const ACCOUNT_ATTRIBUTE = '(?:(?:service |billing |delivery |shipping |home |mailing |e-?mail |contact |phone |mobile |new )?(?:address|number|phone|mobile|e-?mail)|plan|tier|billing date|renewal date|due date|payment date|delivery date|balance|credit limit|deductible|premium|excess|monthly payment|rate|seat|gate|policy|coverage|flight|booking|room|subscription|package|limit|price|monthly price|annual price|bill|monthly bill|fee|monthly fee|interest rate|credit)';
@@ -97,6 +103,13 @@ const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|chang
  * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
  * Only these forms: an assistant's other words restate, advise or guess, and are no evidence of a value.
  */
+/** Diets said of someone. */
+const DIET = '(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)';
+/** A code of digits that opens something: "locker combo", "door code", "gate PIN", "alarm code". */
+const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|lock|alarm|keypad|key ?box|lockbox|safe|wifi|entry|access)\\s)(code|combo|combination|pin|PIN|passcode)';
+/** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
+const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
+
 const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
   { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!) },
   // "from April 1 you'll have 25 seats", "I've updated it to 30 seats".
@@ -108,8 +121,14 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   { pattern: new RegExp(`\\b(?:updated|changed|set) your ${REACH_ATTRIBUTE} to ${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
   { pattern: new RegExp(`\\byour ${REACH_ATTRIBUTE} (?:is|has been (?:changed|updated) to) (?:now )?${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
   { pattern: REFERENCE, build: referenceOf },
-  { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!) },
+  { pattern: ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!) },
+  // "I have corrected the service address to 4210 N Vancouver Ave".
+  { pattern: CHANGED_ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!), change: true },
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
+  // "Updated: you're pescatarian now", "so you're vegan these days".
+  { pattern: new RegExp(`\\byou(?:'re|’re| are) (?:now )?${DIET}\\b`, 'giu'), build: (m) => profile(ME, 'diet', m[1]!.toLowerCase()) },
+  // "Saved your gym locker combination as 8032", "your door code is 5083".
+  { pattern: new RegExp(`\\b(?:saved|updated|changed|set) your ${SECRET_CODE} (?:as|to) (\\d{3,8})\\b`, 'giu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), change: true },
   // "I've changed your flight to TP1349 on Friday", "we've upgraded your plan to Gold": the new value, replacing the old.
   { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with|instead of|rather than|down from|up from|from)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
@@ -189,6 +208,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\bmy favou?rite ([a-z]+) is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, `favourite ${m[1]}`, m[2]!) },
   { pattern: MY_REACH, build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
   { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!), inTask: true },
+  // "locker combo is 4417", "owner says door code is 2719": a code of digits that opens something.
+  { pattern: new RegExp(`\\b${SECRET_CODE}(?: is| was|:)? (\\d{3,8})\\b`, 'gu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), inTask: true },
   // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
   { pattern: new RegExp(`\\b(?:move|go|switch|change|drop|cut|upgrade|downgrade|increase|reduce)(?: \\w+)? from \\d+ ${COUNTED} to (\\d+)(?: ${COUNTED})?`, 'giu'), build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), change: true, inTask: true },
   { pattern: new RegExp(`\\bmake (?:that|it) (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },
@@ -196,7 +217,7 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: /\b(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:mostly |usually |mainly |now |currently |still )?(?:work|working) (?:from|at) home\b/giu, build: () => profile(ME, 'workplace', 'home') },
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
   { pattern: REFERENCE, build: referenceOf, inTask: true },
-  { pattern: ADDRESS, build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), inTask: true },
+  { pattern: ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!), inTask: true },
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
@@ -246,7 +267,9 @@ const TASK_LIKE = /\b(?:remind me|need to|have to|must|make sure|don't let me fo
 function profile(subject: string, attribute: string, value: string) {
   const cleanValue = trimPhrase(value.replace(/^(?:actually|now|still|called|named|on) /i, '').replace(/ (?:now|these days|at the moment)$/i, ''));
   // "my whole life is here": where the speaker is, not a value.
-  if (!cleanValue || cleanValue.split(' ').length > 8 || /^(?:(?:over )?(?:here|there)\b|back$)/i.test(cleanValue)) return undefined;
+  // An address runs longer than other values ("4210 N Vancouver Ave, Apt 3, Portland OR 97217").
+  const maxWords = /\baddress$/i.test(attribute) ? 12 : 8;
+  if (!cleanValue || cleanValue.split(' ').length > maxWords || /^(?:(?:over )?(?:here|there)\b|back$)/i.test(cleanValue)) return undefined;
   // "my home base these days is Bilbao": the qualifier says when, it is not part of the attribute.
   const cleanAttribute = trimPhrase(attribute.toLowerCase().replace(/^(?:new|current|old|usual) /, '').replace(/ (?:these days|nowadays|now|at the moment|currently|lately|right now|for now)$/, ''));
   // "my sister maya is visiting ...": a relation and a name are a person (a contact), not an attribute.
@@ -361,6 +384,15 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
           matched = true;
         }
       }
+      // "they changed the keypad... it's 5083 now", "mine's 8032 now": the last code spoken of has a new value.
+      const codeAgain = !matched ? CODE_AGAIN.exec(sentence) : null;
+      const lastCode = codeAgain && /\b(?:now|new|changed|reset|switched)\b/i.test(sentence) ? lastCodeOf(input, candidates) : undefined;
+      if (codeAgain && lastCode && lastCode.row.value !== codeAgain[1]) {
+        const candidate: Candidate = { table: 'profile', row: { ...lastCode.row, value: codeAgain[1]! }, statement: `${lastCode.row.attribute}: ${codeAgain[1]} (${trimPhrase(held)})`, correction: true, explicit: true, evidence: [record.id] };
+        supersedeWithinBatch(candidates, candidate);
+        candidates.push(candidate);
+        matched = true;
+      }
       const bare = !matched && correction ? BARE_CORRECTION.exec(held) : null;
       const previous = candidates[candidates.length - 1];
       if (bare && previous && previous.table === 'profile') {
@@ -474,6 +506,19 @@ function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): 
 }
 
 /** The date already known for a thing: from earlier in the batch, else from the store. */
+/** "it's 5083 now", "mine's 8032 now": a code said again with its value alone. */
+const CODE_AGAIN = /\b(?:it's|it’s|its|it is|mine's|mine’s|mine is|the new one is|new one's|new one’s)\s+(?!(?:19|20)\d\d\b)(\d{3,8})\b(?!\s*(?:am|pm|%|kg|km|mi|min|mins|minutes|hours|days|dollars|euros|pounds|people|[.:,]\d))/i;
+const CODE_ATTRIBUTE = /\b(?:code|combination|PIN|passcode)$/;
+
+/** The code spoken of last: in this batch, else the newest stored. */
+function lastCodeOf(input: UpdaterInput, candidates: readonly Candidate[]): Candidate | undefined {
+  const inBatch = [...candidates].reverse().find((c) => c.table === 'profile' && CODE_ATTRIBUTE.test(c.row.attribute ?? ''));
+  if (inBatch) return inBatch;
+  const stored = [...input.existing].reverse().find((item) => CODE_ATTRIBUTE.test(((item.row as Record<string, string | null> | undefined)?.attribute ?? '') as string));
+  const row = stored?.row as Record<string, string | null> | undefined;
+  return row ? { table: 'profile', row: { subject: row.subject ?? ME, attribute: row.attribute ?? '', value: row.value ?? null }, statement: '', correction: false, evidence: [] } : undefined;
+}
+
 function previousDate(input: UpdaterInput, candidates: readonly Candidate[], subject: string): string | undefined {
   const inBatch = [...candidates].reverse().find((c) => c.row.subject === subject && c.row.attribute === 'date');
   if (inBatch?.row.value) return inBatch.row.value;

@@ -132,7 +132,8 @@ const COURTESY_CONDITION = /^(?:(?:just )?(?:if|in case) (?:it|that|this) (?:mat
 export function isHypothetical(sentence: string): boolean {
   // "If it matters, my dentist is Dr. Moreau" is a courtesy, and states what follows it.
   const text = sentence.trim().replace(COURTESY_CONDITION, '');
-  if (/\?["')\]]*$/.test(text)) return true;
+  // "so I guess I'm pescatarian now?": said of oneself, the question mark only hedges.
+  if (/\?["')\]]*$/.test(text) && !/\b(?:i guess|guess|i think|i suppose) (?:i'm|i’m|im|i am)\b/i.test(text)) return true;
   return /^(?:if|what if|suppose|supposing|imagine|should|would|could|might|maybe|perhaps|do you think|i wonder|wondering)\b/i.test(text) || /\b(?:i (?:sometimes )?wonder (?:whether|if)|if i (?:were|was|had|moved|lived|left|got)|i might|i may|would (?:it|i) be|thinking (?:about|of) (?:moving|leaving))\b/i.test(text);
 }
 
