@@ -1327,6 +1327,12 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(fact('billing address', 'billing address is 9 Quay Road, Cobh')).toEqual([expect.objectContaining({ value: '9 Quay Road, Cobh' })]);
   });
 
+  it('keeps a time of day that names a thing in a task’s title, and leaves a reason run on after a comma out of it', () => {
+    const titles = (line: string) => taskOps([line]).flatMap((op) => (op.op === 'add' ? [[op.task.title, op.task.due]] : []));
+    expect(titles('ok I’ll book the evening ferry, the car is at Rosslare')).toEqual([['Book the evening ferry', undefined]]);
+    expect(titles('I’ll ask for the night off, head chef at the hotel means weekends are hard')).toEqual([['Ask for the night off', undefined]]);
+  });
+
   it('reads a diet said with a hedging question mark, or told back by the assistant', () => {
     expect(fact('diet', 'so i guess i’m vegan now? weird to say')).toEqual([expect.objectContaining({ value: 'vegan' })]);
     expect(fact('diet', 'am i vegan now?')).toEqual([]);

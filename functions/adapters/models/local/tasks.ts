@@ -774,6 +774,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     .replace(/,\s*(?:starting|beginning|from|as of)\b.*$/i, '')
     // What happens if not ("… by friday or they charge me", "or else I lose the deposit").
     .replace(/\s+or (?:else )?(?:they|i|we|it|you|he|she|i'll|we'll)\b.*$/i, '')
+    // A reason run on after a comma ("..., sous chef at Pelican Row means I basically live there"): its own sentence.
+    .replace(/,\s+[^,]{0,60}?\b(?:means|meaning)\b.*$/iu, '')
     // An aside that says something of its own ("..., her bday is on the 8th"), not a list ("Maya, her partner and the kids").
     .replace(/,\s*(?:his|her|their|its|the)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:is|was|are|were|'s)\b.*$/iu, '')
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").

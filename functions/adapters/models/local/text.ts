@@ -236,7 +236,7 @@ function showTitle(name: string): boolean {
 }
 
 /** Last words that make a name a business or an institution, not a person. */
-const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn)$/i;
+const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering)$/i;
 
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
