@@ -98,11 +98,6 @@ const REACH_ATTRIBUTE = '((?:new |work |home |personal |contact |mobile |cell )?
 const reachAttribute = (said: string) => (/mail/i.test(said) ? 'email' : 'phone');
 /** "my new email is ines.moreau@example.com", "my mobile is now 07700 900456". */
 const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|changed to) (?:now )?${REACH_VALUE}`, 'giu');
-/**
- * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
- * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
- * Only these forms: an assistant's other words restate, advise or guess, and are no evidence of a value.
- */
 /** Diets said of someone. */
 const DIET = '(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)';
 /** A code of digits that opens something: "locker combo", "door code", "gate PIN", "alarm code". */
@@ -110,6 +105,11 @@ const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|loc
 /** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
 const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
 
+/**
+ * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
+ * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
+ * Only these forms: an assistant's other words restate, advise or guess, and are no evidence of a value.
+ */
 const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] = [
   { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!) },
   // "from April 1 you'll have 25 seats", "I've updated it to 30 seats".
@@ -127,7 +127,7 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
   // "Updated: you're pescatarian now", "so you're vegan these days".
   { pattern: new RegExp(`\\byou(?:'re|’re| are) (?:now )?${DIET}\\b`, 'giu'), build: (m) => profile(ME, 'diet', m[1]!.toLowerCase()) },
-  // "Saved your gym locker combination as 8032", "your door code is 5083".
+  // "Saved your gym locker combination as 8032", "I have set your gate PIN to 4451".
   { pattern: new RegExp(`\\b(?:saved|updated|changed|set) your ${SECRET_CODE} (?:as|to) (\\d{3,8})\\b`, 'giu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), change: true },
   // "I've changed your flight to TP1349 on Friday", "we've upgraded your plan to Gold": the new value, replacing the old.
   { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
@@ -505,12 +505,11 @@ function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): 
   return (stored?.row as Record<string, string | null> | undefined)?.subject ?? undefined;
 }
 
-/** The date already known for a thing: from earlier in the batch, else from the store. */
 /** "it's 5083 now", "mine's 8032 now": a code said again with its value alone. */
 const CODE_AGAIN = /\b(?:it's|it’s|its|it is|mine's|mine’s|mine is|the new one is|new one's|new one’s)\s+(?!(?:19|20)\d\d\b)(\d{3,8})\b(?!\s*(?:am|pm|%|kg|km|mi|min|mins|minutes|hours|days|dollars|euros|pounds|people|[.:,]\d))/i;
 const CODE_ATTRIBUTE = /\b(?:code|combination|PIN|passcode)$/;
 
-/** The code spoken of last: in this batch, else the newest stored. */
+/** The code spoken of last: in this batch, else the last stored one the updater was given. */
 function lastCodeOf(input: UpdaterInput, candidates: readonly Candidate[]): Candidate | undefined {
   const inBatch = [...candidates].reverse().find((c) => c.table === 'profile' && CODE_ATTRIBUTE.test(c.row.attribute ?? ''));
   if (inBatch) return inBatch;
@@ -519,6 +518,7 @@ function lastCodeOf(input: UpdaterInput, candidates: readonly Candidate[]): Cand
   return row ? { table: 'profile', row: { subject: row.subject ?? ME, attribute: row.attribute ?? '', value: row.value ?? null }, statement: '', correction: false, evidence: [] } : undefined;
 }
 
+/** The date already known for a thing: from earlier in the batch, else from the store. */
 function previousDate(input: UpdaterInput, candidates: readonly Candidate[], subject: string): string | undefined {
   const inBatch = [...candidates].reverse().find((c) => c.row.subject === subject && c.row.attribute === 'date');
   if (inBatch?.row.value) return inBatch.row.value;
