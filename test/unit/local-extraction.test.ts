@@ -1316,6 +1316,17 @@ describe('support logs: what an agent tells the customer, and what is no one', (
     expect(extractFacts(input('facts', [{ content: 'Done, saved your pool locker combination as 5120.', role: 'assistant' }])).ops.find((op) => op.op === 'add')).toMatchObject({ row: expect.objectContaining({ attribute: 'locker combination', value: '5120' }), correction: true });
   });
 
+  it('takes an agent’s "Mr. Pryce" for the customer who gave their full name, not for someone new', () => {
+    const people = contacts({ content: 'hi, name is Gareth Pryce, I want fibre at my new place', speaker: 'Gareth' }, { content: 'Good morning, Mr. Pryce, and thank you for choosing Lumenline.', role: 'assistant' }, { content: 'Good evening, Mr Pryce. My name is Renée.', role: 'assistant' });
+    expect(people.map((c) => c.name).sort()).toEqual(['Gareth Pryce', 'Renée']);
+  });
+
+  it('reads a reference the agent gives value first as the customer’s new one', () => {
+    const ops = extractFacts(input('facts', [{ content: 'Your booking is confirmed, reference is booking QX-4471.', role: 'assistant' }, { content: 'The old booking was merged, and QX-5820 is now your active booking reference.', role: 'assistant' }])).ops.filter((op) => op.op === 'add');
+    expect(ops.at(-1)).toMatchObject({ row: expect.objectContaining({ attribute: 'booking reference', value: 'QX-5820' }), correction: true });
+    expect(extractFacts(input('facts', [{ content: 'Your number 5 is now your favourite, I see.', role: 'assistant' }])).ops.filter((op) => op.op === 'add')).toEqual([]);
+  });
+
   it('reads an address with its unit, city and postcode, and the agent’s correction of it as its new value', () => {
     const lines: Line[] = ['hi, setting up service. address is 77 W Alder St, Unit 5, Eugene OR 97401. thanks', { content: 'I have corrected the service address to 71 W Alder St, Unit 5, Eugene OR 97401, as you asked.', role: 'assistant' }];
     const ops = extractFacts(input('facts', lines)).ops.filter((op) => op.op === 'add');

@@ -281,6 +281,12 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   const knownNames = (input.existing as unknown as KnownContact[]).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
   /** The user's name in this batch, when their messages carry one: whom an assistant's "your" stands for. */
   const userName = input.records.map((record) => (record.role === 'user' ? authorOf(record).name : undefined)).find(Boolean);
+  /** The user's name with a surname, when the batch or the store gives one ("Gareth" who said "name is Gareth Pryce"): an agent's "Mr. Pryce" is them. */
+  const fullUserName = () => {
+    if (!userName || userName.includes(' ')) return userName;
+    const known = [...observations.values()].map((o) => o.name).concat((input.existing as unknown as KnownContact[]).map((c) => c.name));
+    return known.find((name) => name.startsWith(`${userName} `) && name.split(/\s+/).length === 2) ?? userName;
+  };
   const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** The last person named in the batch, for "he runs purchasing there". */
   let lastPerson: Observation | undefined;
@@ -400,7 +406,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           !organisations.has(name.toLowerCase()) &&
           !isStreet(name, sentence) &&
           !thingOrPlace(name) &&
-          !(record.role === 'assistant' && addressedFormally(name, userName)),
+          !(record.role === 'assistant' && addressedFormally(name, fullUserName())),
       );
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
       const named = candidates

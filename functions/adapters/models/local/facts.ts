@@ -82,6 +82,9 @@ const referenceOf = (m: RegExpMatchArray) => {
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
 const ADDRESS = /\b((?:[Ss]ervice|[Bb]illing|[Dd]elivery|[Ss]hipping|[Hh]ome|[Mm]ailing|[Pp]ostal|[Nn]ew) address|[Aa]ddress)(?: on file)?(?: is| was)?(?: now)?:? (\d{1,5}[A-Za-z]?,? \p{Lu}[^.;!?]{2,60}?)(?=[.;!?]|$| (?:and|but|so|if|when|for)\b)/gu;
 
+/** A reference said value first, as the customer's new one: "LB-560477 is now your active case number". */
+const REFERENCE_NOW_YOURS = new RegExp(`\\b((?=[A-Z0-9-]*\\d)[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}) is (?:now )?your (?:new |active |current )?(${REFERENCE_LABEL}) (number|no\\.?|ID|reference|ref|code)\\b`, 'giu');
+
 /** Where one lives or gets service is one address ("address", "home address", "service address"); billing, delivery and postal ones are their own. */
 const addressName = (said: string) => (/^(?:(?:service|home|new) )?address$/i.test(said.trim()) ? 'address' : said.trim().toLowerCase());
 
@@ -122,6 +125,8 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   { pattern: new RegExp(`\\byour ${REACH_ATTRIBUTE} (?:is|has been (?:changed|updated) to) (?:now )?${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!) },
   { pattern: REFERENCE, build: referenceOf },
   { pattern: ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!) },
+  // "LB-560477 is now your active case number": the new reference, said value first.
+  { pattern: REFERENCE_NOW_YOURS, build: (m) => profile(ME, `${m[2]!.toLowerCase()} ${/^(?:ref|reference)$/i.test(m[3]!) ? 'reference' : 'number'}`, m[1]!), change: true },
   // "I have corrected the service address to 4210 N Vancouver Ave".
   { pattern: CHANGED_ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!), change: true },
   { pattern: /\byou(?:'re|’re| are) (?:now |still )?on (?:the |our )?([\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?) plan\b/giu, build: (m) => profile(ME, 'plan', m[1]!) },
