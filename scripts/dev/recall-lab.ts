@@ -27,30 +27,21 @@ import { decodeSegment, type SegmentUnit } from '../../functions/domain/index-se
 import { loadSegment, UnitIndex, type RankingTuning } from '../../functions/domain/retrieval.js';
 import { renderMemoryBlock, renderRecall, type PackingTuning } from '../../functions/domain/context.js';
 import { unpackSnapshot, type Snapshot } from '../../functions/domain/snapshot.js';
-import { SCOPES } from '../../functions/domain/auth.js';
-import { startLocalStack } from '../../local/local-stack.js';
 import { Bm25Baseline, embeddingText, HybridBaseline } from '../eval/baselines.js';
 import { parseCorpus, type CorpusSample } from '../eval/corpus.js';
 import { answerContained, answerDateForms, groundedRecall, printedIds, strictRecall } from '../eval/metrics.js';
-import { postSamples, waitConsolidated } from './replay.js';
+import { postSamples, startReplayStack, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' }, 'variant-misses': { type: 'boolean' } },
 });
 const log = (line: string) => process.stderr.write(`[lab] ${line}\n`);
-const KEY = 'lab-key-0123456789abcdef';
 
 async function capture(corpusFile: string, out: string) {
   const raw = JSON.parse(readFileSync(corpusFile, 'utf8'));
   const samples = parseCorpus(raw);
-  const stack = await startLocalStack({ port: 0, namePrefix: `lab-${Date.now().toString(36)}`, log: () => {}, apiKeys: [{ tenantId: 'default', key: KEY, scopes: [...SCOPES], agents: '*' }] });
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : {}) as T;
-  };
+  const { stack, call } = await startReplayStack('lab');
   try {
     const started = Date.now();
     const agents = samples.map((s, i) => `lab-${i}-${s.id}`.slice(0, 64));

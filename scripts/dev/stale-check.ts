@@ -17,9 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCOPES } from '../../functions/domain/auth.js';
-import { startLocalStack } from '../../local/local-stack.js';
-import { waitConsolidated } from './replay.js';
+import { startReplayStack, waitConsolidated } from './replay.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' } } });
 if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir>');
@@ -28,19 +26,12 @@ const dir = values.dir;
 interface Message { readonly id: string; readonly role: 'user' | 'assistant'; readonly speaker?: string; readonly content: string; readonly timestamp: string }
 interface Change { readonly file: string; readonly subject: string; readonly old: string; readonly new: string; readonly question: string }
 
-const KEY = 'stale-check-key-0123456789';
 const MARKER = /\((?:later: |marked wrong|no longer true|contested: )/;
 const CURRENT = new Set(['### Contacts', '### Tasks', '### Facts']);
 
 const changes = JSON.parse(readFileSync(join(dir, 'changes.json'), 'utf8')) as Change[];
 const files = [...new Set(changes.map((c) => c.file))];
-const stack = await startLocalStack({ port: 0, namePrefix: `stale-${Date.now().toString(36)}`, log: () => {}, apiKeys: [{ tenantId: 'default', key: KEY, scopes: [...SCOPES], agents: '*' }] });
-const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : {}) as T;
-};
+const { stack, call } = await startReplayStack('stale');
 
 /** Each line holding `old`, with whether it is in the current state and whether it is stale. */
 function linesStating(markdown: string, change: Change) {

@@ -184,7 +184,7 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // Someone else's diet or allergy: "Omar has a peanut allergy", "Linda is coeliac", "she's gluten free".
   { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e) (?:has|'s got|has got) (?:an? |the )?(?:(?:severe|bad|serious|mild) )?([a-z]+(?: [a-z]+)?) allergy\\b`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },
   { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:(?:really|very|seriously|severely|super|deathly|badly) )?allergic to ${VALUE}${END}`, 'gu'), build: (m) => preference(m[1]!, m[2]!, 'allergic'), inTask: true },
-  { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:now |also |strictly )?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)\\b`, 'gu'), build: (m) => profile(m[1]!, 'diet', m[2]!), inTask: true },
+  { pattern: new RegExp(`\\b(${NAME.slice(1, -1)}|[Ss]he|[Hh]e)(?: is|'s|’s) (?:now |also |strictly )?${DIET}\\b`, 'gu'), build: (m) => profile(m[1]!, 'diet', m[2]!), inTask: true },
   { pattern: new RegExp(`\\bi was born on ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'birthday', m[1]!) },
   { pattern: new RegExp(`\\bi(?:'ve| have) (?:recently |just )?taken up ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
   { pattern: new RegExp(`^${VALUE} is my (?:new )?(?:thing|hobby)\\b`, 'giu'), build: (m) => profile(ME, 'hobby', m[1]!) },
