@@ -401,7 +401,7 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
 }
 
 /** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
-function marked(line: { id: string; kind: string; text: string; label?: string | undefined }, retired: readonly RetiredValue[]): string {
+function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined }, retired: readonly RetiredValue[]): string {
   const found = retiredIn(line, retired);
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }

@@ -49,9 +49,12 @@ export const MAX_RETIRED_PER_VIEW = 100;
 
 /** The words of a fact that carry its value: the row's non-key cells, else the statement. */
 function factValue(fact: FactItem): string {
+  // A row that names its value says which cell it is (a "date" cell beside it only dates it).
+  const worded = (cell: string | null | undefined): cell is string => typeof cell === 'string' && (cell.length >= 3 || /^\d{2}$/.test(cell));
+  if (worded(fact.row.value)) return fact.row.value;
   const cells = Object.entries(fact.row).filter(([column, value]) => value && !/^(subject|person|name|who|key|entity)$/i.test(column));
   const last = cells.at(-1)?.[1];
-  return last && last.length >= 3 ? last : fact.statement;
+  return last && worded(last) ? last : fact.statement;
 }
 
 /** When the newest record an item was read from was written. */
@@ -114,11 +117,11 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
   return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
 }
 
-/** A fact's key without its value: its table and every other cell. */
+/** A fact's key without its value: its table and every other cell (a date cell beside the value dates the value). */
 function conflictKey(fact: FactItem): string {
   const value = factValue(fact);
   return `${fact.table}\u0000${Object.entries(fact.row)
-    .filter(([, cell]) => cell !== value)
+    .filter(([column, cell]) => cell !== value && !(column === 'date' && fact.row.value === value))
     .map(([column, cell]) => `${column}=${String(cell).toLowerCase()}`)
     .sort()
     .join('\u0000')}`;
@@ -188,7 +191,10 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
  * also states what replaced it (the correction itself). Newest first. A fact
  * or a task line is read by its words alone, for other items' values.
  */
-export function retiredIn(line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string }, retired: readonly RetiredValue[]): RetiredValue[] {
+export function retiredIn(
+  line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined },
+  retired: readonly RetiredValue[],
+): RetiredValue[] {
   if (line.kind === 'contact') return line.label ? retiredNaming(line.id, line.label, retired) : [];
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';
@@ -198,11 +204,21 @@ export function retiredIn(line: { readonly id: string; readonly kind: string; re
     if (r.now && states(line.text, r.now)) return false;
     const evidence = line.kind === 'record' && r.records.includes(line.id);
     if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
-    // Said in so many words. A common word must come with whom it is about (Dana's retired "vegetarian" is not
-    // every line that says vegetarian); a name ("Fernwood Labs") says it alone ("she loves it at Fernwood Labs").
-    const named = /\p{Lu}/u.test(r.value);
-    return states(line.text, r.value) && (evidence || named || !r.subject || (r.subject.length >= 2 && holds(line.text, r.subject)));
+    // Said in so many words. A common word must come with whom it is about, named in the line or saying it
+    // (Dana's retired "vegetarian" is not every line that says vegetarian); a value no common word could be
+    // says it alone ("she loves it at Fernwood Labs", "Saved: locker combination 4417").
+    return states(line.text, r.value) && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
   });
+}
+
+/**
+ * A value no common word could be: a name, a number of three digits or more (a code, a phone number; not a
+ * bare date), an e-mail, or three words or more. An age or a count ("25") needs whom it is about.
+ */
+function distinctive(value: string): boolean {
+  const words = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(words)) return false;
+  return /\p{Lu}|@|\d{3}/u.test(words) || words.split(/\s+/).length >= 3;
 }
 
 /**

@@ -5,7 +5,8 @@
  * reads the default context block and the block for the change's question
  * and reports where the old value is still shown without a marker.
  *
- *   npx tsx scripts/dev/stale-check.ts --dir <dir>   (dir holds the conversations and changes.json)
+ *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump]   (dir holds the conversations and changes.json;
+ *                                                           --dump writes each agent's items to items-<file>)
  *
  * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
  * changes.json: [{ "file", "subject", "old", "new", "question" }, ...], "old" and "new" verbatim from the text.
@@ -14,12 +15,12 @@
  * state the new value and carries no marker ("(later: …)", "(marked wrong …)", "(no longer true …)",
  * "(contested: …)"). Lines of the current state (Contacts, Tasks, Facts) are counted apart from history.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReplayStack, waitConsolidated } from './replay.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' } } });
+const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' } } });
 if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir>');
 const dir = values.dir;
 
@@ -59,6 +60,13 @@ try {
     await stack.eventSources.waitForIdle(600_000);
     await call('POST', `/v1/agents/${agent}/sweep`);
     await stack.eventSources.waitForIdle(600_000);
+    if (values.dump) {
+      // --dump: every item the stores hold, archived ones too, to see why a value was or was not retired.
+      const items: Record<string, unknown[]> = {};
+      for (const kind of ['contacts', 'facts', 'tasks']) items[kind] = (await call<{ items: unknown[] }>('GET', `/v1/agents/${agent}/${kind}?limit=100`)).items;
+      writeFileSync(join(dir, `items-${file}`), `${JSON.stringify(items, null, 1)}\n`);
+      writeFileSync(join(dir, `snapshot-${file}`), JSON.stringify(await call('GET', `/v1/agents/${agent}/snapshot`)));
+    }
   }
   const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0 };
   for (const change of changes) {

@@ -21,10 +21,12 @@ afterAll(async () => {
 
 let counter = 0;
 /** Posts the messages (role per message, a minute apart from `at`) as one flushed batch and waits until it is in the snapshot. */
-async function consolidate(agentId: string, messages: readonly (readonly [role: 'user' | 'assistant', content: string])[], at: string) {
+async function consolidate(agentId: string, messages: readonly (readonly [role: 'user' | 'assistant', content: string, speaker?: string])[], at: string) {
   const status = await api<{ lastSequence?: number }>(stack, 'GET', `/v1/agents/${agentId}/status`);
   const before = status.status === 200 ? (status.body.lastSequence ?? 0) : 0;
-  const events = messages.map(([role, content], i) => message(`${agentId}-${(counter += 1)}`, content, { role, timestamp: new Date(Date.parse(at) + i * 60_000).toISOString() }));
+  const events = messages.map(([role, content, speaker], i) =>
+    message(`${agentId}-${(counter += 1)}`, content, { role, timestamp: new Date(Date.parse(at) + i * 60_000).toISOString(), ...(speaker ? { metadata: { speaker } } : {}) }),
+  );
   expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events })).status).toBe(202);
   await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
   const last = before + messages.length;
@@ -68,6 +70,28 @@ describe('replaced values of other shapes', () => {
       for (const line of lines.filter((l) => /Okonjo/.test(l))) expect(line).toMatch(/\(later: Dr\. Halvorsen, from 2026-10-20\)|(?:later: |; )Dr\. Okonjo → Dr\. Halvorsen, from 2026-10-20/);
     }
     expect(await contextFor(agentId, 'What is my bike lock code?')).toMatch(/9020/);
+  });
+});
+
+describe('a value said again by a named user', () => {
+  it('marks the assistant’s read-back of an old code, and an employer left within one batch, wherever they are said', async () => {
+    const agentId = 'named-user';
+    await consolidate(agentId, [
+      ['user', 'joined the climbing gym on Rye Lane at last. locker combo is 5528', 'Odile'],
+      ['assistant', 'Saved: climbing gym locker combination 5528.'],
+      ['user', "long week. i've been the night manager at Corvid Hotels for six years and it shows", 'Odile'],
+      ['user', 'ok decided, taking the Ashgrove Media offer, content strategist, remote', 'Odile'],
+    ], '2026-09-03T09:00:00Z');
+    await consolidate(agentId, [['user', "they reset all the lockers over the weekend, mine's 6081 now", 'Odile']], '2026-10-20T09:00:00Z');
+
+    for (const markdown of [await contextFor(agentId), await contextFor(agentId, 'What is the code of my gym locker?'), await contextFor(agentId, 'Where does Odile work?')]) {
+      const lines = markdown.split('\n');
+      for (const line of lines.filter((l) => /\b5528\b/.test(l))) expect(line).toMatch(/\(later: 6081, from 2026-10-20\)|5528 → 6081, from 2026-10-20/);
+      expect(lines.find((l) => l.includes('**Odile**'))).toMatch(/Ashgrove Media/);
+      // A line that says the move itself (a summary of both messages) names the new one.
+      for (const line of lines.filter((l) => /Corvid/.test(l))) expect(line).toMatch(/\(later: .*Ashgrove Media, from 2026-09-03\)|Ashgrove Media/);
+    }
+    expect(await contextFor(agentId, 'What is the code of my gym locker?')).toMatch(/6081/);
   });
 });
 

@@ -21,7 +21,8 @@ function input(updater: UpdaterInput['updater'], lines: readonly Line[], existin
 }
 const contacts = (...lines: Line[]) =>
   extractContacts(input('contacts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
-const contact = (name: string, ...lines: Line[]) => contacts(...lines).find((c) => c.name === name);
+// A contact said to have moved within the batch is added as they were, then again as they are: the last add is who they are now.
+const contact = (name: string, ...lines: Line[]) => [...contacts(...lines)].reverse().find((c) => c.name === name);
 const facts = (...lines: Line[]) =>
   extractFacts(input('facts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string | null>] : []));
 const fact = (attribute: string, ...lines: Line[]) => facts(...lines).filter((row) => row.attribute === attribute);
@@ -92,6 +93,14 @@ describe('contacts: organisation and role, in one clause or the next', () => {
     expect(contact('Ravi Menon', 'Ravi Menon is the lead engineer at Quanta.', line)).toMatchObject({ organisation: 'Helix Bio', role: 'CTO' });
   });
 
+  it('adds a contact who moved within the batch as they were first, so the earlier employer and role become history', () => {
+    const ops = extractContacts(input('contacts', ['Ravi Menon is the lead engineer at Quanta.', 'Ravi joined Helix Bio last week.'])).ops;
+    expect(ops).toEqual([
+      expect.objectContaining({ op: 'add', contact: { name: 'Ravi Menon', organisation: 'Quanta', role: 'lead engineer' }, evidence: ['r1'] }),
+      expect.objectContaining({ op: 'add', contact: expect.objectContaining({ name: 'Ravi Menon', organisation: 'Helix Bio' }) }),
+    ]);
+  });
+
   it.each([['Do you think Ravi will join Helix Bio?'], ['If Ravi moved to Helix Bio, we would lose him.'], ['Should Ravi join Helix Bio?']])('does not take a question or a hypothetical for a change: %s', (line) => {
     expect(contact('Ravi Menon', 'Ravi Menon is the lead engineer at Quanta.', line)).toMatchObject({ organisation: 'Quanta' });
   });
@@ -104,6 +113,15 @@ describe('contacts: organisation and role, in one clause or the next', () => {
   it('reads chat news without a subject as the author’s', () => {
     expect(contact('Mina', { content: 'Joined Larkspur Films last week as an editor!', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films', role: 'editor' });
     expect(contact('Mina', { content: 'Started at Larkspur Films on Monday.', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films' });
+  });
+
+  it('reads a job held for years ("I\'ve been the …at") and an offer taken as the author’s', () => {
+    expect(contact('Odile', { content: "long week. i've been the night manager at Corvid Hotels for six years and it shows", speaker: 'Odile' })).toMatchObject({ organisation: 'Corvid Hotels', role: 'night manager' });
+    expect(contact('Odile', { content: 'ok decided, taking the Ashgrove Media offer, content strategist, remote', speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media', role: 'content strategist' });
+    expect(contact('Odile', { content: 'I accepted the Ashgrove Media job.', speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media' });
+    expect(contact('Odile', { content: "I'm taking the Ashgrove Media offer!!! so nervous", speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media' });
+    // An offer weighed is no job.
+    expect(contact('Odile', { content: 'still thinking about the Ashgrove Media offer tbh', speaker: 'Odile' })?.organisation).toBeUndefined();
   });
 
   it('introduces no one in a question, but still sees people already known', () => {
@@ -947,6 +965,18 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(ops.filter((op) => op.op === 'update')).toEqual([expect.objectContaining({ target: 'new:t1', changes: { state: 'done' } })]);
     // A promise alone still closes nothing.
     expect(taskOps([{ role: 'assistant', content: "I'll refund the £20 delivery charge today." }, { role: 'assistant', content: 'I will make sure the £20 delivery charge is refunded.' }]).filter((op) => op.op === 'update' && op.changes.state)).toEqual([]);
+  });
+
+  it('calls off an errand at a business said to be out when the writer chose another, and nothing when no other was chosen', () => {
+    const errand = openTask('Book the function room at Tamsin Hall');
+    expect(taskOps(['ugh tamsin hall is fully booked that weekend. went with Larchmont Social instead, same price'], errand)).toEqual([expect.objectContaining({ target: 'T1', changes: { state: 'cancelled' } })]);
+    expect(taskOps(['Tamsin Hall has closed for good. Switched to Larchmont Social.'], errand)).toEqual([expect.objectContaining({ changes: { state: 'cancelled' } })]);
+    // Out, but no other chosen: the errand may just wait.
+    expect(taskOps(['tamsin hall is closed till monday'], errand).filter((op) => op.op === 'update')).toEqual([]);
+    // Another chosen, but the one out is not the task's.
+    expect(taskOps(['the bakery is closed, went with Larchmont Social for the venue'], errand).filter((op) => op.op === 'update')).toEqual([]);
+    // An agent's message calls off nothing of the user's.
+    expect(taskOps([{ role: 'assistant', content: 'Tamsin Hall is fully booked. I went with Larchmont Social for the quote.' }], errand).filter((op) => op.op === 'update' && op.changes.state)).toEqual([]);
   });
 
   it('calls off a task by the name right after a dismissal', () => {

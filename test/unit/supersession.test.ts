@@ -92,6 +92,34 @@ describe('retired values', () => {
     const diet = retiredValues([tea({ id: 'f_0000000000000003', row: { subject: 'Dana', attribute: 'diet', value: 'vegetarian' }, statement: 'Dana is vegetarian', verification: 'refuted' })]);
     expect(retiredIn({ id: 'm43', kind: 'record', text: 'Tom is vegetarian these days.' }, diet)).toEqual([]);
     expect(retiredIn({ id: 'm44', kind: 'record', text: 'Dana said she is vegetarian.' }, diet)).toHaveLength(1);
+    // Or said by them: her own "any vegetarian ideas for the potluck?".
+    expect(retiredIn({ id: 'm45', kind: 'record', speaker: 'Dana', text: 'any vegetarian ideas for the potluck?' }, diet)).toHaveLength(1);
+    expect(retiredIn({ id: 'm46', kind: 'record', speaker: 'Tom', text: 'any vegetarian ideas for the potluck?' }, diet)).toEqual([]);
+  });
+
+  it('mark a value no common word could be wherever it is stated (a code, an e-mail, a phone number), an age or a count only beside whom it is about', () => {
+    const code = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'locker combination', value }, statement: `Nell's locker combination is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const now = code('f_00000000000000c2', '8032', 'm60', '2026-11-10T09:00:00Z');
+    const retired = retiredValues([{ ...code('f_00000000000000c1', '4417', 'm50', '2026-11-01T09:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
+    // The assistant's read-back names no one.
+    expect(retiredMarker(retiredIn({ id: 'm51', kind: 'record', speaker: 'Assistant', text: 'Saved: gym locker combination 4417.' }, retired))).toBe('(later: 8032, from 2026-11-10)');
+
+    const age = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'age', value }, statement: `Nell is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const older = age('f_00000000000000e2', '31', 'm61', '2026-11-10T09:00:00Z');
+    const ages = retiredValues([{ ...age('f_00000000000000e1', '30', 'm52', '2026-11-01T09:00:00Z'), status: 'archived', supersededBy: older.id }, older]);
+    expect(retiredIn({ id: 'm53', kind: 'record', speaker: 'Tom', text: 'we were 30 at the table' }, ages)).toEqual([]);
+    expect(retiredIn({ id: 'm54', kind: 'record', speaker: 'Tom', text: 'Nell turned 30 in May' }, ages)).toHaveLength(1);
+  });
+
+  it('take the value cell of a row that also has a date cell: "the 15th of each month", not its date', () => {
+    const billing = (id: string, value: string, date: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Gareth', attribute: 'billing date', value, date }, statement: `Gareth's billing date is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const now = billing('f_00000000000000d2', 'the 1st of each month', '2026-04-01', 'm70', '2026-03-20T09:00:00Z');
+    const retired = retiredValues([{ ...billing('f_00000000000000d1', 'the 15th of each month', '2026-03-15', 'm40', '2026-03-05T09:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
+    expect(retired).toContainEqual(expect.objectContaining({ value: 'the 15th of each month', now: 'the 1st of each month' }));
+    expect(retiredMarker(retiredIn({ id: 'm41', kind: 'record', speaker: 'Imani', text: 'your billing date will be the 15th of each month' }, retired))).toBe('(later: the 1st of each month, from 2026-03-20)');
   });
 
   it('mark a current fact or task that states another item’s old value, by its words, never by its own', () => {

@@ -15,7 +15,7 @@ const SUMMARY_TOKENS = 120;
 /** An organisation: capitalised words, with "of", "&", "and" between them ("University of Glasgow", "Fontaine & Fils"). Bounded, so linear. */
 const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*){0,5}`;
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
-const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= )|and)`;
+const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= |['’](?:m|ve|d|ll)\\b)|and)`;
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
 const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who|is|are|was|were|be|been|has|have|had)';
 const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away|because|got|gets|has|had|have|is|was|were|are|be|been|do|does|did|go|goes|went|get|just|also|still|really|not|never|always|of|to|ready)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
@@ -75,7 +75,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) \\(${ARTICLES}${ROLE}\\)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "she is the CFO at Brightwell", "I'm a nurse at St. Mary's Hospital", "is now COO at Koru Labs"
-  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been|['’]ve been| have been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "works at Ferrotek as a buyer", "she works for Koru Labs, COO"
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|is working|am working|cooks|teaches) (?:at|for|with) (?:the )?(${ORG})(?:${WHEN})(?:,? as ${ARTICLES}${ROLE}|, ${ARTICLES}${ROLE}(?=[.!;]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "joined Koru Labs as COO", "moved to Orbital", "starts at Halden Group next week as their new head of sourcing"
@@ -85,6 +85,9 @@ const ROLE_RULES: readonly RoleRule[] = [
     org: 2,
     role: 3,
   },
+  // "I'm taking the Brightwater Labs offer!!! senior operations analyst": an offer taken is the job.
+  // Chat drops the subject ("ok decided, taking the … offer"): then it is the author's.
+  { pattern: new RegExp(`(?:\\b${WHO}(?:'m| am| is|['’]ve| have| has)? |(?:^|[,;:!]\\s+))(?:[Tt]aking|[Tt]ook|[Tt]aken|[Aa]ccepting|[Aa]ccepted) (?:the|their) (${ORG}) (?:offer|job)\\b(?:[!.,:;]+ ?${ARTICLES}${ROLE}(?=[.,;!]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "has taken a job as head of sourcing with Halden Group"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:taken|took|accepted|got|landed) ${ARTICLES}(?:job|position|role|post) as ${ARTICLES}${ROLE} (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // Chat drops the subject: "Started at Bristol Royal Infirmary on Monday!" is the author's news.
@@ -221,6 +224,10 @@ interface Observation {
   firstAt: string;
   /** Said by or about them as a person (a role, a relation, a speaker): a name compromise missed is still kept. */
   personal: boolean;
+  /** The record that said where they work, as far as this batch goes. */
+  workSaidIn?: string;
+  /** Where they worked before an employer this batch also names ("I've been … at Halvorsen", then "taking the Brightwater offer"). */
+  earlier?: { role?: string; organisation: string; evidence: string };
 }
 
 interface KnownContact {
@@ -374,7 +381,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           // whatever the sentence supposes.
           if (hypothetical && !rule.always) continue;
           for (const [text, match] of readings.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => [text, m] as const))) {
-            const who = rule.who === 0 ? 'I' : match[rule.who]!;
+            // "I'm" can read as a name: it is the author.
+            const who = rule.who === 0 || !match[rule.who] || /^[Ii](?:['’](?:m|ve|d|ll))?$/.test(match[rule.who]!) ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
             const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '').replace(CHAT_TAIL, '')) : undefined;
             const role = said && rule.trade ? TRADES[said.toLowerCase()] : said;
@@ -471,8 +479,14 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           continue;
         }
         person.personal = true;
+        if (fact.org && person.organisation && person.workSaidIn && person.workSaidIn !== record.id && person.organisation.toLowerCase() !== fact.org.toLowerCase()) {
+          // A move within the batch: the earlier employer goes to the contact's history (a role is a trade: a nurse
+          // who moves hospitals is still a nurse, so it stays unless another is said).
+          person.earlier ??= { ...(person.role ? { role: person.role } : {}), organisation: person.organisation, evidence: person.workSaidIn };
+        }
         if (fact.org) person.organisation = fact.org;
         if (fact.role) person.role = fact.department ? fact.role.replace(/^the /, '') : fact.role;
+        if (fact.org || fact.role) person.workSaidIn = record.id;
         if (!person.mentions.some((m) => m.sentence === sentence)) person.mentions.push({ timestamp: record.timestamp, sentence });
       }
       if (named.length > 0) lastPerson = named[named.length - 1];
@@ -594,6 +608,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const longer = observation.name.length > match.name.length && sameName(match.name, observation.name);
       ops.push({ op: 'update', target: match.alias, changes: { ...fields, ...(longer ? { name: observation.name } : {}) }, evidence: observation.evidence });
     } else {
+      // Said to have moved within the batch: added as they were, then moved, so the old employer is history.
+      const earlier = observation.earlier;
+      if (earlier) ops.push({ op: 'add', contact: { name: observation.name, organisation: earlier.organisation, ...(earlier.role ? { role: earlier.role } : {}) }, evidence: [earlier.evidence] });
       ops.push({ op: 'add', contact: { name: observation.name, ...fields }, evidence: observation.evidence });
     }
   }

@@ -333,6 +333,14 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         }
       }
       if (reported) continue;
+      // "dolce forno is closed all of may… went with Huckleberry Bakehouse": the business an open task names is out,
+      // and the writer chose another: that task is called off.
+      const passedOver = record.role !== 'assistant' ? unavailableNamed(sentence, author.content, open) : undefined;
+      if (passedOver) {
+        ops.push({ op: 'update', target: passedOver.target, changes: { state: 'cancelled' }, evidence: [record.id] });
+        open.splice(open.indexOf(passedOver), 1);
+        continue;
+      }
       // "can u stop the tue/thu strength reminder after thurs, keep the foam roll one": the reminder named is called off.
       const stop = record.role === 'user' ? STOP_REMINDER.exec(sentence) : null;
       if (stop) {
@@ -598,6 +606,19 @@ const STAND_INS = new Set(['one', 'ones', 'mine', 'yours', 'ours', 'theirs', 'he
 function namesSomething(title: string): boolean {
   const terms = nlp(title).terms().json() as { terms: { normal: string; tags: string[] }[] }[];
   return terms.slice(1).some(({ terms: [term] }) => term !== undefined && !STAND_INS.has(term.normal) && !term.tags.includes('Pronoun') && (term.tags.includes('Noun') || term.tags.includes('Value')));
+}
+
+/** A business or person said to be out ("is closed all of may", "is fully booked", "fell through"). */
+const UNAVAILABLE = /\b(?:is|are|'s|was|were)\s+(?:(?:now|still|totally|completely|fully|permanently)\s+)?(?:closed|shut|booked up|booked out|(?<=fully\s+)booked|out of business|not taking (?:orders|bookings|new \w+))\b|\bfell through\b|\b(?:has|have)\s+closed\b/i;
+/** Another chosen in its place: "went with Huckleberry Bakehouse", "switched to Rosewood", "booked Marlowe's instead". */
+const CHOSE_ANOTHER = /\b(?:went|going|gone|go)\s+with\s+\p{Lu}|\b(?:switched|swapped|changed|moved)\s+to\s+\p{Lu}|\b(?:booked|ordered from|ordering from|using)\s+\p{Lu}[^.!?;]*\binstead\b/iu;
+
+/** The open task whose named business this sentence says is out, when the record also says another was chosen. */
+function unavailableNamed(sentence: string, record: string, open: readonly OpenTask[]): OpenTask | undefined {
+  const out = UNAVAILABLE.exec(sentence);
+  if (!out || !CHOSE_ANOTHER.test(record)) return undefined;
+  const before = lemmas(sentence.slice(0, out.index));
+  return open.find((task) => task.names.size > 0 && [...task.names].every((name) => before.has(name)));
 }
 
 function openTask(target: string, title: string): OpenTask {
