@@ -27,7 +27,8 @@ const dir = values.dir;
 interface Message { readonly id: string; readonly role: 'user' | 'assistant'; readonly speaker?: string; readonly content: string; readonly timestamp: string }
 interface Change { readonly file: string; readonly subject: string; readonly old: string; readonly new: string; readonly question: string }
 
-const MARKER = /\((?:later: |marked wrong|no longer true|contested: )/;
+// A marker, or a task line that says it is no longer open.
+const MARKER = /\((?:later: |marked wrong|no longer true|contested: )|\[(?:cancelled|done)\]/;
 const CURRENT = new Set(['### Contacts', '### Tasks', '### Facts']);
 
 const changes = JSON.parse(readFileSync(join(dir, 'changes.json'), 'utf8')) as Change[];

@@ -621,6 +621,18 @@ describe('what is told of someone else, in chat', () => {
     ]);
   });
 
+  it('reads a dated thing said without its article, and a later day for it as its new date, but no day said of a pronoun or of today', () => {
+    const rows = extractFacts(input('facts', ['first thing: physio is May 19 at 9:10, the clinic on Larch Road', 'report deadline is june 2. ugh', 'they bumped me to May 26, same time'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(rows.map((row) => [row.subject, row.attribute, row.value])).toEqual([
+      ['physio', 'date', '2026-05-19'],
+      ['report deadline', 'date', '2026-06-02'],
+      ['physio', 'date', '2026-05-26'],
+    ]);
+    expect(facts('today is May 7, right?')).toEqual([]);
+    expect(facts("it's the 12th already, time flies")).toEqual([]);
+    expect(facts('which is may 9 i think')).toEqual([]);
+  });
+
   it('reads a stay said with its days as a dated visit, and "wait actually its the …" as its correction', () => {
     const ops = extractFacts(input('facts', ['my brother Ravi is visiting the 9th-11th, cant wait', 'wait actually its the 10th to the 12th not the 9th, his train got moved'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
     expect(ops.map((row) => [row.subject, row.value])).toEqual([

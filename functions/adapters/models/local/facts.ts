@@ -257,6 +257,11 @@ const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?
 const HAVE_DATED = /\b(?:we|i)(?:'ve| have|'ve got| have got| got)? (?:got )?(?:have )?(?:the|our|my|a|an) ((?:[a-z]+ )?(?:tasting|interview|appointment|appt|meeting|fitting|viewing|inspection|exam|test|hearing|scan|consultation|rehearsal|recital|match|race|trial|audition|surgery|operation|procedure|session|class|lesson|party|dinner|wedding|shower|reception|ceremony)) ((?:on |this |next )?(?:the \d|\d|tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b)[^.;!?,]{0,20})/iu;
 /** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
 const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?,]{0,30})/iu;
+/**
+ * Chat drops the article before "is" too: "first thing: dentist is March 19 at 2:40", "deadline is April 3", "my
+ * birthday is may 3". A clause's first one to three words, then a day of the month or a weekday.
+ */
+const BARE_DATED = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|fyi|ok|oh)\s+)(?:my |our )?((?!(?:we|i|you|they|it|he|she|that|this|which|there|here|today|tomorrow|tonight|yesterday|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|fyi|hey|hmm|lol|omg|what|when|who|where|why|how|mine|yours|his|hers|theirs|one|next|this|last)\b)[a-z]+(?: [a-z]+){0,2}?) (?:is|'s|are) (?:now |still |on |for )?((?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,? )?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d(?:st|nd|rd|th)?\b|the [0-3]?\d(?:st|nd|rd|th)\b(?: of (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)?|[0-3]?\d(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))/iu;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
@@ -350,7 +355,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
           if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });
         }
       }
-      const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject));
+      // A bare "X is <day>" only when nothing else read the sentence ("my birthday is June 14" is the birthday).
+      const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject), found.length === 0);
       if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: CHANGE_SIGNAL.test(sentence) });
       let matched = false;
       for (const built of found) {
@@ -379,7 +385,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       // "Sorry, I got that wrong: it is on the 14th, not the 12th": "it" is the last dated thing.
       // "dentist called, they moved me to dec 4": the last dated thing moved, told as news rather than as a correction.
       const itDate = !matched ? (correction ? IT_DATE.exec(sentence) : MOVED_ME.exec(sentence)) : null;
-      const lastDated = itDate ? lastDatedThing(input, candidates) : undefined;
+      const lastDated = itDate ? lastDatedThing(input, candidates, correction ? '' : sentence) : undefined;
       if (itDate && lastDated) {
         const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
         if (dated) {
@@ -465,8 +471,8 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
   return found;
 }
 
-function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined): { subject: string; iso: string } | undefined {
-  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE, HAVE_DATED]) {
+function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined, bare = true): { subject: string; iso: string } | undefined {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE, HAVE_DATED, ...(bare ? [BARE_DATED] : [])]) {
     const found = pattern.exec(sentence);
     if (!found) continue;
     // An appointment's subject is the thing and whom it is with ("appointment with dr lindqvist"); its day is last.
@@ -503,12 +509,22 @@ const MOVED_ME = /\b(?:they|she|he|the (?:clinic|surgery|office|dentist|doctor|v
 const IT_DATE = /^(?:it|that)(?:'s|s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
 
 /** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
-function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[]): string | undefined {
-  const inBatch = [...candidates].reverse().find((c) => c.row.attribute === 'date' && c.row.subject);
-  if (inBatch) return inBatch.row.subject!;
-  const stored = input.existing.find((item) => (item.row as Record<string, string | null> | undefined)?.attribute === 'date');
-  return (stored?.row as Record<string, string | null> | undefined)?.subject ?? undefined;
+function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence = ''): string | undefined {
+  const subjects = [
+    ...[...candidates].reverse().flatMap((c) => (c.row.attribute === 'date' && c.row.subject ? [c.row.subject] : [])),
+    ...input.existing.flatMap((item) => {
+      const row = item.row as Record<string, string | null> | undefined;
+      return row?.attribute === 'date' && row.subject ? [row.subject] : [];
+    }),
+  ];
+  // "dentist office called… they bumped me to March 26": the dated thing the news names, else one of one's own
+  // appointments when it moved "me", else the last.
+  const said = new Set(sentence.toLowerCase().match(/\p{L}+/gu) ?? []);
+  const named = subjects.find((subject) => subject.split(/\W+/).some((word) => word.length >= 4 && said.has(word)));
+  const mine = /\b(?:me|us|my|our)\b/i.test(sentence) ? subjects.find((subject) => APPOINTMENT_WORD.test(subject)) : undefined;
+  return named ?? mine ?? subjects[0];
 }
+const APPOINTMENT_WORD = /\b(?:dentist|dental|doctor|gp|vet|physio|appt|appointment|check-?up|scan|consultation|interview|clinic|surgery|hair|eye|therapist|therapy|dr)\b/i;
 
 /** "it's 5083 now", "mine's 8032 now": a code said again with its value alone. */
 const CODE_AGAIN = /\b(?:it's|it’s|its|it is|mine's|mine’s|mine is|the new one is|new one's|new one’s)\s+(?!(?:19|20)\d\d\b)(\d{3,8})\b(?!\s*(?:am|pm|%|kg|km|mi|min|mins|minutes|hours|days|dollars|euros|pounds|people|[.:,]\d))/i;
