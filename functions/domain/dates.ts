@@ -124,7 +124,7 @@ const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|f
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
-const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow)\b|'ll\b/i;
+const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starting|starts|due)\b|'ll\b/i;
 const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|ago)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
 const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
@@ -149,10 +149,18 @@ const GOT_PRESENT = /\b(?:'ve|have|has|i|we|you|they) got\b|\bgot (?:to|a lot)\b
 /** A verb of being in the present: "is", "are", "am" and their short forms. */
 const PRESENT_COPULA = /\b(?:is|are|am)\b|\b(?:i'm|we're|you're|they're|it's|that's|he's|she's)\b/i;
 
+/**
+ * Writing a day down is no sign the day is past: "I've saved your race date as April 19", "I have recorded March
+ * 20 as your go-live date", "booked physio for feb 3" are said before the day they name.
+ */
+const RECORDED = /\b(?:saved|noted|recorded|added|(?:re-?|double-?)?booked|(?:re-?)?scheduled|reserved|confirmed|logged|pencil(?:l)?ed|arranged|planned|registered|bumped|postponed)\b/gi;
+/** A day moved to another is moved to one to come: "party moved to may 16", "they pushed it back to the 14th". */
+const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|that|this|them|us|me))?(?: back| forward| up)? to (?=(?:the )?(?:[0-3]?\\d|${MONTHS}|${WEEKDAYS})\\b)`, 'gi');
+
 /** Whether a clause tells of the past, of the future, or (no cue either way) neither. */
 function toldOfThePast(clause: string): boolean | undefined {
   if (FUTURE_CUE.test(clause)) return false;
-  const text = clause.replace(GOT_PRESENT, ' ');
+  const text = clause.replace(GOT_PRESENT, ' ').replace(RECORDED, ' ').replace(MOVED_TO_DAY, ' ');
   if (PAST_IRREGULAR.test(text)) return true;
   for (const match of text.matchAll(PAST_REGULAR)) if (!NOT_PAST.has(match[0].toLowerCase())) return true;
   // "the opening is confirmed for Sunday 1 June": a clause told in the present speaks of what is to come;
@@ -270,9 +278,10 @@ const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}),? (?:the )?$`, 'i');
  */
 function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
   return insertDates(sentence, reference, MONTH_DAY, (match, today) => {
-    // "May" alone is often the verb: only a capitalised month name counts.
+    // Chat writes months in lower case ("april 19", "feb 3"); "may" and "mar" are often verbs, so in lower case they
+    // count only after a word that introduces a day ("on may 9", "moved to may 16", "the 9th of may").
     const monthWord = match[1] ?? match[4]!;
-    if (!/^\p{Lu}/u.test(monthWord)) return undefined;
+    if (!/^\p{Lu}/u.test(monthWord) && /^ma[yr]$/i.test(monthWord) && !(match[4] || /\b(?:on|for|to|by|until|till|since|from|before|after|in|is|was|the|thru|through|until|sat|sun|mon|tue|tues|wed|thu|thurs|fri|saturday|sunday|monday|tuesday|wednesday|thursday|friday),? $/i.test(sentence.slice(Math.max(0, match.index - 12), match.index)))) return undefined;
     const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
     const day = Number(match[2] ?? match[3]);
     if (day < 1 || day > 31) return undefined;
@@ -283,6 +292,8 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     const now = today.getTime();
     let when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
     if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
+    // "I said code freeze was june 9", said on June 2: a day a week off is that one, not last year's.
+    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= 14 * DAY_MS) when = on(year);
     // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
     const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
     if (named) {

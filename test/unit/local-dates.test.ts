@@ -59,6 +59,19 @@ describe('relative dates', () => {
     expect(anchorAllDates("I'm flying home Wednesday.", april)).toBe("I'm flying home Wednesday (2025-04-30).");
     expect(anchorAllDates("I just landed and I'm still thinking about Saturday.", april)).toBe("I just landed and I'm still thinking about Saturday (2025-04-26).");
     expect(anchorAllDates('We went on Saturday, June 1 and loved it.', april)).toBe('We went on Saturday, June 1 (2024-06-01) and loved it.');
+    // Writing a day down happens before it: the day saved, booked or recorded is to come.
+    expect(anchorAllDates("I've saved your race date as May 18 and your target as 79 kg.", april)).toBe("I've saved your race date as May 18 (2025-05-18) and your target as 79 kg.");
+    expect(anchorAllDates('I have recorded June 20 as your go-live date.', april)).toBe('I have recorded June 20 (2025-06-20) as your go-live date.');
+    expect(anchorAllDates('booked the physio for june 3 at 4pm, earliest slot', april)).toBe('booked the physio for june 3 (2025-06-03) at 4pm, earliest slot');
+    // Chat's lower-case months count; "may" only where it introduces a day, and a day moved to is one to come.
+    expect(anchorAllDates('party moved to may 16, same place', april)).toBe('party moved to may 16 (2025-05-16), same place');
+    expect(anchorAllDates('you may 3x the recipe', april)).toBe('you may 3x the recipe');
+    expect(anchorAllDates('we moved to Leeds on june 3 and hated it', april)).toBe('we moved to Leeds on june 3 (2024-06-03) and hated it');
+    // What starts or is due on a day is to come; so is a day a week off, whatever tense the sentence was told in.
+    expect(anchorAllDates('got the job!! fiona was my supervisor. starting 3rd june', april)).toBe('got the job!! fiona was my supervisor. starting 3rd june (2025-06-03)');
+    expect(anchorAllDates('I said the freeze was May 2. it moved.', april)).toBe('I said the freeze was May 2 (2025-05-02). it moved.');
+    // A deed said beside it still tells of the past.
+    expect(anchorAllDates('I booked it and we went on April 12.', april)).toBe('I booked it and we went on April 12 (2025-04-12).');
     expect(anchorAllDates('It was Monday 1 June, I think.', april)).toBe('It was Monday 1 June (2024-06-01), I think.');
     // Summaries, bounded in tokens, anchor only the relative expressions above.
     expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
