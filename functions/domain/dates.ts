@@ -250,7 +250,9 @@ const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|(?:${WEEK
 function anchorDaysOfMonth(sentence: string, reference: string, surrounding: string | undefined): string {
   return insertDates(sentence, reference, DAY_OF_MONTH_ALONE, (match, today) => {
     const day = Number(match[1]);
-    const end = match.index + match[0].length;
+    // "the 3rd – 5th": the first day is dated after the range.
+    const range = /^\s?[-–]\s?(?:the )?[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length));
+    const end = match.index + match[0].length + (range ? range[0].length : 0);
     if (day < 1 || day > 31 || day === today.getUTCDate()) return undefined;
     const past = pastAt(sentence, match.index, end, surrounding);
     const shift = past ? (day > today.getUTCDate() ? -1 : 0) : day < today.getUTCDate() ? 1 : 0;
@@ -285,7 +287,9 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
     const day = Number(match[2] ?? match[3]);
     if (day < 1 || day > 31) return undefined;
-    const end = match.index + match[0].length;
+    // "june 19-21": the first day is dated after the range, which stays as written.
+    const range = /^\s?[-–]\s?[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length));
+    const end = match.index + match[0].length + (range ? range[0].length : 0);
     const past = pastAt(sentence, match.index, end, surrounding);
     const on = (year: number) => Date.UTC(year, month, day);
     const year = today.getUTCFullYear();

@@ -28,7 +28,7 @@ interface Message { readonly id: string; readonly role: 'user' | 'assistant'; re
 interface Change { readonly file: string; readonly subject: string; readonly old: string; readonly new: string; readonly question: string }
 
 // A marker, or a task line that says it is no longer open.
-const MARKER = /\((?:later: |marked wrong|no longer true|contested: )|\[(?:cancelled|done)\]/;
+const MARKER = /\((?:later: |marked wrong|no longer true|contested: )|\[(?:cancelled|done)\b/;
 const CURRENT = new Set(['### Contacts', '### Tasks', '### Facts']);
 
 const changes = JSON.parse(readFileSync(join(dir, 'changes.json'), 'utf8')) as Change[];

@@ -633,6 +633,31 @@ describe('what is told of someone else, in chat', () => {
     expect(facts('which is may 9 i think')).toEqual([]);
   });
 
+  it('reads what an assistant says it wrote down for the user ("I\'ve updated your X to Y") as the user\'s value, replacing the last', () => {
+    const rows = extractFacts(input('facts', [
+      { role: 'assistant', content: "Done. I've saved your swim target as 40 lengths, and I'll check in on Fridays." },
+      { role: 'assistant', content: "I've updated your swim target to 1,500 metres now that you're in the big pool." },
+      { role: 'assistant', content: "I've moved your rest day to Sunday." },
+      { role: 'assistant', content: "I've set your reminder to 7:15." },
+    ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(rows.map((row) => [row.attribute, row.value])).toEqual([
+      ['swim target', '40 lengths'],
+      ['swim target', '1,500 metres'],
+      ['rest day', 'Sunday'],
+    ]);
+  });
+
+  it('moves a dated thing an agent reschedules, whoever it is said to belong to', () => {
+    const rows = extractFacts(input('facts', [
+      { role: 'assistant', content: 'I have scheduled the site visit for Tuesday, May 12, starting at 9:00 AM.' },
+      { role: 'assistant', content: 'I have rescheduled our site visit to Thursday, May 14, still at 9:00 AM.' },
+    ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    expect(rows.map((row) => [row.subject, row.value])).toEqual([
+      ['site visit', '2026-05-12'],
+      ['site visit', '2026-05-14'],
+    ]);
+  });
+
   it('reads a stay said with its days as a dated visit, and "wait actually its the …" as its correction', () => {
     const ops = extractFacts(input('facts', ['my brother Ravi is visiting the 9th-11th, cant wait', 'wait actually its the 10th to the 12th not the 9th, his train got moved'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
     expect(ops.map((row) => [row.subject, row.value])).toEqual([

@@ -108,6 +108,11 @@ const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|loc
 /** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
 const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
 
+/** "I've updated your wake-up time to 5:45": a note the assistant keeps for the user, its attribute and new value. */
+const SAVED_YOUR = /\b(?:i've|i have|we've|we have|i)\s+(?:now\s+|also\s+)?(?:saved|updated|changed|set|moved|noted|recorded|switched)\s+your\s+((?!(?:reminders?|alarms?|calendar|order|booking|account|password|details|notes?|list|plan|ticket)\b)[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}?)\s+(as|to)\s+(\$?[\p{L}\p{N}][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*(?:\s[\p{L}\p{N}$£€%][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*){0,4}?)(?=[.;!?](?:\s|$)|,\s|$|\s(?:and|but|so|for|from|starting|effective|on|at|until|instead|now|with|which|since)\b)/giu;
+
+const SAVED_YOUR_ONCE = new RegExp(SAVED_YOUR.source, 'iu');
+
 /**
  * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
  * from the records ("you're on the Fiber 500 plan", "your billing date is the 15th", "your contact number is now …").
@@ -137,6 +142,9 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   // "I've changed your flight to TP1349 on Friday", "we've upgraded your plan to Gold": the new value, replacing the old.
   { pattern: new RegExp(`\\b(?:i've|i have|we've|we have) (?:now )?(?:updated|changed|moved|switched|upgraded|downgraded|increased|reduced|lowered|raised) your (${ACCOUNT_ATTRIBUTE}) to ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|on|at|for|from|with|instead of|as)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\byour (${ACCOUNT_ATTRIBUTE}) (?:is|has been (?:changed|updated) to|will be) (?:now )?${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|since|because|now|with|instead of|rather than|down from|up from|from)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
+  // What an assistant that keeps the user's notes says it wrote down: "I've updated your wake-up time to 5:45", "I've
+  // saved your race date as April 19", "I've moved your strength days to FlexHub". The attribute as said, the value short.
+  { pattern: SAVED_YOUR, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
@@ -262,7 +270,7 @@ const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|t
  * birthday is may 3". A clause's first one to three words, then a day of the month or a weekday.
  */
 const BARE_DATED = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|fyi|ok|oh)\s+)(?:my |our )?((?!(?:we|i|you|they|it|he|she|that|this|which|there|here|today|tomorrow|tonight|yesterday|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|fyi|hey|hmm|lol|omg|what|when|who|where|why|how|mine|yours|his|hers|theirs|one|next|this|last)\b)[a-z]+(?: [a-z]+){0,2}?) (?:is|'s|are) (?:now |still |on |for )?((?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,? )?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? [0-3]?\d(?:st|nd|rd|th)?\b|the [0-3]?\d(?:st|nd|rd|th)\b(?: of (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)?|[0-3]?\d(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))/iu;
-const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
+const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your|our|my|their) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
 
@@ -356,7 +364,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         }
       }
       // A bare "X is <day>" only when nothing else read the sentence ("my birthday is June 14" is the birthday).
-      const dated = datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject), found.length === 0);
+      // "I've moved your rest day to Sunday" is the rest day's new value, no dated thing.
+      const dated = SAVED_YOUR_ONCE.test(sentence) ? undefined : datedThing(sentence, record.timestamp, (subject) => previousDate(input, candidates, subject), found.length === 0);
       if (dated) found.push({ table: 'profile', row: { subject: dated.subject, attribute: 'date', value: dated.iso }, change: CHANGE_SIGNAL.test(sentence) });
       let matched = false;
       for (const built of found) {
@@ -453,7 +462,7 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
     // Typographic apostrophes read as plain ones ("I’ve booked"); the statement keeps the writer's.
     const held = said.replace(/[’‘]/g, "'");
     // "I've moved the visit to Monday, Nov 9", "your installation is scheduled for the 14th": the agent books the day.
-    const dated = BOOKED_BY_ASSISTANT.test(held) ? datedThing(held, record.timestamp, previous) : undefined;
+    const dated = BOOKED_BY_ASSISTANT.test(held) && !SAVED_YOUR_ONCE.test(held) ? datedThing(held, record.timestamp, previous) : undefined;
     if (dated) {
       found.push({ table: 'profile', row: withDate({ subject: dated.subject, attribute: 'date', value: dated.iso }, record.timestamp), statement: trimPhrase(said), correction: /\b(?:moved|rescheduled|pushed|changed)\b/i.test(held), evidence: [record.id] });
     }
@@ -484,7 +493,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
         : pattern === VISIT
           ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
           : found;
-    const subject = trimPhrase(match[1]!.replace(/^(?:the|an?|your) /i, '').toLowerCase());
+    const subject = trimPhrase(match[1]!.replace(/^(?:the|an?|your|our|my|their) /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
     // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
     const known = previous(subject);
