@@ -6,7 +6,8 @@
  * and reports where the old value is still shown without a marker.
  *
  *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump]   (dir holds the conversations and changes.json;
- *                                                           --dump writes each agent's items to items-<file>)
+ *                                                           --dump writes each agent's items to items-<file>;
+ *                                                           --show <words> prints the block of each change whose subject has them)
  *
  * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
  * changes.json: [{ "file", "subject", "old", "new", "question" }, ...], "old" and "new" verbatim from the text.
@@ -20,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReplayStack, waitConsolidated } from './replay.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' }, show: { type: 'string' } } });
 if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir>');
 const dir = values.dir;
 
@@ -74,6 +75,7 @@ try {
     const agent = agents.get(change.file)!;
     const whole = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=2000`)).markdown;
     const asked = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=1024&query=${encodeURIComponent(change.question)}`)).markdown;
+    if (values.show && change.subject.includes(values.show)) process.stdout.write(`\n--- block for "${change.question}"\n${asked}\n---\n`);
     const stating = [...linesStating(whole, change), ...linesStating(asked, change)];
     const staleCurrent = stating.filter((l) => l.stale && l.current);
     const staleHistory = stating.filter((l) => l.stale && !l.current);

@@ -70,6 +70,7 @@ describe('relative dates', () => {
     // What starts or is due on a day is to come; so is a day a week off, whatever tense the sentence was told in.
     expect(anchorAllDates('got the job!! fiona was my supervisor. starting 3rd june', april)).toBe('got the job!! fiona was my supervisor. starting 3rd june (2025-06-03)');
     expect(anchorAllDates('I said the freeze was May 2. it moved.', april)).toBe('I said the freeze was May 2 (2025-05-02). it moved.');
+    expect(anchorAllDates("I've marked Saturday as your long run, and I've updated your race date to May 3.", april)).toBe("I've marked Saturday (2025-05-03) as your long run, and I've updated your race date to May 3 (2025-05-03).");
     // A range keeps its words together; its first day is dated after it.
     expect(anchorAllDates('they only have june 19-21 open', april)).toBe('they only have june 19-21 (2025-06-19) open');
     // A deed said beside it still tells of the past.

@@ -115,6 +115,12 @@ describe('contacts: organisation and role, in one clause or the next', () => {
     expect(contact('Mina', { content: 'Started at Larkspur Films on Monday.', speaker: 'Mina' })).toMatchObject({ organisation: 'Larkspur Films' });
   });
 
+  it('takes no symbol into a name: "Dolores > greg confirmed" is about Dolores', () => {
+    const names = contacts(...recaseKnownNames([{ content: 'Greg left the renewal letter under the door' }, { content: 'love that for us. Dolores > greg confirmed' }]).map((r) => r.content)).map((c) => c.name);
+    expect(names).toContain('Dolores');
+    expect(names.filter((name) => /[<>]/.test(name))).toEqual([]);
+  });
+
   it('reads a job held for years ("I\'ve been the …at") and an offer taken as the author’s', () => {
     expect(contact('Odile', { content: "long week. i've been the night manager at Corvid Hotels for six years and it shows", speaker: 'Odile' })).toMatchObject({ organisation: 'Corvid Hotels', role: 'night manager' });
     expect(contact('Odile', { content: 'ok decided, taking the Ashgrove Media offer, content strategist, remote', speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media', role: 'content strategist' });

@@ -302,8 +302,9 @@ const ACRONYM = /^\p{Lu}{3,}$/u;
 
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
-    // "sam (bf)": an aside after a name is not part of it.
+    // "sam (bf)": an aside after a name is not part of it; nor is what follows a symbol ("Dolores > Greg").
     .replace(/\s*\(.*$/u, '')
+    .replace(/\s*[<>=+*|\\/#@~^].*$/u, '')
     .replace(/['’]s[.,;:!?]*$/u, '')
     // A dash or a lower-case word after the name is the sentence going on ("Tomasz —", "Grandpa Wei re: ...").
     .replace(/(?:\s+(?:[-–—]+|\p{Ll}[\p{L}'’]*))+[.,;:!?]*$/u, '')
