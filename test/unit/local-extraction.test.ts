@@ -653,6 +653,12 @@ describe('what is told of someone else, in chat', () => {
     ]);
   });
 
+  it('reads an employer named before what one does there, and an offer taken as the next employer', () => {
+    expect(fact('employer', 'i work at Corvid Hotels doing nights so evenings r best')).toEqual([expect.objectContaining({ value: 'Corvid Hotels' })]);
+    expect(fact('employer', 'NEWS!! got an offer at Ashgrove Media as a content lead, start on the 9th')).toEqual([expect.objectContaining({ value: 'Ashgrove Media' })]);
+    expect(fact('employer', 'should i take the offer from Ashgrove Media?')).toEqual([]);
+  });
+
   it('moves a dated thing an agent reschedules, whoever it is said to belong to', () => {
     const rows = extractFacts(input('facts', [
       { role: 'assistant', content: 'I have scheduled the site visit for Tuesday, May 12, starting at 9:00 AM.' },

@@ -174,7 +174,9 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b${NAME} (?:has )?(?:just )?(?:moved|relocated) to ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!, true), change: true },
   { pattern: new RegExp(`\\b((?!I['’])\\p{Lu}[\\p{L}'’-]+)(?:, [^,]{1,30},)? is (?:now )?(?:in|based in) ${VALUE}${END}`, 'gu'), build: (m) => place(m[1]!, m[2]!), change: true },
   { pattern: new RegExp(`\\b(?:the|our|my) (?:site|office|studio|shop|business|company|practice|headquarters|hq) is (?:now )?(?:located |based )?in ${VALUE}${END}`, 'giu'), build: (m) => place(ME, m[1]!), change: true },
-  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
+  { pattern: new RegExp(`\\bi work (?:at|for) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now|doing|on|in|since|for)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!) },
+  // "got an offer at brightwell dental as a practice coordinator", "taking the Ashgrove offer": the next employer.
+  { pattern: new RegExp(`\\b(?:i (?:got|have|accepted|took)|i'm (?:taking|accepting)|got|accepted|took|taking|accepting) (?:an? |the )?(?:new )?(?:job )?offer (?:at|from|with) ${VALUE}(?= as\\b|[.,;!?]|$| (?:and|but|so|now|starting|start|on|for|to)\\b)`, 'giu'), build: (m) => profile(ME, 'employer', m[1]!), change: true },
   // A new employer told as news: "i officially start at Larkspur Analytics on monday", "I've started at Kiln".
   { pattern: new RegExp(`\\b[Ii](?:'ve|’ve| have| am|'m| will|'ll)? (?:officially |finally |just )?(?:start|started|starting|begin|began|beginning) (?:at|with) (?!(?:${WHEN_WORDS})\\b)(\\p{Lu}[\\p{L}&'’-]*(?: (?:of |& )?\\p{Lu}[\\p{L}&'’-]*){0,3})`, 'gu'), build: (m) => profile(ME, 'employer', m[1]!), change: true },
   { pattern: new RegExp(`\\b(?:i(?:'m|’m| am)|im) (?:an? )?((?:[a-z]+ ){0,2}(?:${JOBS}))\\b`, 'giu'), build: (m) => profile(ME, 'occupation', m[1]!) },
