@@ -641,13 +641,15 @@ describe('what is told of someone else, in chat', () => {
 
   it('reads what an assistant says it wrote down for the user ("I\'ve updated your X to Y") as the user\'s value, replacing the last', () => {
     const rows = extractFacts(input('facts', [
-      { role: 'assistant', content: "Done. I've saved your swim target as 40 lengths, and I'll check in on Fridays." },
+      { role: 'assistant', content: "Done. I've saved your swim target as 40 lengths, your pool as Leisureland and your coach as Ada, and I'll check in on Fridays." },
       { role: 'assistant', content: "I've updated your swim target to 1,500 metres now that you're in the big pool." },
       { role: 'assistant', content: "I've moved your rest day to Sunday." },
       { role: 'assistant', content: "I've set your reminder to 7:15." },
     ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
     expect(rows.map((row) => [row.attribute, row.value])).toEqual([
       ['swim target', '40 lengths'],
+      ['pool', 'Leisureland'],
+      ['coach', 'Ada'],
       ['swim target', '1,500 metres'],
       ['rest day', 'Sunday'],
     ]);

@@ -112,6 +112,8 @@ const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).a
 const SAVED_YOUR = /\b(?:i've|i have|we've|we have|i)\s+(?:now\s+|also\s+)?(?:saved|updated|changed|set|moved|noted|recorded|switched)\s+your\s+((?!(?:reminders?|alarms?|calendar|order|booking|account|password|details|notes?|list|plan|ticket)\b)[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}?)\s+(as|to)\s+(\$?[\p{L}\p{N}][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*(?:\s[\p{L}\p{N}$£€%][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*){0,4}?)(?=[.;!?](?:\s|$)|,\s|$|\s(?:and|but|so|for|from|starting|effective|on|at|until|instead|now|with|which|since)\b)/giu;
 
 const SAVED_YOUR_ONCE = new RegExp(SAVED_YOUR.source, 'iu');
+/** The same note's next items: "I've saved your race date as April 19, your starting weight as 86 kg and your target weight as 79 kg". */
+const SAVED_YOUR_TOO = new RegExp(`(?<=\\b(?:saved|updated|set|noted|recorded)\\s+your\\s[^.;!?]{1,120}?)(?:,\\s*(?:and\\s+)?|\\s+and\\s+)your\\s+${SAVED_YOUR.source.slice(SAVED_YOUR.source.indexOf('your\\s+') + 'your\\s+'.length)}`, 'giu');
 
 /**
  * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
@@ -145,6 +147,7 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   // What an assistant that keeps the user's notes says it wrote down: "I've updated your wake-up time to 5:45", "I've
   // saved your race date as April 19", "I've moved your strength days to FlexHub". The attribute as said, the value short.
   { pattern: SAVED_YOUR, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
+  { pattern: SAVED_YOUR_TOO, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
