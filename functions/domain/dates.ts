@@ -283,7 +283,7 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     // Chat writes months in lower case ("april 19", "feb 3"); "may" and "mar" are often verbs, so in lower case they
     // count only after a word that introduces a day ("on may 9", "moved to may 16", "the 9th of may").
     const monthWord = match[1] ?? match[4]!;
-    if (!/^\p{Lu}/u.test(monthWord) && /^ma[yr]$/i.test(monthWord) && !(match[4] || /\b(?:on|for|to|by|until|till|since|from|before|after|in|is|was|the|thru|through|until|sat|sun|mon|tue|tues|wed|thu|thurs|fri|saturday|sunday|monday|tuesday|wednesday|thursday|friday),? $/i.test(sentence.slice(Math.max(0, match.index - 12), match.index)))) return undefined;
+    if (!/^\p{Lu}/u.test(monthWord) && /^ma[yr]$/i.test(monthWord) && !(match[4] || /\b(?:on|for|to|by|until|till|since|from|before|after|in|is|was|the|thru|through|sat|sun|mon|tue|tues|wed|thu|thurs|fri|saturday|sunday|monday|tuesday|wednesday|thursday|friday),? $/i.test(sentence.slice(Math.max(0, match.index - 12), match.index)))) return undefined;
     const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
     const day = Number(match[2] ?? match[3]);
     if (day < 1 || day > 31) return undefined;

@@ -522,7 +522,10 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
 const MOVED_ME = /\b(?:they|she|he|the (?:clinic|surgery|office|dentist|doctor|vet|garage|school))(?:'ve| have)? (?:moved|rescheduled|pushed|bumped|changed) (?:me|us|it|(?:my|our|the) (?:appt|appointment|booking|slot))(?: back| forward)? to ((?:the |mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|next |[0-3]?\d)[^.;!?,]{0,30})/i;
 const IT_DATE = /^(?:it|that)(?:'s|s| is| was| will be)? (?:actually |now )?((?:on |for )?[^.;!?]{1,40})/i;
 
-/** The thing most recently given a date: in this batch, else the most recently reinforced in the store. */
+/**
+ * The dated thing a move is of: in this batch (latest first), then in the store; the one the news names, else one of
+ * one's own appointments when it moved "me", else the latest.
+ */
 function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence = ''): string | undefined {
   const subjects = [
     ...[...candidates].reverse().flatMap((c) => (c.row.attribute === 'date' && c.row.subject ? [c.row.subject] : [])),
@@ -531,8 +534,7 @@ function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], s
       return row?.attribute === 'date' && row.subject ? [row.subject] : [];
     }),
   ];
-  // "dentist office called… they bumped me to March 26": the dated thing the news names, else one of one's own
-  // appointments when it moved "me", else the last.
+  // "dentist office called… they bumped me to March 26".
   const said = new Set(sentence.toLowerCase().match(/\p{L}+/gu) ?? []);
   const named = subjects.find((subject) => subject.split(/\W+/).some((word) => word.length >= 4 && said.has(word)));
   const mine = /\b(?:me|us|my|our)\b/i.test(sentence) ? subjects.find((subject) => APPOINTMENT_WORD.test(subject)) : undefined;
