@@ -5,7 +5,7 @@
  * reads the default context block and the block for the change's question
  * and reports where the old value is still shown without a marker.
  *
- *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump]   (dir holds the conversations and changes.json;
+ *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump] [--show <words>]   (dir holds the conversations and changes.json;
  *                                                           --dump writes each agent's items to items-<file>;
  *                                                           --show <words> prints the block of each change whose subject has them)
  *

@@ -97,13 +97,18 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm46', kind: 'record', speaker: 'Tom', text: 'any vegetarian ideas for the potluck?' }, diet)).toEqual([]);
   });
 
-  it('mark a value no common word could be wherever it is stated (a code, an e-mail, a phone number), an age or a count only beside whom it is about', () => {
+  it('mark a value no common word could be wherever it is stated (a code, an e-mail), an age or a count only beside whom it is about', () => {
     const code = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'locker combination', value }, statement: `Nell's locker combination is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
     const now = code('f_00000000000000c2', '8032', 'm60', '2026-11-10T09:00:00Z');
     const retired = retiredValues([{ ...code('f_00000000000000c1', '4417', 'm50', '2026-11-01T09:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
     // The assistant's read-back names no one.
     expect(retiredMarker(retiredIn({ id: 'm51', kind: 'record', speaker: 'Assistant', text: 'Saved: gym locker combination 4417.' }, retired))).toBe('(later: 8032, from 2026-11-10)');
+    const mail = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'email', value }, statement: `Nell's email is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const newMail = mail('f_00000000000000f2', 'nell@newmail.example', 'm62', '2026-11-12T09:00:00Z');
+    const mails = retiredValues([{ ...mail('f_00000000000000f1', 'nell@oldmail.example', 'm55', '2026-11-01T09:00:00Z'), status: 'archived', supersededBy: newMail.id }, newMail]);
+    expect(retiredMarker(retiredIn({ id: 'm56', kind: 'record', speaker: 'Assistant', text: 'I sent the draft to nell@oldmail.example.' }, mails))).toBe('(later: nell@newmail.example, from 2026-11-12)');
 
     const age = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'age', value }, statement: `Nell is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
