@@ -124,7 +124,7 @@ const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|f
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
-const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starting|starts|due)\b|'ll\b/i;
+const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
 const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|ago)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
 const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
@@ -251,7 +251,7 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: str
   return insertDates(sentence, reference, DAY_OF_MONTH_ALONE, (match, today) => {
     const day = Number(match[1]);
     // "the 3rd – 5th": the first day is dated after the range.
-    const range = /^\s?[-–]\s?(?:the )?[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length));
+    const range = /^(?:-|\s?–\s?)(?:the )?[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length, match.index + match[0].length + 16));
     const end = match.index + match[0].length + (range ? range[0].length : 0);
     if (day < 1 || day > 31 || day === today.getUTCDate()) return undefined;
     const past = pastAt(sentence, match.index, end, surrounding);
@@ -263,6 +263,8 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: str
 }
 
 const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
+/** Words that report what was said or meant ("I said code freeze was june 9"). */
+const REPORTED_WORDS = /\b(?:said|says|thought|told|wrote|heard|mentioned|supposed to|meant to)\b/i;
 /** "June 23", "23 June", "the 7th of March": a day and a month said without a year. */
 const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-3]?\\d)(?:st|nd|rd|th)?(?: of)? (${MONTHS}))\\b(?!,? \\d{4}|,? '\\d\\d| \\(|:\\d| (?:next|this|last) year)`, 'gi');
 
@@ -280,15 +282,16 @@ const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}),? (?:the )?$`, 'i');
  */
 function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
   return insertDates(sentence, reference, MONTH_DAY, (match, today) => {
-    // Chat writes months in lower case ("april 19", "feb 3"); "may" and "mar" are often verbs, so in lower case they
-    // count only after a word that introduces a day ("on may 9", "moved to may 16", "the 9th of may").
+    // Chat writes months in lower case ("april 19", "feb 3"); "may", "mar" and "march" are often verbs, so in lower
+    // case they count only after a word that introduces a day ("on may 9", "moved to may 16", "the 9th of may").
     const monthWord = match[1] ?? match[4]!;
-    if (!/^\p{Lu}/u.test(monthWord) && /^ma[yr]$/i.test(monthWord) && !(match[4] || /\b(?:on|for|to|by|until|till|since|from|before|after|in|is|was|the|thru|through|sat|sun|mon|tue|tues|wed|thu|thurs|fri|saturday|sunday|monday|tuesday|wednesday|thursday|friday),? $/i.test(sentence.slice(Math.max(0, match.index - 12), match.index)))) return undefined;
+    if (!/^\p{Lu}/u.test(monthWord) && /^ma(?:y|r|rch)$/i.test(monthWord) && !(match[4] || /\b(?:on|for|to|by|until|till|since|from|before|after|in|is|was|the|thru|through|sat|sun|mon|tue|tues|wed|thu|thurs|fri|saturday|sunday|monday|tuesday|wednesday|thursday|friday),? $/i.test(sentence.slice(Math.max(0, match.index - 12), match.index)))) return undefined;
     const month = MONTH_INDEX[monthWord.slice(0, 3).toLowerCase()]!;
     const day = Number(match[2] ?? match[3]);
     if (day < 1 || day > 31) return undefined;
     // "june 19-21": the first day is dated after the range, which stays as written.
-    const range = /^\s?[-–]\s?[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length));
+    // A hyphen joins a range only without spaces ("june 19 - 30 guests" is a count).
+    const range = /^(?:-|\s?–\s?)[0-3]?\d(?:st|nd|rd|th)?\b/.exec(sentence.slice(match.index + match[0].length, match.index + match[0].length + 12));
     const end = match.index + match[0].length + (range ? range[0].length : 0);
     const past = pastAt(sentence, match.index, end, surrounding);
     const on = (year: number) => Date.UTC(year, month, day);
@@ -296,8 +299,9 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     const now = today.getTime();
     let when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
     if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
-    // "I said code freeze was june 9", said on June 2: a day a week off is that one, not last year's.
-    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= 14 * DAY_MS) when = on(year);
+    // "I said code freeze was june 9", said on June 2: what was said of a day a week off is of that one, not last
+    // year's (only in reported words: "my dad passed away on May 2" stays in the past).
+    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= 14 * DAY_MS && REPORTED_WORDS.test(sentence.slice(Math.max(0, match.index - TENSE_WINDOW), end))) when = on(year);
     // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
     const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
     if (named) {

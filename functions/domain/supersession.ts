@@ -211,13 +211,16 @@ export function retiredIn(
   });
 }
 
+const DAY_VALUE = /^(?:(?:on |the )?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?,? ?)?(?:(?:the )?[0-3]?\d(?:st|nd|rd|th)?(?: of)? ?)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?\.?(?: [0-3]?\d(?:st|nd|rd|th)?)?$/i;
+
 /**
  * A value no common word could be: a name, a number of three digits or more (a code, a phone number; not a
  * bare date), an e-mail, or three words or more. An age or a count ("25") needs whom it is about.
  */
 function distinctive(value: string): boolean {
   const words = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(words)) return false;
+  // A day ("2026-04-19", "April 19", "Thursday", "the 5th") is said of many things.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(words) || DAY_VALUE.test(words)) return false;
   return /\p{Lu}|@|\d{3}/u.test(words) || words.split(/\s+/).length >= 3;
 }
 

@@ -6,7 +6,7 @@
  * and reports where the old value is still shown without a marker.
  *
  *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump] [--show <words>]   (dir holds the conversations and changes.json;
- *                                                           --dump writes each agent's items to items-<file>;
+ *                                                           --dump writes each agent's items (the first 100 of each kind) to items-<file>;
  *                                                           --show <words> prints the block of each change whose subject has them)
  *
  * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { startReplayStack, waitConsolidated } from './replay.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' }, show: { type: 'string' } } });
-if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir>');
+if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir> [--dump] [--show <words>]');
 const dir = values.dir;
 
 interface Message { readonly id: string; readonly role: 'user' | 'assistant'; readonly speaker?: string; readonly content: string; readonly timestamp: string }

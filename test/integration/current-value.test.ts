@@ -92,6 +92,9 @@ describe('a value said again by a named user', () => {
       for (const line of lines.filter((l) => /Corvid/.test(l))) expect(line).toMatch(/\(later: .*Ashgrove Media, from 2026-09-03\)|Ashgrove Media/);
     }
     expect(await contextFor(agentId, 'What is the code of my gym locker?')).toMatch(/6081/);
+    // The lines checked above are there to be checked: the read-back and the old employer's record.
+    expect((await contextFor(agentId, 'What is the code of my gym locker?')).split('\n').some((l) => /Saved: climbing gym locker combination 5528/.test(l))).toBe(true);
+    expect((await contextFor(agentId, 'Where does Odile work?')).split('\n').some((l) => /night manager at Corvid Hotels/.test(l) && /\(later: .*Ashgrove Media, from 2026-09-03\)/.test(l))).toBe(true);
   });
 });
 

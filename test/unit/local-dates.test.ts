@@ -73,6 +73,12 @@ describe('relative dates', () => {
     expect(anchorAllDates("I've marked Saturday as your long run, and I've updated your race date to May 3.", april)).toBe("I've marked Saturday (2025-05-03) as your long run, and I've updated your race date to May 3 (2025-05-03).");
     // A range keeps its words together; its first day is dated after it.
     expect(anchorAllDates('they only have june 19-21 open', april)).toBe('they only have june 19-21 (2025-06-19) open');
+    // "due to" is a cause, "was due" a past; a day a week off is taken as to come only in reported words.
+    expect(anchorAllDates('The flight was cancelled due to the storm on Friday.', april)).toBe('The flight was cancelled due to the storm on Friday (2025-04-25).');
+    expect(anchorAllDates('my dad passed away on May 2, it was sudden', april)).toBe('my dad passed away on May 2 (2024-05-02), it was sudden');
+    // "march" in lower case is a verb unless a word introduces a day; a spaced hyphen is no range.
+    expect(anchorAllDates('we march 10 miles every week', april)).toBe('we march 10 miles every week');
+    expect(anchorAllDates('party on june 19 - 30 guests', april)).toBe('party on june 19 (2025-06-19) - 30 guests');
     // A deed said beside it still tells of the past.
     expect(anchorAllDates('I booked it and we went on April 12.', april)).toBe('I booked it and we went on April 12 (2025-04-12).');
     expect(anchorAllDates('It was Monday 1 June, I think.', april)).toBe('It was Monday 1 June (2024-06-01), I think.');

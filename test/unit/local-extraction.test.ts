@@ -126,6 +126,10 @@ describe('contacts: organisation and role, in one clause or the next', () => {
     expect(contact('Odile', { content: 'ok decided, taking the Ashgrove Media offer, content strategist, remote', speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media', role: 'content strategist' });
     expect(contact('Odile', { content: 'I accepted the Ashgrove Media job.', speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media' });
     expect(contact('Odile', { content: "I'm taking the Ashgrove Media offer!!! so nervous", speaker: 'Odile' })).toMatchObject({ organisation: 'Ashgrove Media' });
+    // What follows the comma is a job title or nothing; a guest is no job.
+    expect(contact('Odile', { content: 'I accepted the Koru Labs job, starts monday!', speaker: 'Odile' })).toMatchObject({ organisation: 'Koru Labs' });
+    expect(contact('Odile', { content: 'I accepted the Koru Labs job, starts monday!', speaker: 'Odile' })?.role).toBeUndefined();
+    expect(contact('Odile', { content: "I've been a guest at the Hilton for a week", speaker: 'Odile' })?.organisation).toBeUndefined();
     // An offer weighed is no job.
     expect(contact('Odile', { content: 'still thinking about the Ashgrove Media offer tbh', speaker: 'Odile' })?.organisation).toBeUndefined();
   });
@@ -637,6 +641,10 @@ describe('what is told of someone else, in chat', () => {
     expect(facts('today is May 7, right?')).toEqual([]);
     expect(facts("it's the 12th already, time flies")).toEqual([]);
     expect(facts('which is may 9 i think')).toEqual([]);
+    // "maybe" is no May; someone else's birthday is not the user's dated thing; "dentist's" reads like "dentist is".
+    expect(fact('date', 'so the drive is maybe 20 minutes')).toEqual([]);
+    expect(facts('her birthday is May 3').filter((row) => /her birthday/.test(String(row.subject)))).toEqual([]);
+    expect(fact('date', "ok dentist's june 20 at 3")).toEqual([expect.objectContaining({ subject: 'dentist', value: '2026-06-20' })]);
   });
 
   it('reads what an assistant says it wrote down for the user ("I\'ve updated your X to Y") as the user\'s value, replacing the last', () => {
@@ -645,6 +653,9 @@ describe('what is told of someone else, in chat', () => {
       { role: 'assistant', content: "I've updated your swim target to 1,500 metres now that you're in the big pool." },
       { role: 'assistant', content: "I've moved your rest day to Sunday." },
       { role: 'assistant', content: "I've set your reminder to 7:15." },
+      { role: 'assistant', content: "I've moved your bookings to Friday." },
+      { role: 'assistant', content: "I've noted your preference to avoid dairy." },
+      { role: 'assistant', content: "I've changed your pickup time to 5pm, your drop-off time to 7pm." },
     ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
     expect(rows.map((row) => [row.attribute, row.value])).toEqual([
       ['swim target', '40 lengths'],
@@ -652,13 +663,22 @@ describe('what is told of someone else, in chat', () => {
       ['coach', 'Ada'],
       ['swim target', '1,500 metres'],
       ['rest day', 'Sunday'],
+      // Bookings are no note of the user's: moved to a day, they are a dated thing.
+      ['date', '2026-05-08'],
+      ['pickup time', '5pm'],
+      ['drop-off time', '7pm'],
     ]);
+    // A day of the month in the note is still a dated thing.
+    expect(fact('date', { role: 'assistant', content: "I've moved your dentist appointment to Thursday, May 14." })).toEqual([expect.objectContaining({ subject: 'dentist appointment', value: '2026-05-14' })]);
   });
 
   it('reads an employer named before what one does there, and an offer taken as the next employer', () => {
     expect(fact('employer', 'i work at Corvid Hotels doing nights so evenings r best')).toEqual([expect.objectContaining({ value: 'Corvid Hotels' })]);
     expect(fact('employer', 'NEWS!! got an offer at Ashgrove Media as a content lead, start on the 9th')).toEqual([expect.objectContaining({ value: 'Ashgrove Media' })]);
     expect(fact('employer', 'should i take the offer from Ashgrove Media?')).toEqual([]);
+    // An offer for a car or a deal is no job.
+    expect(fact('employer', 'we accepted an offer from Dave for the car')).toEqual([]);
+    expect(fact('employer', 'got an offer from Comcast for half price on broadband')).toEqual([]);
   });
 
   it('moves a dated thing an agent reschedules, whoever it is said to belong to', () => {
@@ -1026,6 +1046,9 @@ describe('tasks: closed by meaning, not by wording', () => {
     expect(taskOps(['tamsin hall is closed till monday'], errand).filter((op) => op.op === 'update')).toEqual([]);
     // Another chosen, but the one out is not the task's.
     expect(taskOps(['the bakery is closed, went with Larchmont Social for the venue'], errand).filter((op) => op.op === 'update')).toEqual([]);
+    // "going with the flow" chose no one; a viewing moved to a day is no other business.
+    expect(taskOps(['ugh tamsin hall is closed till monday. going with the flow, will call then'], errand).filter((op) => op.op === 'update')).toEqual([]);
+    expect(taskOps(['Tamsin Hall is closed friday so the viewing moved to saturday'], errand).filter((op) => op.op === 'update')).toEqual([]);
     // An agent's message calls off nothing of the user's.
     expect(taskOps([{ role: 'assistant', content: 'Tamsin Hall is fully booked. I went with Larchmont Social for the quote.' }], errand).filter((op) => op.op === 'update' && op.changes.state)).toEqual([]);
   });

@@ -116,6 +116,14 @@ describe('retired values', () => {
     const ages = retiredValues([{ ...age('f_00000000000000e1', '30', 'm52', '2026-11-01T09:00:00Z'), status: 'archived', supersededBy: older.id }, older]);
     expect(retiredIn({ id: 'm53', kind: 'record', speaker: 'Tom', text: 'we were 30 at the table' }, ages)).toEqual([]);
     expect(retiredIn({ id: 'm54', kind: 'record', speaker: 'Tom', text: 'Nell turned 30 in May' }, ages)).toHaveLength(1);
+
+    // A day is said of many things: an old race date needs its person too.
+    const race = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Nell', attribute: 'race date', value }, statement: `Nell's race date is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const moved = race('f_00000000000000a4', 'May 3', 'm63', '2026-03-14T09:00:00Z');
+    const races = retiredValues([{ ...race('f_00000000000000a3', 'April 19', 'm57', '2026-01-05T09:00:00Z'), status: 'archived', supersededBy: moved.id }, moved]);
+    expect(retiredIn({ id: 'm58', kind: 'record', speaker: 'Tom', text: "my sister's wedding is April 19" }, races)).toEqual([]);
+    expect(retiredIn({ id: 'm59', kind: 'record', speaker: 'Nell', text: 'race is april 19, first one ever' }, races)).toHaveLength(1);
   });
 
   it('take the value cell of a row that also has a date cell: "the 15th of each month", not its date', () => {

@@ -44,6 +44,8 @@ interface RoleRule {
   readonly trade?: boolean;
   /** Read in a question or a supposition too: a job said in apposition to a name is so either way. */
   readonly always?: boolean;
+  /** The role is kept only when it reads as a job title; the rest of the match stands either way. */
+  readonly roleIfJob?: boolean;
 }
 
 /** Work said as what is done, and who does it. */
@@ -75,7 +77,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) \\(${ARTICLES}${ROLE}\\)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "she is the CFO at Brightwell", "I'm a nurse at St. Mary's Hospital", "is now COO at Koru Labs"
-  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been|['’]ve been| have been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  // "i've been the ops coordinator at Halvorsen Freight for four years" (a job title: "I've been a guest at the Hilton" is none)
+  { pattern: new RegExp(`\\b${WHO}(?:['’]ve been| have been) ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "works at Ferrotek as a buyer", "she works for Koru Labs, COO"
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|is working|am working|cooks|teaches) (?:at|for|with) (?:the )?(${ORG})(?:${WHEN})(?:,? as ${ARTICLES}${ROLE}|, ${ARTICLES}${ROLE}(?=[.!;]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "joined Koru Labs as COO", "moved to Orbital", "starts at Halden Group next week as their new head of sourcing"
@@ -87,7 +91,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   },
   // "I'm taking the Brightwater Labs offer!!! senior operations analyst": an offer taken is the job.
   // Chat drops the subject ("ok decided, taking the … offer"): then it is the author's.
-  { pattern: new RegExp(`(?:\\b${WHO}(?:'m| am| is|['’]ve| have| has)? |(?:^|[,;:!]\\s+))(?:[Tt]aking|[Tt]ook|[Tt]aken|[Aa]ccepting|[Aa]ccepted) (?:the|their) (${ORG}) (?:offer|job)\\b(?:[!.,:;]+ ?${ARTICLES}${ROLE}(?=[.,;!]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
+  { pattern: new RegExp(`(?:\\b${WHO}(?:'m| am| is|['’]ve| have| has)? |(?:^|[,;:!]\\s+))(?:[Tt]aking|[Tt]ook|[Tt]aken|[Aa]ccepting|[Aa]ccepted) (?:the|their) (${ORG}) (?:offer|job)\\b(?:[!.,:;]+ ?${ARTICLES}${ROLE}(?=[.,;!]|$))?`, 'gu'), who: 1, org: 2, role: 3, roleIfJob: true },
   // "has taken a job as head of sourcing with Halden Group"
   { pattern: new RegExp(`\\b${WHO} (?:has )?(?:taken|took|accepted|got|landed) ${ARTICLES}(?:job|position|role|post) as ${ARTICLES}${ROLE} (?:at|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // Chat drops the subject: "Started at Bristol Royal Infirmary on Monday!" is the author's news.
@@ -385,7 +389,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             const who = rule.who === 0 || !match[rule.who] || /^[Ii](?:['’](?:m|ve|d|ll))?$/.test(match[rule.who]!) ? 'I' : match[rule.who]!;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
             const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '').replace(CHAT_TAIL, '')) : undefined;
-            const role = said && rule.trade ? TRADES[said.toLowerCase()] : said;
+            // "I accepted the Koru Labs job, starts monday!": what follows the comma is no job title.
+            const role = said && rule.trade ? TRADES[said.toLowerCase()] : said && rule.roleIfJob && !JOB_NOUN.test(said) ? undefined : said;
             if (rule.jobNoun && role && !JOB_NOUN.test(role)) continue;
             // "a great cook", "a terrible driver": a judgement, not a job.
             if (rule.jobNoun && role && /^(?:great|good|bad|terrible|amazing|brilliant|decent|natural|born|real|total|huge|big|lovely|fantastic|awful|excellent|better|best|worse|worst|proper|crap|rubbish)\b/.test(role)) continue;

@@ -611,7 +611,8 @@ function namesSomething(title: string): boolean {
 /** A business or person said to be out ("is closed all of may", "is fully booked", "fell through"). */
 const UNAVAILABLE = /\b(?:is|are|'s|was|were)\s+(?:(?:now|still|totally|completely|fully|permanently)\s+)?(?:closed|shut|booked up|booked out|(?<=fully\s+)booked|out of business|not taking (?:orders|bookings|new \w+))\b|\bfell through\b|\b(?:has|have)\s+closed\b/i;
 /** Another chosen in its place: "went with Huckleberry Bakehouse", "switched to Rosewood", "booked Marlowe's instead". */
-const CHOSE_ANOTHER = /\b(?:went|going|gone|go)\s+with\s+\p{Lu}|\b(?:switched|swapped|changed|moved)\s+to\s+\p{Lu}|\b(?:booked|ordered from|ordering from|using)\s+\p{Lu}[^.!?;]*\binstead\b/iu;
+// Case-sensitive on purpose: under the i flag \p{Lu} matches any letter, and "going with the flow" chose no one.
+const CHOSE_ANOTHER = /\b(?:[Ww]ent|[Gg]oing|[Gg]one|[Gg]o)\s+with\s+\p{Lu}|\b(?:[Ss]witched|[Ss]wapped|[Cc]hanged|[Mm]oved)\s+to\s+\p{Lu}|\b(?:[Bb]ooked|[Oo]rdered from|[Oo]rdering from|[Uu]sing)\s+\p{Lu}[^.!?;]*\binstead\b/u;
 
 /** The open task whose named business this sentence says is out, when the record also says another was chosen. */
 function unavailableNamed(sentence: string, record: string, open: readonly OpenTask[]): OpenTask | undefined {
