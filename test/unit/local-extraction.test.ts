@@ -632,7 +632,7 @@ describe('what is told of someone else, in chat', () => {
   });
 
   it('reads a dated thing said without its article, and a later day for it as its new date, but no day said of a pronoun or of today', () => {
-    const rows = extractFacts(input('facts', ['first thing: physio is May 19 at 9:10, the clinic on Larch Road', 'report deadline is june 2. ugh', 'they bumped me to May 26, same time'])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    const rows = facts('first thing: physio is May 19 at 9:10, the clinic on Larch Road', 'report deadline is june 2. ugh', 'they bumped me to May 26, same time');
     expect(rows.map((row) => [row.subject, row.attribute, row.value])).toEqual([
       ['physio', 'date', '2026-05-19'],
       ['report deadline', 'date', '2026-06-02'],
@@ -648,7 +648,7 @@ describe('what is told of someone else, in chat', () => {
   });
 
   it('reads what an assistant says it wrote down for the user ("I\'ve updated your X to Y") as the user\'s value, replacing the last', () => {
-    const rows = extractFacts(input('facts', [
+    const rows = facts(
       { role: 'assistant', content: "Done. I've saved your swim target as 40 lengths, your pool as Leisureland and your coach as Ada, and I'll check in on Fridays." },
       { role: 'assistant', content: "I've updated your swim target to 1,500 metres now that you're in the big pool." },
       { role: 'assistant', content: "I've moved your rest day to Sunday." },
@@ -656,7 +656,7 @@ describe('what is told of someone else, in chat', () => {
       { role: 'assistant', content: "I've moved your bookings to Friday." },
       { role: 'assistant', content: "I've noted your preference to avoid dairy." },
       { role: 'assistant', content: "I've changed your pickup time to 5pm, your drop-off time to 7pm." },
-    ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    );
     expect(rows.map((row) => [row.attribute, row.value])).toEqual([
       ['swim target', '40 lengths'],
       ['pool', 'Leisureland'],
@@ -682,10 +682,10 @@ describe('what is told of someone else, in chat', () => {
   });
 
   it('moves a dated thing an agent reschedules, whoever it is said to belong to', () => {
-    const rows = extractFacts(input('facts', [
+    const rows = facts(
       { role: 'assistant', content: 'I have scheduled the site visit for Tuesday, May 12, starting at 9:00 AM.' },
       { role: 'assistant', content: 'I have rescheduled our site visit to Thursday, May 14, still at 9:00 AM.' },
-    ])).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string>] : []));
+    );
     expect(rows.map((row) => [row.subject, row.value])).toEqual([
       ['site visit', '2026-05-12'],
       ['site visit', '2026-05-14'],

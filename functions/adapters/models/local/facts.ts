@@ -108,8 +108,12 @@ const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|loc
 /** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
 const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
 
+/** What a note names and the value it gives it: "wake-up time" to "5:45" (attribute, as/to, value). */
+const NOTE_ITEM = String.raw`((?!(?:[a-z-]+\s){0,2}(?:reminders?|alarms?|calendars?|orders?|bookings?|accounts?|passwords?|details|notes?|lists?|plans?|tickets?|preferences?|requests?|appointments?|appts?)\s+(?:as|to)\s)[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}?)\s+(as|to)\s+(\$?[\p{L}\p{N}][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*(?:\s[\p{L}\p{N}$£€%][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*){0,4}?)(?=[.;!?](?:\s|$)|,\s|$|\s(?:and|but|so|for|from|starting|effective|on|at|until|instead|now|with|which|since)\b)`;
+/** The verbs of a note the assistant keeps for the user. */
+const NOTE_VERB = '(?:saved|updated|changed|set|moved|noted|recorded|switched)';
 /** "I've updated your wake-up time to 5:45": a note the assistant keeps for the user, its attribute and new value. */
-const SAVED_YOUR = /\b(?:i've|i have|we've|we have|i)\s+(?:now\s+|also\s+)?(?:saved|updated|changed|set|moved|noted|recorded|switched)\s+your\s+((?!(?:[a-z-]+\s){0,2}(?:reminders?|alarms?|calendars?|orders?|bookings?|accounts?|passwords?|details|notes?|lists?|plans?|tickets?|preferences?|requests?|appointments?|appts?)\s+(?:as|to)\s)[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}?)\s+(as|to)\s+(\$?[\p{L}\p{N}][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*(?:\s[\p{L}\p{N}$£€%][\p{L}\p{N}:.'$£€%/-]*(?:,\d{3})*){0,4}?)(?=[.;!?](?:\s|$)|,\s|$|\s(?:and|but|so|for|from|starting|effective|on|at|until|instead|now|with|which|since)\b)/giu;
+const SAVED_YOUR = new RegExp(String.raw`\b(?:i've|i have|we've|we have|i)\s+(?:now\s+|also\s+)?${NOTE_VERB}\s+your\s+${NOTE_ITEM}`, 'giu');
 
 const SAVED_YOUR_ONCE = new RegExp(SAVED_YOUR.source, 'iu');
 /** An assistant's note whose value names no day of a month ("I've moved your rest day to Sunday"): no dated thing. */
@@ -118,7 +122,7 @@ const savedNoDay = (sentence: string) => {
   return saved !== null && !/\d/.test(sentence.slice(saved.index + saved[0].length - saved[3]!.length, saved.index + saved[0].length + 20));
 };
 /** The same note's next items: "I've saved your race date as April 19, your starting weight as 86 kg and your target weight as 79 kg". */
-const SAVED_YOUR_TOO = new RegExp(`(?<=\\b(?:saved|updated|changed|set|moved|noted|recorded|switched)\\s+your\\s[^.;!?]{1,120}?)(?:,\\s*(?:and\\s+)?|\\s+and\\s+)your\\s+${SAVED_YOUR.source.slice(SAVED_YOUR.source.indexOf('your\\s+') + 'your\\s+'.length)}`, 'giu');
+const SAVED_YOUR_TOO = new RegExp(String.raw`(?<=\b${NOTE_VERB}\s+your\s[^.;!?]{1,120}?)(?:,\s*(?:and\s+)?|\s+and\s+)your\s+${NOTE_ITEM}`, 'giu');
 
 /**
  * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
