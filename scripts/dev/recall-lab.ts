@@ -10,6 +10,7 @@
  *       [--variant-misses]  (questions `all` recalls less of than another variant at LAB_MISS_BUDGET, both blocks printed)
  *       [--answer-misses]   (questions whose evidence is printed at 1,024 but whose answer is not, with the lines citing it)
  *   LAB_MISS_BUDGET=512 … --misses / --compare / --variant-misses   read another budget than 1,024
+ *   LAB_SHOW='<words of a question>'   print that question's block and its 25 best-ranked units
  *
  * Variants restrict the units recall may return, as `views=` does:
  * `all`, `records` (the raw turns only), `consolidated` (items and summaries,
@@ -166,6 +167,13 @@ async function score(dir: string) {
             for (const line of block.markdown.split('\n')) if (question.evidence.some((id) => printedIds(line, [id]).size > 0)) process.stderr.write(`   | ${line.slice(0, 300)}\n`);
           }
         }
+      }
+      if (process.env.LAB_SHOW && question.question.includes(process.env.LAB_SHOW)) {
+        // LAB_SHOW=<words of a question>: its block at the miss budget and the units ranked first, to see what took the room.
+        const budget = Number(process.env.LAB_MISS_BUDGET ?? 1024);
+        const { ranked } = index.search({ query: question.question, queryVector: queryVector!, now: reference, budgetTokens: budget, tuning });
+        process.stderr.write(`\nSHOW ${question.question} → ${question.evidence.join(', ')}\n${blocks.get(`all@${budget}`) ?? ''}\n--- ranked\n`);
+        for (const [n, r] of ranked.slice(0, 25).entries()) process.stderr.write(`${n} ${r.score.toFixed(4)} ${r.unit.kind} ${r.unit.id} ${r.unit.text.slice(0, 100).replace(/\n/g, ' ')}\n`);
       }
       if (values['variant-misses'] && question.evidence.length > 0) {
         // Where `all` recalls less than another variant at the miss budget: both blocks, to see what took the room.
