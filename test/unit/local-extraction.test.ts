@@ -23,6 +23,11 @@ const contacts = (...lines: Line[]) =>
   extractContacts(input('contacts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
 // A contact said to have moved within the batch is added as they were, then again as they are: the last add is who they are now.
 const contact = (name: string, ...lines: Line[]) => [...contacts(...lines)].reverse().find((c) => c.name === name);
+/** Contacts as the consolidator reads them: names the batch spells in capitals elsewhere recased first. */
+const casedContacts = (lines: Line[]) => {
+  const records = input('contacts', lines).records;
+  return extractContacts({ updater: 'contacts', records: recaseKnownNames(records), existing: [], tables: [] }).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
+};
 const facts = (...lines: Line[]) =>
   extractFacts(input('facts', lines)).ops.flatMap((op) => (op.op === 'add' ? [op.row as Record<string, string | null>] : []));
 const fact = (attribute: string, ...lines: Line[]) => facts(...lines).filter((row) => row.attribute === attribute);
@@ -364,10 +369,6 @@ describe('chat shorthand', () => {
 });
 
 describe('lower-case chat', () => {
-  const casedContacts = (lines: Line[]) => {
-    const records = input('contacts', lines).records;
-    return extractContacts({ updater: 'contacts', records: recaseKnownNames(records), existing: [], tables: [] }).ops.flatMap((op) => (op.op === 'add' ? [op.contact] : []));
-  };
 
   it('takes a common word opening a sentence, a contraction and a verb after a relation word as the words they are', () => {
     const names = casedContacts([
@@ -1618,5 +1619,38 @@ describe('support logs: what an agent tells the customer, and what is no one', (
   it('closes a numbered thing’s task by its number, not another’s', () => {
     const open = [{ alias: 'T1', title: 'Return the Model 3 handset', owner: 'user', state: 'open' }, { alias: 'T2', title: 'Return the Model 4 charger', owner: 'user', state: 'open' }];
     expect(taskOps([{ content: 'The Model 3 went out this morning.', speaker: C }], open)).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);
+  });
+});
+
+describe('stop 43: targets, numbered places, codes and businesses', () => {
+  it('reads a target agreed or changed by either side, named with what it counts, and not a goal reached', () => {
+    expect(fact('daily water goal', { role: 'assistant', content: "Let's start with a daily water goal of 2.5 litres and see how it feels." })).toEqual([expect.objectContaining({ value: '2.5 litres' })]);
+    expect(fact('weekly reading target', { role: 'assistant', content: 'Good call, I think we should set a weekly reading target of 120 pages.' })).toEqual([expect.objectContaining({ value: '120 pages' })]);
+    expect(fact('calorie limit', { role: 'assistant', content: 'Then we can drop your calorie limit down to 1,900 kcal from Monday.' })).toEqual([expect.objectContaining({ value: '1,900 kcal' })]);
+    expect(fact('screen time cap', "ok bumping my screen time cap to 3 hours, 2 was impossible")).toEqual([expect.objectContaining({ value: '3 hours' })]);
+    expect(facts('I finally hit my goal of 10 push-ups in a row!', 'We reached the fundraising target at last.')).toEqual([]);
+  });
+
+  it('reads a numbered place of one’s own, and not a distance from it', () => {
+    expect(fact('locker number', 'they moved me, its locker 54 now, top row')).toEqual([expect.objectContaining({ value: '54' })]);
+    expect(fact('desk number', 'My desk is 7C, next to the window.')).toEqual([expect.objectContaining({ value: '7C' })]);
+    expect(fact('parking space number', 'our parking space number is 118')).toEqual([expect.objectContaining({ value: '118' })]);
+    expect(fact('locker number', 'my locker is 3 minutes from the pool')).toEqual([]);
+  });
+
+  it('reads a padlock’s code, and a code with where it opens said between', () => {
+    expect(fact('padlock code', 'new padlock code is 7305, dont lose it')).toEqual([expect.objectContaining({ value: '7305' })]);
+    expect(fact('alarm code', 'The alarm code at the studio is 9146.')).toEqual([expect.objectContaining({ value: '9146' })]);
+  });
+
+  it('takes a provider, a firm or a technical term for no one', () => {
+    const names = casedContacts([
+      'Our phones are with Tidewater Telecom and the line is from Bramble Broadband.',
+      'I have asked Kestrel Accounting for the statements, and Ana Ruiz at Hollis Architects is copied.',
+      'We recommend a PoE injector and moving the VoIP handsets.',
+    ]).map((c) => c.name);
+    expect(names).not.toEqual(expect.arrayContaining(['Tidewater Telecom']));
+    expect(names.filter((n) => /Telecom|Broadband|Accounting|Architects|^PoE$|^VoIP$/.test(n))).toEqual([]);
+    expect(names).toContain('Ana Ruiz');
   });
 });

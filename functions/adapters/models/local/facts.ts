@@ -104,7 +104,9 @@ const MY_REACH = new RegExp(`\\bmy ${REACH_ATTRIBUTE} (?:is|has changed to|chang
 /** Diets said of someone. */
 const DIET = '(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|coeliac|celiac|diabetic)';
 /** A code of digits that opens something: "locker combo", "door code", "gate PIN", "alarm code". */
-const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|lock|alarm|keypad|key ?box|lockbox|safe|wifi|entry|access)\\s)(code|combo|combination|pin|PIN|passcode)';
+const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|lock|padlock|alarm|keypad|key ?box|lockbox|safe|wifi|entry|access)\\s)(code|combo|combination|pin|PIN|passcode)';
+/** A numbered place of one's own: "its locker 87", "my desk is 4B", "our parking space number is 22" (a possessive first). */
+const OWN_NUMBERED = /\b(?:[Mm]y|[Oo]ur|[Yy]our|[Ii]ts|[Ii]t['’]s|[Ii]t is) (locker|desk|parking (?:space|spot|bay)|pigeonhole|mailbox|storage unit|pod)(?: number| no\.?| #)?(?: is| was|:)? #?(\d{1,5}[A-Z]?)(?![\p{L}\p{N}:.,]\d|[\p{L}\p{N}])(?!\s+(?:mins?|minutes?|hours?|hrs?|seconds?|secs?|km|m|mi|miles?|met(?:er|re)s?|feet|ft|steps?|blocks?|floors?|doors?|away|down|up|along|from)\b)/gu;
 /** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
 const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
 
@@ -123,6 +125,19 @@ const savedNoDay = (sentence: string) => {
 };
 /** The same note's next items: "I've saved your race date as April 19, your starting weight as 86 kg and your target weight as 79 kg". */
 const SAVED_YOUR_TOO = new RegExp(String.raw`(?<=\b${NOTE_VERB}\s+your\s[^.;!?]{1,120}?)(?:,\s*(?:and\s+)?|\s+and\s+)your\s+${NOTE_ITEM}`, 'giu');
+
+/** A target one keeps to, named with what it counts: "daily protein target", "step goal", "weekly spending limit". */
+const TARGET_ATTR = String.raw`((?:[a-z-]+\s){0,3}?(?:target|goal|limit|budget|cap|allowance|quota))`;
+/** A target's value: a number with its unit ("140g", "11,000", "2.5 litres", "$400"). */
+const TARGET_VALUE = String.raw`([$£€]?\d[\d,]*(?:\.\d+)?(?:\s?(?:g|kg|lbs?|k|km|mi|miles|steps|hours?|hrs?|minutes|mins|calories|kcal|cups|glasses|litres|liters|ml|pages|words|books|%|percent))?)(?![\p{L}\p{N}]|[.,]\d)`;
+/**
+ * A target agreed or changed, by either side of a coaching or budgeting chat: "let's set a daily protein target of
+ * 140g", "we'll start with a daily step goal of 9000 steps", "let's lower your daily protein target to 120g",
+ * "bump my step goal up to 11k". The new value replaces the old.
+ */
+const SET_TARGET = new RegExp(String.raw`\b(?:set|start with|aim for|go with|stick with|agree on|settle on)\s+(?:a|an|the|your|my|our)\s+(?:new\s+)?${TARGET_ATTR}\s+(?:of|at)\s+${TARGET_VALUE}`, 'giu');
+const MOVE_TARGET = new RegExp(String.raw`\b(?:lower|rais|increas|decreas|reduc|drop|bump|cut|chang|mov|adjust|push|set)[a-z]*\s+(?:your|my|the|our)\s+${TARGET_ATTR}\s+(?:up\s+|down\s+|back\s+)?to\s+${TARGET_VALUE}`, 'giu');
+const targetName = (said: string) => said.trim().toLowerCase();
 
 /**
  * What an assistant tells the user about the user's own account, read as the user's fact: a support agent reads it
@@ -157,6 +172,8 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   // saved your race date as April 19", "I've moved your strength days to FlexHub". The attribute as said, the value short.
   { pattern: SAVED_YOUR, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
   { pattern: SAVED_YOUR_TOO, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
+  { pattern: SET_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true },
+  { pattern: MOVE_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
@@ -236,7 +253,12 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: MY_REACH, build: (m) => profile(ME, reachAttribute(m[1]!), m[2]!), change: true },
   { pattern: NAMED_CODE, build: (m) => profile(ME, `${m[1]!.toLowerCase()} ${m[2]!.length === 2 ? 'ID' : m[2]!.toLowerCase()}`, m[3]!), inTask: true },
   // "locker combo is 4417", "owner says door code is 2719": a code of digits that opens something.
-  { pattern: new RegExp(`\\b${SECRET_CODE}(?: is| was|:)? (\\d{3,8})\\b`, 'gu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), inTask: true },
+  // "the alarm code at the office is 7731": where it opens may come between.
+  { pattern: new RegExp(`\\b${SECRET_CODE}(?: (?:at|for|on|to) (?:the|my|our) [a-z]+)?(?: is| was|:)? (\\d{3,8})\\b`, 'gu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), inTask: true },
+  { pattern: SET_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true, inTask: true },
+  { pattern: MOVE_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true, inTask: true },
+  // "its locker 87", "my desk is 4B", "our parking space number is 22": a numbered place of one’s own; one said later is the one now.
+  { pattern: OWN_NUMBERED, build: (m) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!), change: true, inTask: true },
   // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
   { pattern: new RegExp(`\\b(?:move|go|switch|change|drop|cut|upgrade|downgrade|increase|reduce)(?: \\w+)? from \\d+ ${COUNTED} to (\\d+)(?: ${COUNTED})?`, 'giu'), build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), change: true, inTask: true },
   { pattern: new RegExp(`\\bmake (?:that|it) (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },

@@ -236,7 +236,7 @@ function showTitle(name: string): boolean {
 }
 
 /** Last words that make a name a business or an institution, not a person. */
-const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering)$/i;
+const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering|fiber|fibre|broadband|telecoms?|wireless|networks?|communications|cable|internet|accounting|accountants|architects|consulting|consultants|realty|properties|rentals|lodge|cabins|resort|motel|hostel|spa|storage|plumbing|electrical|construction|builders|roofing|landscaping|cleaners|cleaning|media|agency|travel|tours|foods|veterinary|kennels|grooming)$/i;
 
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
@@ -299,6 +299,8 @@ const DEPARTMENTS = new Set(
 
 /** "HMRC", "DVLA", "IKEA": three or more capitals and nothing else name an organisation, not a person ("JJ" may be a nickname). */
 const ACRONYM = /^\p{Lu}{3,}$/u;
+/** "PoE", "VoIP", "IPoE": three or four letters with capitals after a small one, as technical terms are written (not "McKay", not "JoJo"). */
+const TECH_TERM = /^(?:\p{Lu}\p{Ll}\p{Lu}{1,2}|\p{Lu}{2}\p{Ll}\p{Lu})$/u;
 
 export function cleanName(raw: string): string | undefined {
   const name = restoreDots(raw.normalize('NFC'))
@@ -320,7 +322,7 @@ export function cleanName(raw: string): string | undefined {
   while (words.length > 1 && NOT_NAMES.has(words[0]!.toLowerCase())) words = words.slice(1);
   if (words.length === 0 || !/^\p{Lu}/u.test(words[0]!)) return undefined;
   if (words.some((word) => NOT_NAMES.has(word.toLowerCase()))) return undefined;
-  if (words.length === 1 && (ACRONYM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
+  if (words.length === 1 && (ACRONYM.test(words[0]!) || TECH_TERM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
   // A word cut at a hyphen is part of a code or an id ("LT-4471"), not a name.
   if (words.some((word) => word.endsWith('-'))) return undefined;
   // "Clifton Vets", "Harbour Dental": a name that ends in what a business is, is the business.
