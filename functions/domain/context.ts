@@ -160,7 +160,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
         kind: 'summary',
         version: summary.asOf,
         section: 'Summaries',
-        line: `- ${label}: ${clean(citedRun(summary.text, labelledDay({ ladder, level: summary.level }, summary.from)) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
+        line: `- ${label}: ${clean(citedRun(summary.text, labelledDay({ ladder, level: summary.level }, summary.from)) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text, ...(ladder === 'time' ? { at: summary.from } : {}) }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
         search: summary.text,
         confidence: 0.6 - summary.level * 0.05,
         at: summary.asOf,
@@ -401,7 +401,7 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
 }
 
 /** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
-function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined }, retired: readonly RetiredValue[]): string {
+function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined; at?: string | undefined }, retired: readonly RetiredValue[]): string {
   const found = retiredIn(line, retired);
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }

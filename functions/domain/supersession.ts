@@ -33,15 +33,19 @@ export interface RetiredValue {
    * wrong: refuted by feedback; outdated: archived as no longer true;
    * superseded: replaced by a correction; changed: a contact's field changed;
    * contested: a later record said otherwise and nothing has settled which
-   * holds (the older side of a conflict).
+   * holds (the older side of a conflict); later: no item held the old value,
+   * but a current one says what the thing is now (`value` is the current value,
+   * `about` the words naming the thing, `at` when it was first said).
    */
-  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed' | 'contested';
+  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed' | 'contested' | 'later';
   /** When it stopped being current (ISO): when the record saying so was written, or when feedback said so. */
   readonly at: string;
   /** What replaced it, when something did. */
   readonly now?: string;
   /** A changed contact field: which one (`channels`: an e-mail or a number replaced by a new one). */
   readonly field?: 'role' | 'organisation' | 'channels';
+  /** `later`: the words a line must hold to speak of the same thing ("protein", "target"). */
+  readonly about?: readonly string[];
 }
 
 /** Retired values kept per view: the most recent. */
@@ -114,7 +118,62 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
     }
   }
   out.push(...contested(items));
-  return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
+  const settled = out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
+  return [...settled, ...saidLater(items)];
+}
+
+/** Current values kept per view to mark the lines said before them. */
+export const MAX_SAID_LATER_PER_VIEW = 40;
+
+/** Words of an attribute that name no thing: how often, whose, and what kind of value ("daily", "number", "date"). */
+const NOT_ABOUT = new Set(['daily', 'weekly', 'monthly', 'yearly', 'annual', 'nightly', 'new', 'current', 'my', 'your', 'our', 'their', 'the', 'a', 'an', 'of', 'per', 'for', 'this', 'at', 'in', 'on', 'to', 'number', 'no', 'id', 'date', 'day', 'time', 'amount', 'count', 'total', 'value', 'level']);
+
+/**
+ * Current facts whose value is a day, a time, an amount or a number, with the words that name what it is of. A
+ * value that changed often reaches the store only as its new form ("let's raise your daily step goal to 11,000";
+ * the first goal was said in passing and no item held it), so no retired value names the old one; a line said
+ * before the new value was, speaking of the same thing with another value of that kind, is history the current
+ * value replaced, and is marked with it (`(later: daily step goal 11,000, from …)`).
+ */
+function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
+  const out: RetiredValue[] = [];
+  for (const item of items) {
+    if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted') continue;
+    const fact = item as FactItem;
+    const value = factValue(fact);
+    if (value === fact.statement || !valueShape(value)) continue;
+    const attribute = typeof fact.row.attribute === 'string' ? fact.row.attribute : '';
+    const subject = typeof fact.row.subject === 'string' ? fact.row.subject : '';
+    // A thing as the subject ("installation visit" / "date") names it; a person ("Dana") or the user does not.
+    const thing = subject && !/^\p{Lu}/u.test(subject) && !/^(?:user|me|i|self|\u0000me)$/i.test(subject) ? subject : '';
+    const about = [...new Set(`${thing} ${attribute}`.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length >= 3 && !NOT_ABOUT.has(w)))];
+    if (about.length === 0) continue;
+    const first = item.evidence.map((e) => e.timestamp).sort()[0];
+    if (!first) continue;
+    const person = subjectOf(item);
+    out.push({ itemId: item.id, records: item.evidence.slice(-10).map((e) => e.recordId), value, ...(person ? { subject: person } : {}), reason: 'later', at: first, now: `${[thing, attribute, value].filter(Boolean).join(' ')}`, about });
+  }
+  return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_SAID_LATER_PER_VIEW);
+}
+
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+/** What kind of value a text states: a day, a time of day, an amount of money, or another number. */
+const SHAPES: readonly (readonly [string, RegExp])[] = [
+  ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'i')],
+  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/iu],
+  ['money', /[$£€]\s?\d|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/i],
+  ['number', /\d/],
+];
+function valueShape(text: string): string | undefined {
+  return SHAPES.find(([, pattern]) => pattern.test(text))?.[0];
+}
+
+/** Whether a line speaks of what a `later` value is of ("protein … target"), with a value of the same kind. */
+function speaksOf(text: string, r: RetiredValue): boolean {
+  if (!r.about?.every((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?($|[^\\p{L}\\p{N}])`, 'iu').test(text))) return false;
+  const shape = valueShape(r.value);
+  const pattern = SHAPES.find(([name]) => name === shape)?.[1];
+  return pattern !== undefined && pattern.test(text);
 }
 
 /** A fact's key without its value: its table and every other cell (a date cell beside the value dates the value). */
@@ -179,8 +238,9 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     const role = group.find((r) => r.field === 'role')?.now;
     const organisation = group.find((r) => r.field === 'organisation')?.now;
     const phrase = role && organisation ? `${role} at ${organisation}` : [...new Set(group.map((r) => r.now!))].join(', ');
-    const was = [...new Set(group.map((r) => r.value))].join(', ');
-    return `${several ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
+    // A `later` value names what the thing became, not what the line said.
+    const was = [...new Set(group.filter((r) => r.reason !== 'later').map((r) => r.value))].join(', ');
+    return `${several && was ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
   });
   return later.length > 0 ? `(later: ${later.join('; ')})` : `(superseded on ${day(all[0]!)})`;
 }
@@ -192,24 +252,39 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
  * or a task line is read by its words alone, for other items' values.
  */
 export function retiredIn(
-  line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined },
+  line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined; readonly at?: string | undefined },
   retired: readonly RetiredValue[],
 ): RetiredValue[] {
   if (line.kind === 'contact') return line.label ? retiredNaming(line.id, line.label, retired) : [];
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
-  return retired.filter((r) => {
-    if (item && r.itemId === line.id) return false;
-    if (r.now && states(line.text, r.now)) return false;
-    const evidence = line.kind === 'record' && r.records.includes(line.id);
-    if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
-    // Said in so many words. A common word must come with whom it is about, named in the line or saying it
-    // (Dana's retired "vegetarian" is not every line that says vegetarian); a value no common word could be
-    // says it alone ("she loves it at Fernwood Labs", "Saved: locker combination 4417").
-    return states(line.text, r.value) && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
-  });
+  const found = retired.filter((r) => r.reason !== 'later' && statesValue(line, r, item));
+  if (found.length > 0 || item || !line.at) return found;
+  // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
+  return retired.filter(
+    (r) => r.reason === 'later' && line.at! < r.at && !r.records.includes(line.id) && !states(line.text, r.value) && speaksOf(line.text, r) && (!r.subject || holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject)),
+  );
 }
+
+function statesValue(
+  line: { readonly id: string; readonly kind: string; readonly text: string; readonly speaker?: string | undefined; readonly at?: string | undefined },
+  r: RetiredValue,
+  item: boolean,
+): boolean {
+  if (item && r.itemId === line.id) return false;
+  if (r.now && states(line.text, r.now)) return false;
+  const evidence = line.kind === 'record' && r.records.includes(line.id);
+  if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
+  // Said in so many words. A common word must come with whom it is about, named in the line or saying it
+  // (Dana's retired "vegetarian" is not every line that says vegetarian); a value no common word could be
+  // says it alone ("she loves it at Fernwood Labs", "Saved: locker combination 4417").
+  // A short value with a digit ("9th", "£12", "5pm") is taken as said of it only before it was replaced.
+  const said = states(line.text, r.value) || (SHORT_DIGITS.test(r.value.trim()) && line.at !== undefined && line.at < r.at && holds(line.text, r.value));
+  return said && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
+}
+
+const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
 
 const DAY_VALUE = /^(?:(?:on |the )?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?,? ?)?(?:(?:the )?[0-3]?\d(?:st|nd|rd|th)?(?: of)? ?)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?\.?(?: [0-3]?\d(?:st|nd|rd|th)?)?$/i;
 
@@ -232,7 +307,7 @@ function distinctive(value: string): boolean {
  */
 export function retiredNaming(contactId: string, name: string, retired: readonly RetiredValue[]): RetiredValue[] {
   const named = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === name.trim().toLowerCase();
-  return retired.filter((r) => r.itemId !== contactId && r.reason !== 'changed' && named(r.value) && !named(r.now));
+  return retired.filter((r) => r.itemId !== contactId && r.reason !== 'changed' && r.reason !== 'later' && named(r.value) && !named(r.now));
 }
 
 /**
@@ -258,6 +333,7 @@ export function statesRetired(contactId: string, sentence: string, retired: read
 }
 
 function concerns(r: RetiredValue, contactId: string, name: string | undefined): boolean {
+  if (r.reason === 'later') return false;
   return r.itemId === contactId || (name !== undefined && r.subject !== undefined && r.reason !== 'changed' && r.subject === name.split(' ')[0]);
 }
 

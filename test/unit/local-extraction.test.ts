@@ -1654,3 +1654,35 @@ describe('stop 43: targets, numbered places, codes and businesses', () => {
     expect(names).toContain('Ana Ruiz');
   });
 });
+
+describe('stop 43: a value said with the one it replaces', () => {
+  const adds = (lines: Line[], existing: UpdaterInput['existing'] = []) =>
+    extractFacts(input('facts', lines, existing)).ops.flatMap((op) => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
+
+  it('keeps what it was and what it is, named by the words before it, when nothing held the old value', () => {
+    expect(adds(['ok the raffle prize is £40 not £25, they added a voucher'])).toEqual([
+      expect.objectContaining({ attribute: 'raffle prize', value: '£25', correction: false }),
+      expect.objectContaining({ attribute: 'raffle prize', value: '£40', correction: true }),
+    ]);
+    expect(adds([{ role: 'assistant', content: 'Sorry for the mix-up: your locker fee is not 180, it is 150 for the term.' }])).toEqual([
+      expect.objectContaining({ attribute: 'locker fee', value: '180' }),
+      expect.objectContaining({ attribute: 'locker fee', value: '150', correction: true }),
+    ]);
+    expect(adds(['The booking ref is no longer QT-77120, it is now QT-77164.']).map((row) => row.value)).toEqual(['QT-77120', 'QT-77164']);
+    // Said with nothing before it, it is named by the value it replaces.
+    expect(adds(['hmm no its the 23rd not the 21st']).map((row) => [row.attribute, row.value])).toEqual([['value replacing 21st', '21st'], ['value replacing 21st', '23rd']]);
+  });
+
+  it('corrects the fact that held the old value, in the batch or the store', () => {
+    const inBatch = adds(['my physio appointment is on the 11th', 'wait sorry, the 12th not the 11th']);
+    expect(inBatch.at(-1)).toEqual(expect.objectContaining({ subject: 'physio appointment', attribute: 'date', value: '2026-05-12', correction: true }));
+    // An English word after a relation is the thing, not a name: no contact "Appointment".
+    expect(casedContacts(['my physio appointment is on the 11th']).map((c) => c.name)).toEqual([]);
+    const stored = adds(['its 95 not 85 for the van'], [{ id: 'f1', kind: 'fact', status: 'active', row: { subject: 'user', attribute: 'van hire', value: '85' } } as unknown as UpdaterInput['existing'][number]]);
+    expect(stored).toEqual([expect.objectContaining({ attribute: 'van hire', value: '95', correction: true })]);
+  });
+
+  it('reads no correction between values of different kinds, or where "not" says something else', () => {
+    expect(adds(['we need 4 chairs, not 6 tables', "I'd rather have 2 than 3", 'bring 2 not 3pm snacks'])).toEqual([]);
+  });
+});

@@ -126,6 +126,36 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm59', kind: 'record', speaker: 'Nell', text: 'race is april 19, first one ever' }, races)).toHaveLength(1);
   });
 
+  it('mark a line said before a current value, of the same thing with another value of its kind, when no item held the old one', () => {
+    const goal = tea({ id: 'f_00000000000000b1', table: 'profile', row: { subject: 'user', attribute: 'daily step goal', value: '11,000' }, statement: "let's raise your daily step goal to 11,000", evidence: [{ recordId: 'm80', sequence: 80, timestamp: '2026-03-07T09:00:00Z' }] });
+    const visit = tea({ id: 'f_00000000000000b2', table: 'profile', row: { subject: 'installation visit', attribute: 'date', value: '2026-03-12' }, statement: 'rescheduled the installation visit to Thursday, March 12', evidence: [{ recordId: 'm81', sequence: 81, timestamp: '2026-03-05T09:00:00Z' }] });
+    const retired = retiredValues([goal, visit]);
+    const line = (id: string, text: string, at: string) => retiredIn({ id, kind: 'record', text, at, speaker: 'Coach' }, retired);
+
+    expect(retiredMarker(line('m10', 'We will begin with a step goal of 8,500 steps a day.', '2026-01-08T09:00:00Z'))).toBe('(later: daily step goal 11,000, from 2026-03-07)');
+    expect(retiredMarker(line('m11', 'The installation visit is booked for Tuesday, March 10 at 8:00.', '2026-02-20T09:00:00Z'))).toBe('(later: installation visit date 2026-03-12, from 2026-03-05)');
+    // Not a line that says the current value, nor one said after it, nor one of another thing or with no value of the kind.
+    expect(line('m12', 'Your step goal is 11,000 now.', '2026-01-09T09:00:00Z')).toEqual([]);
+    expect(line('m13', 'You did 12,400 against your step goal today.', '2026-03-09T09:00:00Z')).toEqual([]);
+    expect(line('m14', 'I walked 9,000 steps to the office.', '2026-01-10T09:00:00Z')).toEqual([]);
+    expect(line('m15', 'How many days did you hit your step goal?', '2026-01-10T09:00:00Z')).toEqual([]);
+    // A visit's day needs a day in the line: a time or a count is no old date.
+    expect(line('m16', 'The installation visit takes about 3 hours.', '2026-02-20T09:00:00Z')).toEqual([]);
+    // The fact's own evidence is the value, not history; and a line with no date says nothing of when.
+    expect(retiredIn({ id: 'm80', kind: 'record', text: 'from 9000, raise your daily step goal to 11,000', at: '2026-01-01T00:00:00Z' }, retired)).toEqual([]);
+    expect(retiredIn({ id: 'm17', kind: 'summary', text: 'Step goal of 9,000 set.' }, retired)).toEqual([]);
+  });
+
+  it('mark a short value with a digit ("£12", "9th") only in lines said before it was replaced', () => {
+    const price = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'user', attribute: 'tickets', value }, statement: `tickets ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const now = price('f_00000000000000g2', '£15', 'm91', '2026-02-02T10:00:00Z');
+    const retired = retiredValues([{ ...price('f_00000000000000g1', '£12', 'm91', '2026-02-02T10:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
+    expect(retiredMarker(retiredIn({ id: 'm90', kind: 'record', text: 'booked the hall, tickets are £12', at: '2026-02-01T10:00:00Z' }, retired))).toBe('(later: £15, from 2026-02-02)');
+    expect(retiredIn({ id: 'm92', kind: 'record', text: 'parking is £12 for the night', at: '2026-02-05T10:00:00Z' }, retired)).toEqual([]);
+    expect(retiredIn({ id: 'm93', kind: 'record', text: 'tickets are £12' }, retired)).toEqual([]);
+  });
+
   it('take the value cell of a row that also has a date cell: "the 15th of each month", not its date', () => {
     const billing = (id: string, value: string, date: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'Gareth', attribute: 'billing date', value, date }, statement: `Gareth's billing date is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });

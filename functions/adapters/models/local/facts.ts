@@ -360,6 +360,65 @@ function preference(subject: string, what: string, polarity: string) {
 /** "Actually it's the 5th" corrects the previous fact's value without naming the attribute. */
 const BARE_CORRECTION = new RegExp(`^(?:actually|sorry|correction|no wait|wait,? no)[,:]? (?:it'?s|it is|that'?s|that is|i meant) (?:actually )?${VALUE}(?:,? not [^.!?]+)?[.!]?$`, 'iu');
 
+/** A short value that can replace another: a day, a time, an amount, a count, a code. */
+const SHORT_VALUE = String.raw`(?:[$£€]\s?\d[\d,.]*(?:\s?(?:k|m))?|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d[\d,.:/]*(?:st|nd|rd|th)?(?:\s?(?:kg|g|mg|ml|km|mins?|minutes|hours?|hrs?|%|pm|am|edition|floor|seats?|people|licen[cs]es))?|(?:[A-Z]{1,6}-)?[A-Z]{0,6}\d[A-Z0-9-]{2,}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+/**
+ * A value said with the one it replaces: "actually its the 14th not the 12th", "they want £7 not £5", "the
+ * reference is no longer PG-448120, it's now PG-448172", "not the 15th any more, it's the 17th". Both sides a value
+ * of one kind (a day for a day, an amount or a bare number for an amount).
+ */
+const INSTEAD_PATTERNS: readonly { pattern: RegExp; now: number; was: number }[] = [
+  { pattern: new RegExp(String.raw`\b(?:no longer|not|isn't|isnt|is not|wasn't|wasnt)\s+(?:the\s+)?(${SHORT_VALUE})(?:\s+any\s?more)?,?\s+(?:it's|its|it’s|it is|but|now)\s+(?:now\s+)?(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu'), now: 2, was: 1 },
+  { pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])(?:the\s+)?(${SHORT_VALUE}),?\s+(?:not|rather than|instead of)\s+(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu'), now: 1, was: 2 },
+];
+const valueKind = (text: string) => (/[$£€]/.test(text) ? 'number' : /(?:st|nd|rd|th)$|day$/i.test(text) ? 'day' : /\d:\d|[ap]m$/i.test(text) ? 'time' : /[A-Z]/.test(text) ? 'code' : 'number');
+const sameValue = (a: string, b: string) => {
+  const norm = (v: string) => v.toLowerCase().replace(/^the\s+/, '').replace(/[$£€,\s]/g, '');
+  return norm(a) === norm(b);
+};
+/** Words of a clause that name nothing (what stands before a corrected value). */
+const NAMES_NOTHING = /^(?:ok|okay|so|but|and|oh|also|actually|wait|hey|hmm|omg|lol|ugh|my|your|our|their|his|her|bad|r|u|ur|w|its|it's|it’s|it|is|are|was|were|be|the|a|an|now|there|here|then|just|want|wants|wanted|said|says|say|think|thing|i|we|they|he|she|you|me|us|them|not|bc|because|that|this|well|yeah|yes|no|sorry|right|still|only|really|will|would|can|could|should|get|got|have|has|had|do|does|did|to|of|for|on|in|at|by|with|from)$/i;
+
+/**
+ * A value said with the one it replaces, read as a correction: of the fact that held the old value (in this batch
+ * or the store) when one did; else as what it was and what it is, named by the words before it, so the patch keeps
+ * the old value as replaced and the history that stated it is marked (domain/supersession.ts).
+ */
+function saidInstead(sentence: string, subject: string, recordId: string, timestamp: string, input: UpdaterInput, candidates: readonly Candidate[]): Candidate[] {
+  for (const { pattern, now: n, was: w } of INSTEAD_PATTERNS) {
+    for (const match of sentence.matchAll(pattern)) {
+      const now = trimPhrase(match[n]!);
+      const was = trimPhrase(match[w]!);
+      if (!now || !was || sameValue(now, was) || valueKind(now) !== valueKind(was)) continue;
+      const statement = trimPhrase(sentence);
+      const bareDay = /^([0-3]?\d)(?:st|nd|rd|th)$/i;
+      // The fact that held it: its value said the same way, or a date whose day it names.
+      const stored = input.existing.map((item) => ({ table: 'profile' as const, row: (item.row ?? {}) as Record<string, string | null>, statement: '', correction: false, evidence: [] as string[] }));
+      const holder = [...candidates, ...stored].reverse().find((c) => {
+        const value = c.row.value ?? '';
+        if (sameValue(value, was)) return true;
+        const day = bareDay.exec(was.replace(/^the\s+/i, ''));
+        return day !== null && c.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) && Number(value.slice(8)) === Number(day[1]);
+      });
+      if (holder) {
+        const day = bareDay.exec(now.replace(/^the\s+/i, ''));
+        const value = holder.row.attribute === 'date' && day && /^\d{4}-\d{2}-\d{2}$/.test(holder.row.value ?? '') ? `${holder.row.value!.slice(0, 8)}${day[1]!.padStart(2, '0')}` : now;
+        if (holder.row.attribute === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
+        return [{ table: holder.table, row: withDate({ ...holder.row, value }, timestamp), statement, correction: true, explicit: true, evidence: [recordId] }];
+      }
+      // Named by the words before it in its clause ("door price", "load in"); else by the value it replaces.
+      const before = sentence.slice(0, match.index).split(/[,;:.!?—–()]|\s-\s/).at(-1) ?? '';
+      const named = before.toLowerCase().split(/\s+/).filter((word) => /^[\p{L}-]+$/u.test(word) && !NAMES_NOTHING.test(word)).slice(-2).join(' ');
+      const attribute = named || `value replacing ${was}`;
+      return [
+        { table: 'profile', row: { subject, attribute, value: was }, statement, correction: false, evidence: [recordId] },
+        { table: 'profile', row: { subject, attribute, value: now }, statement, correction: true, explicit: true, evidence: [recordId] },
+      ];
+    }
+  }
+  return [];
+}
+
 export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   const candidates: Candidate[] = [];
   deep = true;
@@ -370,9 +429,15 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   for (const record of input.records) {
     if (record.type !== 'message' || record.role === 'tool') continue;
     if (record.role === 'assistant') {
-      for (const candidate of toldByAssistant(record, userKey, (subject) => previousDate(input, candidates, subject))) {
+      const told = toldByAssistant(record, userKey, (subject) => previousDate(input, candidates, subject));
+      for (const candidate of told) {
         supersedeWithinBatch(candidates, candidate);
         candidates.push(candidate);
+      }
+      // "it's not the 27th, it's Thursday the 28th": an agent's correction of a value said before.
+      for (const said of heldSentences(authorOf(record).content)) {
+        if (told.some((c) => c.statement === trimPhrase(said)) || isHypothetical(said)) continue;
+        candidates.push(...saidInstead(said.replace(/[’‘]/g, "'"), userKey, record.id, record.timestamp, input, candidates));
       }
       continue;
     }
@@ -457,7 +522,10 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         const sameRecord = previous.evidence.includes(record.id);
         if (sameRecord) candidates.pop();
         candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: sameRecord ? [...previous.evidence] : [record.id] });
+        matched = true;
       }
+      // "its the 14th not the 12th", "£7 not £5": a value said with the one it replaces.
+      if (!matched) candidates.push(...saidInstead(held.replace(/[’‘]/g, "'"), author.key, record.id, record.timestamp, input, candidates));
     }
   }
 
@@ -505,7 +573,8 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
     for (const { pattern, build, change } of ASSISTANT_PATTERNS) {
       for (const match of held.matchAll(pattern)) {
         const built = build(match);
-        if (!built) continue;
+        // "your balance is not 240, it's 310": the value is after the denial (saidInstead).
+        if (!built || /^not\b/i.test(built.row.value ?? '')) continue;
         const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? userKey : v]));
         // One value of a sentence is read once, by the first pattern that reads it.
         if (found.some((c) => c.statement === trimPhrase(said) && (c.row.attribute === row.attribute || c.row.value === row.value))) continue;

@@ -480,7 +480,8 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   for (const record of records) {
     for (const match of record.content.matchAll(RELATION_THEN_WORD)) {
       const word = match[1]!;
-      if (!nameLike(word) || NOT_ORGANISATIONS.has(word)) continue;
+      // "my dentist appointment", "my sister's wedding": an English word the lexicon knows as no name is the thing, not a name.
+      if (!nameLike(word) || NOT_ORGANISATIONS.has(word) || (lexiconTags(word) === undefined && inWordList(word))) continue;
       // "our client retries", "my brother can't come": what they do is not their name.
       const at = match.index ?? 0;
       const phrase = record.content.slice(at, at + match[0].length + 24);
