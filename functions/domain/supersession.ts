@@ -54,7 +54,7 @@ export const MAX_RETIRED_PER_VIEW = 100;
 /** The words of a fact that carry its value: the row's non-key cells, else the statement. */
 function factValue(fact: FactItem): string {
   // A row that names its value says which cell it is (a "date" cell beside it only dates it).
-  const worded = (cell: string | null | undefined): cell is string => typeof cell === 'string' && (cell.length >= 3 || /^\d{2}$/.test(cell));
+  const worded = (cell: string | null | undefined): cell is string => typeof cell === 'string' && (cell.length >= 3 || (cell.length === 2 && /\d/.test(cell)));
   if (worded(fact.row.value)) return fact.row.value;
   const cells = Object.entries(fact.row).filter(([column, value]) => value && !/^(subject|person|name|who|key|entity)$/i.test(column));
   const last = cells.at(-1)?.[1];
@@ -136,9 +136,11 @@ const NOT_ABOUT = new Set(['daily', 'weekly', 'monthly', 'yearly', 'annual', 'ni
  * value replaced, and is marked with it (`(later: daily step goal 11,000, from …)`).
  */
 function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
+  // A value that replaced an item's is marked by that item's retired value already.
+  const replacing = new Set(items.map((item) => item.supersededBy).filter(Boolean));
   const out: RetiredValue[] = [];
   for (const item of items) {
-    if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted') continue;
+    if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted' || replacing.has(item.id)) continue;
     const fact = item as FactItem;
     const value = factValue(fact);
     if (value === fact.statement || !valueShape(value)) continue;
@@ -273,7 +275,7 @@ function statesValue(
   item: boolean,
 ): boolean {
   if (item && r.itemId === line.id) return false;
-  if (r.now && states(line.text, r.now)) return false;
+  if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
   if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
   // Said in so many words. A common word must come with whom it is about, named in the line or saying it

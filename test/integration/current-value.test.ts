@@ -98,6 +98,31 @@ describe('a value said again by a named user', () => {
   });
 });
 
+describe('a value said with the one it replaces, and a target changed', () => {
+  it('marks the earlier lines with the value now, whether an item held the old one or not', async () => {
+    const agentId = 'said-instead';
+    await consolidate(agentId, [
+      ['user', 'choir concert is booked, the church hall on the 19th. tickets are £9'],
+      ['assistant', "Lovely. Let's start with a practice goal of 20 minutes a day until then."],
+    ], '2026-09-02T09:00:00Z');
+    await consolidate(agentId, [
+      ['user', 'ugh the hall messed up, its the 26th not the 19th. and tickets r £11 not £9'],
+      ['assistant', "Then let's raise your practice goal to 30 minutes a day."],
+    ], '2026-09-10T09:00:00Z');
+
+    const lines = (await contextFor(agentId, 'How much are the concert tickets?')).split('\n');
+    // The first price, said when it held, is marked with the one now; the correction itself says both and is not.
+    expect(lines.find((l) => /tickets are £9/.test(l))).toMatch(/\(later: [^)]*£9 → £11, from 2026-09-10[;)]/);
+    expect(lines.find((l) => /tickets r £11 not £9/.test(l))).not.toMatch(/\(later:/);
+    expect((await contextFor(agentId, 'What is my daily practice goal?')).split('\n').find((l) => /goal of 20 minutes/.test(l))).toMatch(/\(later: 30 minutes, from 2026-09-10\)/);
+    const facts = (await api<{ items: { status: string; row: Record<string, string | null> }[] }>(stack, 'GET', `/v1/agents/${agentId}/facts`)).body.items;
+    const current = facts.filter((f) => f.status === 'active').map((f) => f.row.value);
+    expect(current).toEqual(expect.arrayContaining(['£11', '30 minutes']));
+    expect(current).not.toContain('£9');
+    expect(current).not.toContain('20 minutes');
+  });
+});
+
 describe('a replaced e-mail', () => {
   it('leaves the contact, stays in its history, and is marked where a record says it', async () => {
     const agentId = 'new-address';

@@ -1657,7 +1657,7 @@ describe('stop 43: targets, numbered places, codes and businesses', () => {
 
 describe('stop 43: a value said with the one it replaces', () => {
   const adds = (lines: Line[], existing: UpdaterInput['existing'] = []) =>
-    extractFacts(input('facts', lines, existing)).ops.flatMap((op) => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
+    extractFacts(input('facts', lines, existing)).ops.flatMap((op): (Record<string, string | null | boolean> & { attribute?: string | null; value?: string | null })[] => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
 
   it('keeps what it was and what it is, named by the words before it, when nothing held the old value', () => {
     expect(adds(['ok the raffle prize is £40 not £25, they added a voucher'])).toEqual([
