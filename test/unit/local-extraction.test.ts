@@ -1652,6 +1652,8 @@ describe('stop 43: targets, numbered places, codes and businesses', () => {
     expect(names).not.toEqual(expect.arrayContaining(['Tidewater Telecom']));
     expect(names.filter((n) => /Telecom|Broadband|Accounting|Architects|^PoE$|^VoIP$/.test(n))).toEqual([]);
     expect(names).toContain('Ana Ruiz');
+    // English words joined by a hyphen are no one; joined names are.
+    expect(casedContacts(['Drop-off is at 8am and Follow-up is booked.', 'Anne-Marie is coming over.']).map((c) => c.name)).toEqual(['Anne-Marie']);
   });
 });
 
@@ -1680,6 +1682,15 @@ describe('stop 43: a value said with the one it replaces', () => {
     expect(casedContacts(['my physio appointment is on the 11th']).map((c) => c.name)).toEqual([]);
     const stored = adds(['its 95 not 85 for the van'], [{ id: 'f1', kind: 'fact', status: 'active', row: { subject: 'user', attribute: 'van hire', value: '85' } } as unknown as UpdaterInput['existing'][number]]);
     expect(stored).toEqual([expect.objectContaining({ attribute: 'van hire', value: '95', correction: true })]);
+  });
+
+  it('reads "make that X" as the new value of the last value of its kind said before it in the batch', () => {
+    const made = adds([{ role: 'assistant', content: 'All set: the groomer has her from 9am and you can collect her at 2:15pm.' }, 'hmm can we make that 3:30? meeting runs late']);
+    expect(made.map((row) => [row.value, row.correction])).toEqual([['2:15pm', false], ['3:30', true]]);
+    expect(adds(['i can manage 20 minutes of stretching a day', 'make that 30 minutes, my back is better']).map((row) => row.value)).toEqual(['20 minutes', '30 minutes']);
+    // A bare number says too little of what it replaces; "make that work" says no value.
+    expect(adds(['we are 4 for dinner', 'make it 6'])).toEqual([]);
+    expect(adds(['the slides are rough', "let's make that work somehow"])).toEqual([]);
   });
 
   it('reads no correction between values of different kinds, or where "not" says something else', () => {

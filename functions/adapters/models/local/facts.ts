@@ -379,6 +379,30 @@ const sameValue = (a: string, b: string) => {
 /** Words of a clause that name nothing (what stands before a corrected value). */
 const NAMES_NOTHING = /^(?:ok|okay|so|but|and|oh|also|actually|wait|hey|hmm|omg|lol|ugh|my|your|our|their|his|her|bad|r|u|ur|w|its|it's|it’s|it|is|are|was|were|be|the|a|an|now|there|here|then|just|want|wants|wanted|said|says|say|think|thing|i|we|they|he|she|you|me|us|them|not|bc|because|that|this|well|yeah|yes|no|sorry|right|still|only|really|will|would|can|could|should|get|got|have|has|had|do|does|did|to|of|for|on|in|at|by|with|from)$/i;
 
+/** "make that 5:15", "make it £40", "make that 4 hours a day": the new value alone, replacing the last of its kind. */
+const MAKE_THAT = new RegExp(String.raw`\bmake (?:that|it) (?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'iu');
+/** Every short value a text says, in order. */
+const SHORT_VALUES = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu');
+/** A number's unit, when it has one ("4 hours" → "hours"); a day, a time and an amount are their own kind. */
+const unitOf = (value: string) => /[\p{L}%]+$/u.exec(value.replace(/^[$£€]/, ''))?.[0]?.toLowerCase().replace(/s$/, '');
+
+/**
+ * "make that 5:15 then?", "make that 4 hours a day": the value said last in the batch before it, of the same kind
+ * (a time for a time, an amount for an amount, a number with the same unit; a bare number is too loose to say), is
+ * the one it replaces. Read as `saidInstead` reads "5:15 not 4:30pm".
+ */
+function madeThat(sentence: string, subject: string, record: UpdaterInput['records'][number], input: UpdaterInput, candidates: readonly Candidate[]): Candidate[] {
+  const made = MAKE_THAT.exec(sentence);
+  if (!made) return [];
+  const now = trimPhrase(made[1]!);
+  const kind = valueKind(now);
+  if (kind === 'number' && !/[$£€]/.test(now) && !unitOf(now)) return [];
+  const before = input.records.slice(0, input.records.indexOf(record)).slice(-10);
+  const said = before.flatMap((r) => [...r.content.matchAll(SHORT_VALUES)].map((m) => trimPhrase(m[1]!)));
+  const was = said.reverse().find((value) => valueKind(value) === kind && !sameValue(value, now) && (kind !== 'number' || unitOf(value) === unitOf(now)));
+  return was ? saidInstead(`${now} not ${was}`, subject, record.id, record.timestamp, input, candidates).map((c) => ({ ...c, statement: trimPhrase(sentence) })) : [];
+}
+
 /**
  * A value said with the one it replaces, read as a correction: of the fact that held the old value (in this batch
  * or the store) when one did; else as what it was and what it is, named by the words before it, so the patch keeps
@@ -446,6 +470,12 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       deep = index < DEEP_SENTENCES_PER_RECORD;
       const people = deep ? personNames(restoreDots(held)) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
+      // "could we make that 4:30?": a request, and a new value for the last of its kind.
+      const made = MAKE_THAT.test(held) ? madeThat(held, author.key, record, input, candidates) : [];
+      if (made.length > 0) {
+        candidates.push(...made);
+        continue;
+      }
       const asksTask = TASK_LIKE.test(held);
       const taskLike = asksTask && !TOLD_IN_TASK.some((pattern) => pattern.test(held.replace(WHO_ASIDE, '')));
       if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || taskLike) {

@@ -325,6 +325,8 @@ export function cleanName(raw: string): string | undefined {
   if (words.length === 1 && (ACRONYM.test(words[0]!) || TECH_TERM.test(words[0]!) || DEPARTMENTS.has(words[0]!.toLowerCase()))) return undefined;
   // A word cut at a hyphen is part of a code or an id ("LT-4471"), not a name.
   if (words.some((word) => word.endsWith('-'))) return undefined;
+  // "Drop-off", "Check-in", "Follow-up": English words joined, not "Anne-Marie".
+  if (words.length === 1 && /^\p{Lu}\p{Ll}+(?:-\p{Ll}+)+$/u.test(words[0]!) && words[0]!.toLowerCase().split('-').every((part) => inWordList(part) && !(lexiconTags(part) ?? []).some((tag) => NAME_TAGS.has(tag)))) return undefined;
   // "Clifton Vets", "Harbour Dental": a name that ends in what a business is, is the business.
   if (words.length > 1 && BUSINESS_WORD.test(words.at(-1)!)) return undefined;
   // "Tuesdays and Fridays": days of the week, however many.
