@@ -44,9 +44,14 @@ export interface RetiredValue {
   readonly now?: string;
   /** A changed contact field: which one (`channels`: an e-mail or a number replaced by a new one). */
   readonly field?: 'role' | 'organisation' | 'channels';
-  /** `later`: the words a line must hold to speak of the same thing ("protein", "target"). */
+  /** `later`: the words a line must hold to speak of the same thing ("protein", "target"); superseded: what the value was of. */
   readonly about?: readonly string[];
+  /** Marked only in lines said before it stopped holding: a value named by nothing else ("value replacing 12th"). */
+  readonly onlyBefore?: boolean;
 }
+
+/** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
+export const REPLACING = 'value replacing';
 
 /** Retired values kept per view: the most recent. */
 export const MAX_RETIRED_PER_VIEW = 100;
@@ -103,7 +108,9 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
     } else if (item.status === 'archived' && item.supersededBy) {
       const replacement = byId.get(item.supersededBy);
       const said = replacement ? newestSource(replacement) : undefined;
-      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}) });
+      const nameless = item.kind === 'fact' && String((item as FactItem).row.attribute ?? '').startsWith(`${REPLACING} `);
+      const words = item.kind === 'fact' && !nameless ? aboutWords(item as FactItem) : [];
+      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}), ...(words.length > 0 ? { about: words } : {}), ...(nameless ? { onlyBefore: true } : {}) });
     } else if (item.status === 'archived' && item.validUntil) {
       out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'outdated', at: item.validUntil });
     }
@@ -120,6 +127,18 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
   out.push(...contested(items));
   const settled = out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_RETIRED_PER_VIEW);
   return [...settled, ...saidLater(items)];
+}
+
+/** A thing as a fact's subject ("installation visit" / "date") names what it is of; a person ("Dana") or the user does not. */
+function thingOf(fact: FactItem): string {
+  const subject = typeof fact.row.subject === 'string' ? fact.row.subject : '';
+  return subject && !/^\p{Lu}/u.test(subject) && !/^(?:user|me|i|self|\u0000me)$/i.test(subject) ? subject : '';
+}
+
+/** The words naming what a fact's value is of: its thing and attribute, less how often, whose and what kind. */
+function aboutWords(fact: FactItem): string[] {
+  const attribute = typeof fact.row.attribute === 'string' ? fact.row.attribute : '';
+  return [...new Set(`${thingOf(fact)} ${attribute}`.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length >= 3 && !NOT_ABOUT.has(w)))];
 }
 
 /** Current values kept per view to mark the lines said before them. */
@@ -145,10 +164,8 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
     const value = factValue(fact);
     if (value === fact.statement || !valueShape(value)) continue;
     const attribute = typeof fact.row.attribute === 'string' ? fact.row.attribute : '';
-    const subject = typeof fact.row.subject === 'string' ? fact.row.subject : '';
-    // A thing as the subject ("installation visit" / "date") names it; a person ("Dana") or the user does not.
-    const thing = subject && !/^\p{Lu}/u.test(subject) && !/^(?:user|me|i|self|\u0000me)$/i.test(subject) ? subject : '';
-    const about = [...new Set(`${thing} ${attribute}`.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length >= 3 && !NOT_ABOUT.has(w)))];
+    const thing = thingOf(fact);
+    const about = aboutWords(fact);
     if (about.length === 0) continue;
     const first = item.evidence.map((e) => e.timestamp).sort()[0];
     if (!first) continue;
@@ -159,23 +176,53 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
 }
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-/** What kind of value a text states: a day, a time of day, an amount of money, or another number. */
+/** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
-  ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'i')],
-  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/iu],
-  ['money', /[$£€]\s?\d|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/i],
-  ['number', /\d/],
+  ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
+  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
+  ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
+  ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
+  ['number', /\d[\d,.]*(?:\s?[\p{L}%]+)?/gu],
 ];
 function valueShape(text: string): string | undefined {
-  return SHAPES.find(([, pattern]) => pattern.test(text))?.[0];
+  return SHAPES.find(([, pattern]) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text))?.[0];
 }
+/** A number's unit ("140g" → "g", "9000 steps" → "step"); none for a bare number. */
+const unitOf = (value: string) => /\d\s?([\p{L}%]+)$/u.exec(value.trim())?.[1]?.toLowerCase().replace(/e?s$/, '');
+/** Words after which a line speaks of someone else's thing, not the user's ("Mum's birthday", "Dana is"). */
+const SOMEONE_ELSES = /\b\p{Lu}\p{Ll}+['’]s\b|\b(?:mum|mom|dad|mother|father|sister|brother|wife|husband|partner|son|daughter|friend|boss|his|her|their)['’]?s?\b/u;
+/** Values that do not change, so a line with another one is of another person or thing. */
+const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
 
-/** Whether a line speaks of what a `later` value is of ("protein … target"), with a value of the same kind. */
-function speaksOf(text: string, r: RetiredValue): boolean {
-  if (!r.about?.every((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?($|[^\\p{L}\\p{N}])`, 'iu').test(text))) return false;
+/**
+ * Whether a line speaks of what a `later` value is of, with another value of its kind: the words naming it as one
+ * phrase ("step goal", "installation visit"), and within eight words of it a value of the same shape (a number with
+ * the same unit, a bare number for a bare one). Not a line about someone else's ("Mum's birthday is May 2").
+ */
+function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
+  const words = r.about ?? [];
+  if (words.length === 0 || FIXED.test(words.join(' ')) || (!subjectNamed && SOMEONE_ELSES.test(text))) return false;
+  const phrase = new RegExp(`(^|[^\\p{L}\\p{N}])${words.map((word) => `${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?`).join('[\\s-]+')}($|[^\\p{L}\\p{N}])`, 'iu').exec(text);
+  if (!phrase) return false;
   const shape = valueShape(r.value);
   const pattern = SHAPES.find(([name]) => name === shape)?.[1];
-  return pattern !== undefined && pattern.test(text);
+  if (!pattern) return false;
+  // Eight words either side of the phrase.
+  const before = text.slice(0, phrase.index).split(/\s+/).slice(-8).join(' ');
+  const after = text.slice(phrase.index + phrase[0].length).split(/\s+/).slice(0, 9).join(' ');
+  return [...`${before} ${phrase[0]} ${after}`.matchAll(new RegExp(pattern.source, pattern.flags))].some((m) => shape !== 'number' || likeNumber(m[0], r.value));
+}
+
+/**
+ * Whether a number in a line could be an earlier value of a number: not a time ("5pm"), the same unit when both
+ * have one ("8,500 steps" for "11,000" or "9000 steps"; not "7 km"), and about as many digits (not a 4417 for a 54).
+ */
+function likeNumber(said: string, value: string): boolean {
+  if (/\d:\d|\d\s?[ap]\.?m\b/i.test(said)) return false;
+  const [a, b] = [unitOf(said), unitOf(value)];
+  if (a && b && a !== b) return false;
+  const digits = (text: string) => (/\d[\d,.]*/.exec(text)?.[0] ?? '').replace(/\D/g, '').length;
+  return Math.abs(digits(said) - digits(value)) <= 1;
 }
 
 /** A fact's key without its value: its table and every other cell (a date cell beside the value dates the value). */
@@ -265,7 +312,7 @@ export function retiredIn(
   if (found.length > 0 || item || !line.at) return found;
   // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
   return retired.filter(
-    (r) => r.reason === 'later' && line.at! < r.at && !r.records.includes(line.id) && !states(line.text, r.value) && speaksOf(line.text, r) && (!r.subject || holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject)),
+    (r) => r.reason === 'later' && before(line.at, r.at) && !r.records.includes(line.id) && !states(line.text, r.value) && speaksOf(line.text, r, r.subject !== undefined) && (!r.subject || holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject)),
   );
 }
 
@@ -275,18 +322,27 @@ function statesValue(
   item: boolean,
 ): boolean {
   if (item && r.itemId === line.id) return false;
+  if (r.onlyBefore && !before(line.at, r.at)) return false;
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
   if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
   // Said in so many words. A common word must come with whom it is about, named in the line or saying it
   // (Dana's retired "vegetarian" is not every line that says vegetarian); a value no common word could be
   // says it alone ("she loves it at Fernwood Labs", "Saved: locker combination 4417").
-  // A short value with a digit ("9th", "£12", "5pm") is taken as said of it only before it was replaced.
-  const said = states(line.text, r.value) || (SHORT_DIGITS.test(r.value.trim()) && line.at !== undefined && line.at < r.at && holds(line.text, r.value));
+  // A short value with a digit ("9th", "£12", "5pm") is taken as said of it only before it was replaced, beside the
+  // words naming what it is of ("tickets are £12", not "parking was £12").
+  const said =
+    states(line.text, r.value) ||
+    (SHORT_DIGITS.test(r.value.trim()) && before(line.at, r.at) && holds(line.text, r.value) && (r.onlyBefore === true || ((r.about ?? []).length > 0 && r.about!.every((word) => holds(line.text, word) || holds(line.text, `${word}s`)))));
   return said && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
 }
 
 const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
+
+/** Whether a line said at `at` came before `than` (instants compared, whatever their offsets; no date, no). */
+function before(at: string | undefined, than: string): boolean {
+  return at !== undefined && Date.parse(at) < Date.parse(than);
+}
 
 const DAY_VALUE = /^(?:(?:on |the )?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?,? ?)?(?:(?:the )?[0-3]?\d(?:st|nd|rd|th)?(?: of)? ?)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?\.?(?: [0-3]?\d(?:st|nd|rd|th)?)?$/i;
 

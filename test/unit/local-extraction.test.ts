@@ -1113,6 +1113,9 @@ describe('linear reading', () => {
     `${'Bob, '.repeat(6_000)}the manager at`,
     `remind me to ${'send the '.repeat(3_500)}`,
     `${'not '.repeat(8_000)}but`,
+    // A value said with the one it replaces, thousands of times; "make that" as often.
+    '£7 not £5. '.repeat(3_000),
+    'could we make that 5pm? '.repeat(1_400),
   ].map((text) => text.slice(0, 32_768));
   // 32 KB of ordinary statements, read the same way: the yardstick, timed in the same run, so a busy
   // machine slows both sides alike (an absolute limit failed on a shared CI machine running 2.6x slower).
@@ -1139,6 +1142,15 @@ describe('linear reading', () => {
   let yardstick: number[] = [];
   beforeAll(() => {
     yardstick = updaters.map((read) => fastest(read, prose));
+  });
+
+  it('reads a batch of values followed by "make that" no slower than three times as much prose', () => {
+    const batch = (first: string, last: string) => [...Array.from({ length: 10 }, () => first.repeat(Math.ceil(16_384 / first.length)).slice(0, 16_384)), last.repeat(Math.ceil(16_384 / last.length)).slice(0, 16_384)];
+    const read = (lines: string[]) => extractFacts(input('facts', lines));
+    const values = batch('1pm ', 'make that 5pm. ');
+    const sentences = batch(`${prose.slice(0, 400)} `, `${prose.slice(0, 400)} `);
+    const time = (lines: string[]) => fastest(() => read(lines), '');
+    expect(time(values)).toBeLessThan(3 * time(sentences) + 50);
   });
 
   it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i no slower than three times 32 KB of ordinary prose, per updater', (_, text) => {
@@ -1629,6 +1641,14 @@ describe('stop 43: targets, numbered places, codes and businesses', () => {
     expect(fact('calorie limit', { role: 'assistant', content: 'Then we can drop your calorie limit down to 1,900 kcal from Monday.' })).toEqual([expect.objectContaining({ value: '1,900 kcal' })]);
     expect(fact('screen time cap', "ok bumping my screen time cap to 3 hours, 2 was impossible")).toEqual([expect.objectContaining({ value: '3 hours' })]);
     expect(facts('I finally hit my goal of 10 push-ups in a row!', 'We reached the fundraising target at last.')).toEqual([]);
+    // Advice, other people's targets, a denial and a condition are no target of the user's.
+    expect(facts(
+      { role: 'assistant', content: 'You can increase the memory limit to 2048 in the config.' },
+      { role: 'assistant', content: 'Most people set a savings goal of 10% of income.' },
+      { role: 'assistant', content: 'Raising your credit limit to 5000 is possible if you apply.' },
+      'the league raised the salary cap to $140 million',
+      "don't set a goal of 10k steps yet",
+    )).toEqual([]);
   });
 
   it('reads a numbered place of one’s own, and not a distance from it', () => {
@@ -1636,6 +1656,7 @@ describe('stop 43: targets, numbered places, codes and businesses', () => {
     expect(fact('desk number', 'My desk is 7C, next to the window.')).toEqual([expect.objectContaining({ value: '7C' })]);
     expect(fact('parking space number', 'our parking space number is 118')).toEqual([expect.objectContaining({ value: '118' })]);
     expect(fact('locker number', 'my locker is 3 minutes from the pool')).toEqual([]);
+    expect(fact('desk number', 'my desk 3 monitors are broken')).toEqual([]);
   });
 
   it('reads a padlock’s code, and a code with where it opens said between', () => {
@@ -1671,8 +1692,12 @@ describe('stop 43: a value said with the one it replaces', () => {
       expect.objectContaining({ attribute: 'locker fee', value: '150', correction: true }),
     ]);
     expect(adds(['The booking ref is no longer QT-77120, it is now QT-77164.']).map((row) => row.value)).toEqual(['QT-77120', 'QT-77164']);
-    // Said with nothing before it, it is named by the value it replaces.
+    // A code that starts with digits is one value, not the digits before its hyphen.
+    expect(adds(['the claim ref is no longer 448-120, its now 448-172']).map((row) => row.value)).toEqual(['448-120', '448-172']);
+    // Nothing names what it is of, and nothing held it: named by the value it replaces (marked only before it);
+    // two bare numbers say too little even for that.
     expect(adds(['hmm no its the 23rd not the 21st']).map((row) => [row.attribute, row.value])).toEqual([['value replacing 21st', '21st'], ['value replacing 21st', '23rd']]);
+    expect(adds(['we have not 1 but 2 dogs', '2 + 2 is 4 not 5', 'it happened in 2019, not 2020'])).toEqual([]);
   });
 
   it('corrects the fact that held the old value, in the batch or the store', () => {
@@ -1680,8 +1705,13 @@ describe('stop 43: a value said with the one it replaces', () => {
     expect(inBatch.at(-1)).toEqual(expect.objectContaining({ subject: 'physio appointment', attribute: 'date', value: '2026-05-12', correction: true }));
     // An English word after a relation is the thing, not a name: no contact "Appointment".
     expect(casedContacts(['my physio appointment is on the 11th']).map((c) => c.name)).toEqual([]);
-    const stored = adds(['its 95 not 85 for the van'], [{ id: 'f1', kind: 'fact', status: 'active', row: { subject: 'user', attribute: 'van hire', value: '85' } } as unknown as UpdaterInput['existing'][number]]);
-    expect(stored).toEqual([expect.objectContaining({ attribute: 'van hire', value: '95', correction: true })]);
+    const fact = (row: Record<string, string>) => ({ alias: `F${row.value}`, table: 'profile', row, status: 'active' });
+    // The one the sentence names, not Grandad's age that happens to be the same number.
+    const stored = adds(['its 95 not 85 for the van'], [fact({ subject: 'Grandad', attribute: 'age', value: '85' }), fact({ subject: 'user', attribute: 'van hire', value: '85' })]);
+    expect(stored).toEqual([expect.objectContaining({ subject: 'user', attribute: 'van hire', value: '95', correction: true })]);
+    expect(adds(['ok 3 not 2 then'], [fact({ subject: 'user', attribute: 'house number', value: '2' })])).toEqual([]);
+    // No 31st of June.
+    expect(adds(['re the dentist, its the 31st not the 30th'], [fact({ subject: 'dentist appointment', attribute: 'date', value: '2026-06-30' })])).toEqual([]);
   });
 
   it('reads "make that X" as the new value of the last value of its kind said before it in the batch', () => {
@@ -1691,6 +1721,8 @@ describe('stop 43: a value said with the one it replaces', () => {
     // A bare number says too little of what it replaces; "make that work" says no value.
     expect(adds(['we are 4 for dinner', 'make it 6'])).toEqual([]);
     expect(adds(['the slides are rough', "let's make that work somehow"])).toEqual([]);
+    // "make it" as arriving, doubted or hedged, replaces nothing.
+    expect(adds(['the show starts at 7pm', "I don't think we can make it 8pm", 'we might make it 6pm if traffic is ok'])).toEqual([]);
   });
 
   it('reads no correction between values of different kinds, or where "not" says something else', () => {

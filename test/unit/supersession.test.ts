@@ -146,6 +146,30 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm17', kind: 'summary', text: 'Step goal of 9,000 set.' }, retired)).toEqual([]);
   });
 
+  it('mark no line of another person’s thing, of a value that never changes, or with the words apart from a value of the kind', () => {
+    const fact = (id: string, attribute: string, value: string) => tea({ id, table: 'profile', row: { subject: 'user', attribute, value }, statement: `my ${attribute} is ${value}`, evidence: [{ recordId: `e-${id}`, sequence: 90, timestamp: '2026-03-07T09:00:00Z' }] });
+    const retired = retiredValues([
+      fact('f_00000000000000h1', 'birthday', 'June 14'),
+      fact('f_00000000000000h2', 'locker number', '54'),
+      fact('f_00000000000000h3', 'flight', 'BA117'),
+      fact('f_00000000000000h4', 'phone', '07700 900123'),
+      fact('f_00000000000000h5', 'daily step goal', '11,000'),
+    ]);
+    const line = (text: string) => retiredIn({ id: 'm1', kind: 'record', text, at: '2026-01-08T09:00:00Z', speaker: 'Sam' }, retired);
+    for (const text of [
+      "Mum's birthday is on May 2",
+      'the locker combo is 4417',
+      'my flight got delayed 2 hours',
+      'my phone died at 5pm',
+      'my step count was 9,000 today, the goal felt far',
+      "Dana's step goal is 8,000",
+      'step goal done: 7 km walked',
+    ]) expect(line(text), text).toEqual([]);
+    // The same words with a value of the kind beside them are the old value.
+    expect(retiredMarker(line('the step goal is 9,000 for now'))).toBe('(later: daily step goal 11,000, from 2026-03-07)');
+    expect(retiredMarker(line('my locker is number 12 this term'))).toBe('(later: locker number 54, from 2026-03-07)');
+  });
+
   it('mark a short value with a digit ("£12", "9th") only in lines said before it was replaced', () => {
     const price = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'user', attribute: 'tickets', value }, statement: `tickets ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
@@ -153,6 +177,16 @@ describe('retired values', () => {
     const retired = retiredValues([{ ...price('f_00000000000000g1', '£12', 'm91', '2026-02-02T10:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
     expect(retiredMarker(retiredIn({ id: 'm90', kind: 'record', text: 'booked the hall, tickets are £12', at: '2026-02-01T10:00:00Z' }, retired))).toBe('(later: £15, from 2026-02-02)');
     expect(retiredIn({ id: 'm92', kind: 'record', text: 'parking is £12 for the night', at: '2026-02-05T10:00:00Z' }, retired)).toEqual([]);
+    // Said before it, but of something else.
+    expect(retiredIn({ id: 'm94', kind: 'record', text: 'parking was £12 for the night', at: '2026-02-01T08:00:00Z' }, retired)).toEqual([]);
+    // A value named by nothing else is marked only before it was replaced, with or without the words around it.
+    const day = (id: string, value: string) => tea({ id, table: 'profile', row: { subject: 'user', attribute: 'value replacing 12th', value }, statement: 'its the 14th not the 12th', evidence: [{ recordId: 'm96', sequence: 96, timestamp: '2026-02-02T10:00:00Z' }] });
+    const next = day('f_00000000000000g4', '14th');
+    const days = retiredValues([{ ...day('f_00000000000000g3', '12th'), status: 'archived', supersededBy: next.id }, next]);
+    expect(retiredMarker(retiredIn({ id: 'm97', kind: 'record', text: 'gig is fri the 12th, 45 min set', at: '2026-02-01T10:00:00Z' }, days))).toBe('(later: 14th, from 2026-02-02)');
+    expect(retiredIn({ id: 'm98', kind: 'record', text: 'rent is due on the 12th', at: '2026-02-20T10:00:00Z' }, days)).toEqual([]);
+    // Instants compare whatever their offsets: 10:30+02:00 is before 09:00Z.
+    expect(retiredIn({ id: 'm95', kind: 'record', text: 'tickets are £12', at: '2026-02-02T10:30:00+02:00' }, retired)).toHaveLength(1);
     expect(retiredIn({ id: 'm93', kind: 'record', text: 'tickets are £12' }, retired)).toEqual([]);
   });
 

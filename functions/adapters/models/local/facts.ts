@@ -10,6 +10,7 @@ import { extractActionNotes } from './actions.js';
 import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
+import { REPLACING } from '../../../domain/supersession.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
 
@@ -55,7 +56,7 @@ const PERSON_VALUE = new RegExp(`^${TITLED}`, 'u');
 /** The first person of the record's author; replaced by the author's key. */
 const ME = '\u0000me';
 
-type Build = (m: RegExpMatchArray) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
+type Build = (m: RegExpMatchArray, sentence?: string) => Omit<Candidate, 'correction' | 'evidence' | 'statement'> | undefined;
 /** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
 const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight|bib|locker|badge|employee|student|patient|passport|licen[cs]e';
 /** What a reference is of, said before its label ("booking reference", "claim reference"): part of its name. */
@@ -106,7 +107,7 @@ const DIET = '(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|co
 /** A code of digits that opens something: "locker combo", "door code", "gate PIN", "alarm code". */
 const SECRET_CODE = '((?:[a-z]+\\s)?(?:bike|garage|building|gate|door|locker|lock|padlock|alarm|keypad|key ?box|lockbox|safe|wifi|entry|access)\\s)(code|combo|combination|pin|PIN|passcode)';
 /** A numbered place of one's own: "its locker 87", "my desk is 4B", "our parking space number is 22" (a possessive first). */
-const OWN_NUMBERED = /\b(?:[Mm]y|[Oo]ur|[Yy]our|[Ii]ts|[Ii]t['’]s|[Ii]t is) (locker|desk|parking (?:space|spot|bay)|pigeonhole|mailbox|storage unit|pod)(?: number| no\.?| #)?(?: is| was|:)? #?(\d{1,5}[A-Z]?)(?![\p{L}\p{N}:.,]\d|[\p{L}\p{N}])(?!\s+(?:mins?|minutes?|hours?|hrs?|seconds?|secs?|km|m|mi|miles?|met(?:er|re)s?|feet|ft|steps?|blocks?|floors?|doors?|away|down|up|along|from)\b)/gu;
+const OWN_NUMBERED = /\b(?:[Mm]y|[Oo]ur|[Ii]ts|[Ii]t['’]s|[Ii]t is) (locker|desk|parking (?:space|spot|bay)|pigeonhole|mailbox|storage unit|pod)(?: number| no\.?| #)?(?: is| was|:)? #?(\d{1,5}[A-Z]?)(?![\p{L}\p{N}:.,]\d|[\p{L}\p{N}])(?=\s*$|\s*[.,;:!?)]|\s+(?:now|and|but|on|at|in|next|by|top|bottom|row|floor|near|for|so|though|tho|lol|pls|btw)\b)/gu;
 /** Named by what it opens, the last word: "gym locker combo" and "locker combination" are one code, "side door code" the "door code". */
 const codeName = (thing: string, kind: string) => `${thing.trim().split(/\s+/).at(-1)!.toLowerCase()} ${/^combo/i.test(kind) ? 'combination' : kind.toLowerCase() === 'pin' ? 'PIN' : kind.toLowerCase()}`;
 
@@ -135,8 +136,12 @@ const TARGET_VALUE = String.raw`([$£€]?\d[\d,]*(?:\.\d+)?(?:\s?(?:g|kg|lbs?|k
  * 140g", "we'll start with a daily step goal of 9000 steps", "let's lower your daily protein target to 120g",
  * "bump my step goal up to 11k". The new value replaces the old.
  */
-const SET_TARGET = new RegExp(String.raw`\b(?:set|start with|aim for|go with|stick with|agree on|settle on)\s+(?:a|an|the|your|my|our)\s+(?:new\s+)?${TARGET_ATTR}\s+(?:of|at)\s+${TARGET_VALUE}`, 'giu');
-const MOVE_TARGET = new RegExp(String.raw`\b(?:lower|rais|increas|decreas|reduc|drop|bump|cut|chang|mov|adjust|push|set)[a-z]*\s+(?:your|my|the|our)\s+${TARGET_ATTR}\s+(?:up\s+|down\s+|back\s+)?to\s+${TARGET_VALUE}`, 'giu');
+/** Who agrees a target in a chat about one's own: "let's", "we'll", "I'll", "can we", "ok"; up to four words may come between ("let's be realistic and lower …"). */
+const TARGET_CUE = String.raw`(?:^|\b(?:let's|lets|let us|we'll|we will|we can|we should|i'll|i will|i'm going to|im going to|i want to|i'd like to|can we|could we|shall we|i've|i have|we've|we have|i|we|ok|okay)\s+(?:[\w'’]+\s+){0,4}?)`;
+const SET_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:set|start with|aim for|go with|stick with|agree on|settle on)\s+(?:a|an|your|my|our)\s+(?:new\s+)?${TARGET_ATTR}\s+(?:of|at)\s+${TARGET_VALUE}`, 'giu');
+const MOVE_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:lower|rais|increas|decreas|reduc|drop|bump|cut|chang|mov|adjust|push|set)[a-z]*\s+(?:your|my|our)\s+${TARGET_ATTR}\s+(?:up\s+|down\s+|back\s+)?to\s+${TARGET_VALUE}`, 'giu');
+/** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
+const NOT_AGREED = /\b(?:if|unless|possible|don't|dont|do not|not yet|never|maybe|might|most people|people usually)\b/i;
 const targetName = (said: string) => said.trim().toLowerCase();
 
 /**
@@ -172,8 +177,8 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   // saved your race date as April 19", "I've moved your strength days to FlexHub". The attribute as said, the value short.
   { pattern: SAVED_YOUR, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
   { pattern: SAVED_YOUR_TOO, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
-  { pattern: SET_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true },
-  { pattern: MOVE_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true },
+  { pattern: SET_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true },
+  { pattern: MOVE_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
@@ -255,8 +260,8 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // "locker combo is 4417", "owner says door code is 2719": a code of digits that opens something.
   // "the alarm code at the office is 7731": where it opens may come between.
   { pattern: new RegExp(`\\b${SECRET_CODE}(?: (?:at|for|on|to) (?:the|my|our) [a-z]+)?(?: is| was|:)? (\\d{3,8})\\b`, 'gu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), inTask: true },
-  { pattern: SET_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true, inTask: true },
-  { pattern: MOVE_TARGET, build: (m) => profile(ME, targetName(m[1]!), m[2]!), change: true, inTask: true },
+  { pattern: SET_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
+  { pattern: MOVE_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
   // "its locker 87", "my desk is 4B", "our parking space number is 22": a numbered place of one’s own; one said later is the one now.
   { pattern: OWN_NUMBERED, build: (m) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!), change: true, inTask: true },
   // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
@@ -360,91 +365,156 @@ function preference(subject: string, what: string, polarity: string) {
 /** "Actually it's the 5th" corrects the previous fact's value without naming the attribute. */
 const BARE_CORRECTION = new RegExp(`^(?:actually|sorry|correction|no wait|wait,? no)[,:]? (?:it'?s|it is|that'?s|that is|i meant) (?:actually )?${VALUE}(?:,? not [^.!?]+)?[.!]?$`, 'iu');
 
-/** A short value that can replace another: a day, a time, an amount, a count, a code. */
-const SHORT_VALUE = String.raw`(?:[$£€]\s?\d[\d,.]*(?:\s?(?:k|m))?|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d[\d,.:/]*(?:st|nd|rd|th)?(?:\s?(?:kg|g|mg|ml|km|mins?|minutes|hours?|hrs?|%|pm|am|edition|floor|seats?|people|licen[cs]es))?|(?:[A-Z]{1,6}-)?[A-Z]{0,6}\d[A-Z0-9-]{2,}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+/** A short value that can replace another: a code, an amount, a time, a day, a count with its unit. */
+const SHORT_VALUE = String.raw`(?:[A-Z]{1,6}-?\d[A-Z0-9-]{2,}|\d[A-Z0-9]*-[A-Z0-9-]+|[$£€]\s?\d[\d,.]*(?:\s?(?:k|m))?|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d[\d,.:/]*(?:st|nd|rd|th)?(?:\s?(?:kg|g|mg|ml|km|mins?|minutes|hours?|hrs?|%|pm|am|edition|floor|seats?|people|licen[cs]es))?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+/** Where a short value ends: not inside a word, a number or a code ("448-120" is one value). */
+const VALUE_END = String.raw`(?![\p{L}\p{N}-])`;
 /**
  * A value said with the one it replaces: "actually its the 14th not the 12th", "they want £7 not £5", "the
  * reference is no longer PG-448120, it's now PG-448172", "not the 15th any more, it's the 17th". Both sides a value
- * of one kind (a day for a day, an amount or a bare number for an amount).
+ * of one kind (a day for a day, an amount or a number for an amount, a code for a code).
  */
 const INSTEAD_PATTERNS: readonly { pattern: RegExp; now: number; was: number }[] = [
-  { pattern: new RegExp(String.raw`\b(?:no longer|not|isn't|isnt|is not|wasn't|wasnt)\s+(?:the\s+)?(${SHORT_VALUE})(?:\s+any\s?more)?,?\s+(?:it's|its|it’s|it is|but|now)\s+(?:now\s+)?(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu'), now: 2, was: 1 },
-  { pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])(?:the\s+)?(${SHORT_VALUE}),?\s+(?:not|rather than|instead of)\s+(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu'), now: 1, was: 2 },
+  { pattern: new RegExp(String.raw`\b(?:no longer|not|isn't|isnt|is not|wasn't|wasnt)\s+(?:the\s+)?(${SHORT_VALUE})${VALUE_END}(?:\s+any\s?more)?,?\s+(?:it's|its|it’s|it is|but|now)\s+(?:now\s+)?(?:the\s+)?(${SHORT_VALUE})${VALUE_END}`, 'giu'), now: 2, was: 1 },
+  { pattern: new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:the\s+)?(${SHORT_VALUE})${VALUE_END},?\s+(?:not|rather than|instead of)\s+(?:the\s+)?(${SHORT_VALUE})${VALUE_END}`, 'giu'), now: 1, was: 2 },
 ];
 const valueKind = (text: string) => (/[$£€]/.test(text) ? 'number' : /(?:st|nd|rd|th)$|day$/i.test(text) ? 'day' : /\d:\d|[ap]m$/i.test(text) ? 'time' : /[A-Z]/.test(text) ? 'code' : 'number');
+/** A number's unit, when it has one ("4 hours" → "hour"); an amount's is its currency. */
+const unitOf = (value: string) => /^[$£€]/.exec(value)?.[0] ?? /[\p{L}%]+$/u.exec(value)?.[0]?.toLowerCase().replace(/s$/, '');
+/** A bare number ("6", "2020") says too little of what it is to replace another. */
+const bareNumber = (value: string) => valueKind(value) === 'number' && !unitOf(value);
 const sameValue = (a: string, b: string) => {
   const norm = (v: string) => v.toLowerCase().replace(/^the\s+/, '').replace(/[$£€,\s]/g, '');
   return norm(a) === norm(b);
 };
 /** Words of a clause that name nothing (what stands before a corrected value). */
-const NAMES_NOTHING = /^(?:ok|okay|so|but|and|oh|also|actually|wait|hey|hmm|omg|lol|ugh|my|your|our|their|his|her|bad|r|u|ur|w|its|it's|it’s|it|is|are|was|were|be|the|a|an|now|there|here|then|just|want|wants|wanted|said|says|say|think|thing|i|we|they|he|she|you|me|us|them|not|bc|because|that|this|well|yeah|yes|no|sorry|right|still|only|really|will|would|can|could|should|get|got|have|has|had|do|does|did|to|of|for|on|in|at|by|with|from)$/i;
+const NAMES_NOTHING = /^(?:ok|okay|so|but|and|oh|also|actually|wait|hey|hmm|omg|lol|ugh|my|your|our|their|his|her|him|bad|r|u|ur|w|its|it's|it’s|it|is|are|was|were|be|been|the|a|an|now|there|here|then|just|want|wants|wanted|said|says|say|think|thing|i|we|they|he|she|you|me|us|them|not|bc|because|that|this|well|yeah|yes|no|sorry|right|still|only|really|will|would|can|could|should|get|got|have|has|had|do|does|did|to|of|for|on|in|at|by|with|from|happened|try|aim|go|make|need|needs)$/i;
+/** Sentences of one record read for a value said with the one it replaces: enough for a message, bounded for a hostile one. */
+const INSTEAD_SENTENCES_PER_RECORD = 8;
+/** Earlier values a holder is looked for among: the batch's latest candidates, and the store. */
+const HOLDER_CANDIDATES = 60;
 
-/** "make that 5:15", "make it £40", "make that 4 hours a day": the new value alone, replacing the last of its kind. */
-const MAKE_THAT = new RegExp(String.raw`\bmake (?:that|it) (?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'iu');
-/** Every short value a text says, in order. */
-const SHORT_VALUES = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:the\s+)?(${SHORT_VALUE})(?![\p{L}\p{N}])`, 'giu');
-/** A number's unit, when it has one ("4 hours" → "hours"); a day, a time and an amount are their own kind. */
-const unitOf = (value: string) => /[\p{L}%]+$/u.exec(value.replace(/^[$£€]/, ''))?.[0]?.toLowerCase().replace(/s$/, '');
-
-/**
- * "make that 5:15 then?", "make that 4 hours a day": the value said last in the batch before it, of the same kind
- * (a time for a time, an amount for an amount, a number with the same unit; a bare number is too loose to say), is
- * the one it replaces. Read as `saidInstead` reads "5:15 not 4:30pm".
- */
-function madeThat(sentence: string, subject: string, record: UpdaterInput['records'][number], input: UpdaterInput, candidates: readonly Candidate[]): Candidate[] {
-  const made = MAKE_THAT.exec(sentence);
-  if (!made) return [];
-  const now = trimPhrase(made[1]!);
-  const kind = valueKind(now);
-  if (kind === 'number' && !/[$£€]/.test(now) && !unitOf(now)) return [];
-  const before = input.records.slice(0, input.records.indexOf(record)).slice(-10);
-  const said = before.flatMap((r) => [...r.content.matchAll(SHORT_VALUES)].map((m) => trimPhrase(m[1]!)));
-  const was = said.reverse().find((value) => valueKind(value) === kind && !sameValue(value, now) && (kind !== 'number' || unitOf(value) === unitOf(now)));
-  return was ? saidInstead(`${now} not ${was}`, subject, record.id, record.timestamp, input, candidates).map((c) => ({ ...c, statement: trimPhrase(sentence) })) : [];
+/** The words of a clause before a position that name what a value is of ("door price", "load in"). */
+function namedBefore(sentence: string, at: number): string {
+  const before = sentence.slice(Math.max(0, at - 120), at).split(/[,;:.!?—–()]|\s-\s/).at(-1) ?? '';
+  return before.toLowerCase().split(/\s+/).filter((word) => /^[\p{L}-]{2,}$/u.test(word) && !NAMES_NOTHING.test(word)).slice(-2).join(' ');
 }
 
+/** A valid ISO date: the month's day exists ("2026-06-31" does not). */
+const realDay = (iso: string) => /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
+
 /**
- * A value said with the one it replaces, read as a correction: of the fact that held the old value (in this batch
- * or the store) when one did; else as what it was and what it is, named by the words before it, so the patch keeps
- * the old value as replaced and the history that stated it is marked (domain/supersession.ts).
+ * A value said with the one it replaces, read as a correction: of the fact that held the old value when exactly one
+ * did and the sentence names what it is of (a word of its subject or attribute), or it is of the last few records
+ * of the batch; else as what it was and what it is, named by the words before it in the clause, so the patch keeps
+ * the old value as replaced and the history that stated it is marked (domain/supersession.ts). Nothing when no
+ * word names it, or when both sides are bare numbers ("we have not 1 but 2 dogs", "2 + 2 is 4 not 5").
  */
-function saidInstead(sentence: string, subject: string, recordId: string, timestamp: string, input: UpdaterInput, candidates: readonly Candidate[]): Candidate[] {
+function saidInstead(sentence: string, subject: string, record: UpdaterInput['records'][number], reading: BatchReading, name?: string): Candidate[] {
   for (const { pattern, now: n, was: w } of INSTEAD_PATTERNS) {
     for (const match of sentence.matchAll(pattern)) {
       const now = trimPhrase(match[n]!);
       const was = trimPhrase(match[w]!);
+      const named = name ?? namedBefore(sentence, match.index ?? 0);
       if (!now || !was || sameValue(now, was) || valueKind(now) !== valueKind(was)) continue;
       const statement = trimPhrase(sentence);
-      const bareDay = /^([0-3]?\d)(?:st|nd|rd|th)$/i;
-      // The fact that held it: its value said the same way, or a date whose day it names.
-      const stored = input.existing.map((item) => ({ table: 'profile' as const, row: (item.row ?? {}) as Record<string, string | null>, statement: '', correction: false, evidence: [] as string[] }));
-      const holder = [...candidates, ...stored].reverse().find((c) => {
-        const value = c.row.value ?? '';
-        if (sameValue(value, was)) return true;
-        const day = bareDay.exec(was.replace(/^the\s+/i, ''));
-        return day !== null && c.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) && Number(value.slice(8)) === Number(day[1]);
-      });
+      const holder = reading.holderOf(was, sentence, record);
       if (holder) {
-        const day = bareDay.exec(now.replace(/^the\s+/i, ''));
-        const value = holder.row.attribute === 'date' && day && /^\d{4}-\d{2}-\d{2}$/.test(holder.row.value ?? '') ? `${holder.row.value!.slice(0, 8)}${day[1]!.padStart(2, '0')}` : now;
-        if (holder.row.attribute === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
-        return [{ table: holder.table, row: withDate({ ...holder.row, value }, timestamp), statement, correction: true, explicit: true, evidence: [recordId] }];
+        const day = /^(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)$/i.exec(now);
+        const dated = holder.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(holder.row.value ?? '');
+        const value = dated && day ? `${holder.row.value!.slice(0, 8)}${day[1]!.padStart(2, '0')}` : now;
+        if (dated && !realDay(value)) continue;
+        return [{ table: holder.table, row: withDate({ ...holder.row, value }, record.timestamp), statement, correction: true, explicit: true, evidence: [record.id] }];
       }
-      // Named by the words before it in its clause ("door price", "load in"); else by the value it replaces.
-      const before = sentence.slice(0, match.index).split(/[,;:.!?—–()]|\s-\s/).at(-1) ?? '';
-      const named = before.toLowerCase().split(/\s+/).filter((word) => /^[\p{L}-]+$/u.test(word) && !NAMES_NOTHING.test(word)).slice(-2).join(' ');
-      const attribute = named || `value replacing ${was}`;
+      // Named by nothing ("its the 14th not the 12th"), it is named by the value it replaces, and that value is
+      // marked only in lines said before it (domain/supersession.ts); two bare numbers say too little for that.
+      if (!named && bareNumber(now) && bareNumber(was)) continue;
+      const attribute = named || `${REPLACING} ${was}`;
       return [
-        { table: 'profile', row: { subject, attribute, value: was }, statement, correction: false, evidence: [recordId] },
-        { table: 'profile', row: { subject, attribute, value: now }, statement, correction: true, explicit: true, evidence: [recordId] },
+        { table: 'profile', row: { subject, attribute, value: was }, statement, correction: false, evidence: [record.id] },
+        { table: 'profile', row: { subject, attribute, value: now }, statement, correction: true, explicit: true, evidence: [record.id] },
       ];
     }
   }
   return [];
 }
 
+/** "make that 5:15", "could we make it £40": a new value alone, at a request's start (not "I don't think we can make it 8pm"). */
+const MAKE_THAT = new RegExp(String.raw`(?:^|\b(?:can we|could we|shall we|let's|lets|ok|okay|pls|please|actually|so|then|oh|hmm|no|wait|sorry)[,]?\s+)make (?:that|it) (?:the\s+)?(${SHORT_VALUE})${VALUE_END}`, 'iu');
+/** Every short value a text says, in order. */
+const SHORT_VALUES = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:the\s+)?(${SHORT_VALUE})${VALUE_END}`, 'giu');
+/** Characters of a record read for the values "make that" may replace. */
+const MAKE_THAT_READ_CHARS = 2_000;
+
+/**
+ * "make that 5:15 then?", "make that 4 hours a day": the value said last in the batch before it, of the same kind
+ * (a time for a time, an amount for an amount, a number with the same unit; a bare number is too loose to say), is
+ * the one it replaces. Read as `saidInstead` reads "5:15 not 4:30pm".
+ */
+function madeThat(sentence: string, subject: string, record: UpdaterInput['records'][number], reading: BatchReading): Candidate[] {
+  const made = MAKE_THAT.exec(sentence);
+  if (!made || /\b(?:don't|dont|do not|can't|cant|cannot|won't|wont|never|might|may|maybe|if)\b/i.test(sentence.slice(0, made.index))) return [];
+  const now = trimPhrase(made[1]!);
+  if (bareNumber(now)) return [];
+  const kind = valueKind(now);
+  const was = reading.valuesBefore(record).find(({ value }) => valueKind(value) === kind && !sameValue(value, now) && (kind !== 'number' || unitOf(value) === unitOf(now)));
+  // Named by the words before the old value where it was said ("collect her at 2:15pm" is "collect").
+  return was && was.named ? saidInstead(`${now} not ${was.value}`, subject, record, reading, was.named).map((c) => ({ ...c, statement: trimPhrase(sentence) })) : [];
+}
+
+/**
+ * What the readings of one batch share, built once: the values of earlier records, newest first, and the facts that
+ * may hold a value a later sentence replaces.
+ */
+interface BatchReading {
+  /** Short values said in the ten records before this one, the latest first, each with the words naming it. */
+  valuesBefore(record: UpdaterInput['records'][number]): { value: string; named: string }[];
+  /** The one fact that held `was`: named by the sentence, or said in the last few records of the batch. */
+  holderOf(was: string, sentence: string, record: UpdaterInput['records'][number]): Candidate | undefined;
+}
+
+function batchReading(input: UpdaterInput, candidates: readonly Candidate[]): BatchReading {
+  const values = new Map<string, { value: string; named: string }[]>();
+  const valuesOf = (r: UpdaterInput['records'][number]) => {
+    let found = values.get(r.id);
+    if (!found) {
+      const text = r.content.slice(0, MAKE_THAT_READ_CHARS);
+      values.set(r.id, (found = [...text.matchAll(SHORT_VALUES)].map((m) => ({ value: trimPhrase(m[1]!), named: namedBefore(text, m.index ?? 0) }))));
+    }
+    return found;
+  };
+  const stored: Candidate[] = input.existing.map((item) => ({ table: 'profile', row: (item.row ?? {}) as Record<string, string | null>, statement: '', correction: false, evidence: [] }));
+  const position = new Map(input.records.map((r, i) => [r.id, i]));
+  return {
+    valuesBefore: (record) => {
+      const at = position.get(record.id) ?? 0;
+      return input.records.slice(Math.max(0, at - 10), at).flatMap(valuesOf).reverse();
+    },
+    holderOf: (was, sentence, record) => {
+      const holds = (c: Candidate) => {
+        const value = c.row.value ?? '';
+        if (sameValue(value, was)) return true;
+        const day = /^(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)$/i.exec(was);
+        return day !== null && c.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) && Number(value.slice(8)) === Number(day[1]);
+      };
+      const words = new Set(sentence.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length >= 3 && !NAMES_NOTHING.test(w)));
+      const named = (c: Candidate) => `${c.row.subject ?? ''} ${c.row.attribute ?? ''}`.toLowerCase().split(/[^\p{L}\p{N}-]+/u).some((w) => words.has(w));
+      const at = position.get(record.id) ?? 0;
+      const recent = (c: Candidate) => c.evidence.some((id) => at - (position.get(id) ?? -99) <= 5);
+      const all = [...candidates.slice(-HOLDER_CANDIDATES), ...stored].filter(holds);
+      const byName = all.filter(named);
+      if (byName.length > 0) return byName.length === 1 || new Set(byName.map((c) => `${c.row.subject}\u0000${c.row.attribute}`)).size === 1 ? byName.at(-1) : undefined;
+      // Unnamed, only a value said in the last few records, never a bare number (Grandad's age is not the van's 85).
+      if (bareNumber(was)) return undefined;
+      const near = all.filter(recent);
+      return near.length === 1 ? near[0] : undefined;
+    },
+  };
+}
+
 export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   const candidates: Candidate[] = [];
+  const reading = batchReading(input, candidates);
   deep = true;
   /** The last person named in the batch, for "she lives in Oslo". */
   let lastPerson: string | undefined;
@@ -458,10 +528,10 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         supersedeWithinBatch(candidates, candidate);
         candidates.push(candidate);
       }
-      // "it's not the 27th, it's Thursday the 28th": an agent's correction of a value said before.
-      for (const said of heldSentences(authorOf(record).content)) {
-        if (told.some((c) => c.statement === trimPhrase(said)) || isHypothetical(said)) continue;
-        candidates.push(...saidInstead(said.replace(/[’‘]/g, "'"), userKey, record.id, record.timestamp, input, candidates));
+      // "it's not the 27th, it's Thursday the 28th": an agent's correction of a value said before (not its advice).
+      for (const said of heldSentences(authorOf(record).content).slice(0, INSTEAD_SENTENCES_PER_RECORD)) {
+        if (told.some((c) => c.statement === trimPhrase(said)) || isHypothetical(said) || isSmallTalk(said) || looksLikeInstruction(said)) continue;
+        candidates.push(...saidInstead(said.replace(/[’‘]/g, "'"), userKey, record, reading));
       }
       continue;
     }
@@ -470,13 +540,12 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       deep = index < DEEP_SENTENCES_PER_RECORD;
       const people = deep ? personNames(restoreDots(held)) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
-      // "could we make that 4:30?": a request, and a new value for the last of its kind.
-      const made = MAKE_THAT.test(held) ? madeThat(held, author.key, record, input, candidates) : [];
-      if (made.length > 0) {
-        candidates.push(...made);
-        continue;
-      }
       const asksTask = TASK_LIKE.test(held);
+      // "could we make that 4:30?": a request, and a new value for the last of its kind.
+      // (Asked as a question, so not read as hypothetical: madeThat has its own guard against "if", "might", "don't".)
+      const made = index < INSTEAD_SENTENCES_PER_RECORD && !isSmallTalk(held) ? madeThat(held, author.key, record, reading) : [];
+      candidates.push(...made);
+      if (made.length > 0 && asksTask) continue;
       const taskLike = asksTask && !TOLD_IN_TASK.some((pattern) => pattern.test(held.replace(WHO_ASIDE, '')));
       if (isSmallTalk(held) || isHypothetical(held) || looksLikeInstruction(held) || taskLike) {
         if (people.length > 0) lastPerson = people[people.length - 1];
@@ -485,12 +554,22 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       const correction = isCorrection(held);
       // "marcus (my fiance) is gluten free": an aside saying who someone is stands between them and what is said of them.
       const sentence = (correction ? statedValue(held) : held).replace(WHO_ASIDE, '');
+      // "my rent is £950 not £900", "its the 14th not the 12th": the value with the one it replaces, before any
+      // other reading takes "£950 not £900" for the value.
+      const insteadAt = made.length === 0 && index < INSTEAD_SENTENCES_PER_RECORD && /\b(?:not|rather than|instead of|no longer)\b/i.test(held);
+      // A correction in words ("wait actually its the 10th to the 12th not the 9th") is read by its own rules first.
+      const instead = insteadAt && !isCorrection(held) ? saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading) : [];
+      if (instead.length > 0) {
+        candidates.push(...instead);
+        if (people.length > 0) lastPerson = people[people.length - 1];
+        continue;
+      }
       const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
       for (const { pattern, build, change, fallback, inTask } of PATTERNS) {
         if (fallback && found.length > 0) continue;
         if (asksTask && !inTask) continue;
         for (const match of sentence.matchAll(pattern)) {
-          const built = build(match);
+          const built = build(match, sentence);
           if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });
         }
       }
@@ -554,8 +633,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: sameRecord ? [...previous.evidence] : [record.id] });
         matched = true;
       }
+      if (!matched && insteadAt && correction) candidates.push(...saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading));
       // "its the 14th not the 12th", "£7 not £5": a value said with the one it replaces.
-      if (!matched) candidates.push(...saidInstead(held.replace(/[’‘]/g, "'"), author.key, record.id, record.timestamp, input, candidates));
     }
   }
 
@@ -602,7 +681,7 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
     }
     for (const { pattern, build, change } of ASSISTANT_PATTERNS) {
       for (const match of held.matchAll(pattern)) {
-        const built = build(match);
+        const built = build(match, held);
         // "your balance is not 240, it's 310": the value is after the denial (saidInstead).
         if (!built || /^not\b/i.test(built.row.value ?? '')) continue;
         const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? userKey : v]));

@@ -236,7 +236,7 @@ function showTitle(name: string): boolean {
 }
 
 /** Last words that make a name a business or an institution, not a person. */
-const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering|fiber|fibre|broadband|telecoms?|wireless|networks?|communications|cable|internet|accounting|accountants|architects|consulting|consultants|realty|properties|rentals|lodge|cabins|resort|motel|hostel|spa|storage|plumbing|electrical|construction|builders|roofing|landscaping|cleaners|cleaning|media|agency|travel|tours|foods|veterinary|kennels|grooming)$/i;
+const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering|fiber|fibre|broadband|telecoms?|wireless|networks?|communications|internet|accounting|accountants|architects|consulting|consultants|realty|properties|rentals|cabins|resort|motel|hostel|spa|storage|plumbing|electrical|construction|builders|roofing|landscaping|cleaners|cleaning|media|agency|travel|tours|foods|veterinary|kennels|grooming)$/i;
 
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
@@ -294,6 +294,16 @@ const DEPARTMENTS = new Set(
     'billing', 'helpdesk', 'it', 'infra', 'infrastructure', 'logistics', 'purchasing', 'treasury', 'audit', 'research', 'management',
     // Teams and functions chat names like people ("QA signed off", "Payments wants it").
     'qa', 'pm', 'ux', 'ui', 'pr', 'cs', 'devops', 'product', 'design', 'data', 'platform', 'core', 'payments', 'mobile', 'frontend', 'backend', 'growth', 'leadership',
+  ],
+);
+
+/** What a relation word is often followed by that is no name: "my dentist appointment", "my sister wedding", "my boss call". */
+const RELATION_THINGS = new Set(
+  [
+    'appointment', 'appointments', 'appt', 'appts', 'wedding', 'party', 'birthday', 'funeral', 'graduation', 'visit', 'call', 'meeting',
+    'checkup', 'check-up', 'surgery', 'operation', 'bill', 'bills', 'account', 'phone', 'email', 'number', 'address', 'house', 'flat',
+    'apartment', 'place', 'car', 'office', 'job', 'work', 'school', 'class', 'recital', 'game', 'match', 'show', 'concert', 'trip',
+    'flight', 'dinner', 'lunch', 'plans', 'stuff', 'things', 'kids', 'dog', 'cat', 'team', 'group', 'chat', 'text', 'review', 'results',
   ],
 );
 
@@ -482,8 +492,8 @@ export function recaseKnownNames<T extends { readonly content: string }>(records
   for (const record of records) {
     for (const match of record.content.matchAll(RELATION_THEN_WORD)) {
       const word = match[1]!;
-      // "my dentist appointment", "my sister's wedding": an English word the lexicon knows as no name is the thing, not a name.
-      if (!nameLike(word) || NOT_ORGANISATIONS.has(word) || (lexiconTags(word) === undefined && inWordList(word))) continue;
+      // "my dentist appointment", "my sister wedding": the thing of the relation, not a name ("my sister ivy" is one).
+      if (!nameLike(word) || NOT_ORGANISATIONS.has(word) || RELATION_THINGS.has(word)) continue;
       // "our client retries", "my brother can't come": what they do is not their name.
       const at = match.index ?? 0;
       const phrase = record.content.slice(at, at + match[0].length + 24);
