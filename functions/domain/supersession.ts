@@ -189,15 +189,15 @@ function valueShape(text: string): string | undefined {
 }
 /** A number's unit ("140g" → "g", "9000 steps" → "step"); none for a bare number. */
 const unitOf = (value: string) => /\d\s?([\p{L}%]+)$/u.exec(value.trim())?.[1]?.toLowerCase().replace(/e?s$/, '');
-/** Words after which a line speaks of someone else's thing, not the user's ("Mum's birthday", "Dana is"). */
+/** Words by which a line speaks of someone else's thing, not the user's ("Mum's birthday", "her step goal"). */
 const SOMEONE_ELSES = /\b\p{Lu}\p{Ll}+['’]s\b|\b(?:mum|mom|dad|mother|father|sister|brother|wife|husband|partner|son|daughter|friend|boss|his|her|their)['’]?s?\b/u;
 /** Values that do not change, so a line with another one is of another person or thing. */
 const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
 
 /**
  * Whether a line speaks of what a `later` value is of, with another value of its kind: the words naming it as one
- * phrase ("step goal", "installation visit"), and within eight words of it a value of the same shape (a number with
- * the same unit, a bare number for a bare one). Not a line about someone else's ("Mum's birthday is May 2").
+ * phrase ("step goal", "installation visit"), and within eight words of it a value of the same shape (for a number,
+ * one `likeNumber` allows). Not a line about someone else's ("Mum's birthday is May 2") when the value is the user's.
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
   const words = r.about ?? [];
@@ -326,14 +326,13 @@ function statesValue(
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
   if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;
-  // Said in so many words. A common word must come with whom it is about, named in the line or saying it
-  // (Dana's retired "vegetarian" is not every line that says vegetarian); a value no common word could be
-  // says it alone ("she loves it at Fernwood Labs", "Saved: locker combination 4417").
-  // A short value with a digit ("9th", "£12", "5pm") is taken as said of it only before it was replaced, beside the
-  // words naming what it is of ("tickets are £12", not "parking was £12").
+  // Said in so many words. A short value with a digit ("9th", "£12", "5pm") is taken as said of it only before it
+  // was replaced, beside the words naming what it is of ("tickets are £12", not "parking was £12").
   const said =
     states(line.text, r.value) ||
     (SHORT_DIGITS.test(r.value.trim()) && before(line.at, r.at) && holds(line.text, r.value) && (r.onlyBefore === true || ((r.about ?? []).length > 0 && r.about!.every((word) => holds(line.text, word) || holds(line.text, `${word}s`)))));
+  // A common word must come with whom it is about, named in the line or saying it (Dana's retired "vegetarian" is not
+  // every line that says vegetarian); a value no common word could be says it alone ("Saved: locker combination 4417").
   return said && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
 }
 

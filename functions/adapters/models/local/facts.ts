@@ -407,8 +407,9 @@ const realDay = (iso: string) => /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNa
  * A value said with the one it replaces, read as a correction: of the fact that held the old value when exactly one
  * did and the sentence names what it is of (a word of its subject or attribute), or it is of the last few records
  * of the batch; else as what it was and what it is, named by the words before it in the clause, so the patch keeps
- * the old value as replaced and the history that stated it is marked (domain/supersession.ts). Nothing when no
- * word names it, or when both sides are bare numbers ("we have not 1 but 2 dogs", "2 + 2 is 4 not 5").
+ * the old value as replaced and the history that stated it is marked (domain/supersession.ts); when no word names
+ * it, `value replacing <old>`. Nothing when both sides are bare numbers and nothing names them ("we have not 1 but
+ * 2 dogs", "2 + 2 is 4 not 5").
  */
 function saidInstead(sentence: string, subject: string, record: UpdaterInput['records'][number], reading: BatchReading, name?: string): Candidate[] {
   for (const { pattern, now: n, was: w } of INSTEAD_PATTERNS) {
@@ -558,7 +559,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       // other reading takes "£950 not £900" for the value.
       const insteadAt = made.length === 0 && index < INSTEAD_SENTENCES_PER_RECORD && /\b(?:not|rather than|instead of|no longer)\b/i.test(held);
       // A correction in words ("wait actually its the 10th to the 12th not the 9th") is read by its own rules first.
-      const instead = insteadAt && !isCorrection(held) ? saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading) : [];
+      const instead = insteadAt && !correction ? saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading) : [];
       if (instead.length > 0) {
         candidates.push(...instead);
         if (people.length > 0) lastPerson = people[people.length - 1];
@@ -633,8 +634,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         candidates.push({ ...previous, row, statement: `${previous.row.attribute} of ${previous.row.subject}: ${row.value} (corrected)`, correction: true, explicit: true, evidence: sameRecord ? [...previous.evidence] : [record.id] });
         matched = true;
       }
+      // A correction in words that its own rules did not read ("sorry, £15 not £12 for the tickets").
       if (!matched && insteadAt && correction) candidates.push(...saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading));
-      // "its the 14th not the 12th", "£7 not £5": a value said with the one it replaces.
     }
   }
 
