@@ -29,9 +29,6 @@ export const BUNDLED_LANE = [
 export const MOTO_ONLY = [
   'test/integration/eval.test.ts',
   'test/integration/eval-loop.test.ts',
-  // What the local model reads from chat and how the read path marks it: the AWS calls are consolidation's and
-  // the read route's, which the files above make too (39 s of the LocalStack lane at stop 43).
-  'test/integration/current-value.test.ts',
   'test/integration/cli.test.ts',
   'test/integration/mcp.test.ts',
   'test/integration/inspector.test.ts',
