@@ -400,6 +400,8 @@ function namedBefore(sentence: string, at: number): string {
   return before.toLowerCase().split(/\s+/).filter((word) => /^[\p{L}-]{2,}$/u.test(word) && !NAMES_NOTHING.test(word)).slice(-2).join(' ');
 }
 
+/** A day of a month said alone: "the 12th", "3rd". */
+const BARE_DAY = /^(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)$/i;
 /** A valid ISO date: the month's day exists ("2026-06-31" does not). */
 const realDay = (iso: string) => /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
 
@@ -411,7 +413,9 @@ const realDay = (iso: string) => /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNa
  * it, `value replacing <old>`. Nothing when both sides are bare numbers and nothing names them ("we have not 1 but
  * 2 dogs", "2 + 2 is 4 not 5").
  */
-function saidInstead(sentence: string, subject: string, record: UpdaterInput['records'][number], reading: BatchReading, name?: string): Candidate[] {
+function saidInstead(said: string, subject: string, record: UpdaterInput['records'][number], reading: BatchReading, name?: string): Candidate[] {
+  // Typographic apostrophes read as plain ones ("it’s now").
+  const sentence = said.replace(/[’‘]/g, "'");
   for (const { pattern, now: n, was: w } of INSTEAD_PATTERNS) {
     for (const match of sentence.matchAll(pattern)) {
       const now = trimPhrase(match[n]!);
@@ -421,7 +425,7 @@ function saidInstead(sentence: string, subject: string, record: UpdaterInput['re
       const statement = trimPhrase(sentence);
       const holder = reading.holderOf(was, sentence, record);
       if (holder) {
-        const day = /^(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)$/i.exec(now);
+        const day = BARE_DAY.exec(now);
         const dated = holder.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(holder.row.value ?? '');
         const value = dated && day ? `${holder.row.value!.slice(0, 8)}${day[1]!.padStart(2, '0')}` : now;
         if (dated && !realDay(value)) continue;
@@ -495,7 +499,7 @@ function batchReading(input: UpdaterInput, candidates: readonly Candidate[]): Ba
       const holds = (c: Candidate) => {
         const value = c.row.value ?? '';
         if (sameValue(value, was)) return true;
-        const day = /^(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)$/i.exec(was);
+        const day = BARE_DAY.exec(was);
         return day !== null && c.row.attribute === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) && Number(value.slice(8)) === Number(day[1]);
       };
       const words = new Set(sentence.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length >= 3 && !NAMES_NOTHING.test(w)));
@@ -532,7 +536,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       // "it's not the 27th, it's Thursday the 28th": an agent's correction of a value said before (not its advice).
       for (const said of heldSentences(authorOf(record).content).slice(0, INSTEAD_SENTENCES_PER_RECORD)) {
         if (told.some((c) => c.statement === trimPhrase(said)) || isHypothetical(said) || isSmallTalk(said) || looksLikeInstruction(said)) continue;
-        candidates.push(...saidInstead(said.replace(/[’‘]/g, "'"), userKey, record, reading));
+        candidates.push(...saidInstead(said, userKey, record, reading));
       }
       continue;
     }
@@ -559,7 +563,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       // other reading takes "£950 not £900" for the value.
       const insteadAt = made.length === 0 && index < INSTEAD_SENTENCES_PER_RECORD && /\b(?:not|rather than|instead of|no longer)\b/i.test(held);
       // A correction in words ("wait actually its the 10th to the 12th not the 9th") is read by its own rules first.
-      const instead = insteadAt && !correction ? saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading) : [];
+      const instead = insteadAt && !correction ? saidInstead(held, author.key, record, reading) : [];
       if (instead.length > 0) {
         candidates.push(...instead);
         if (people.length > 0) lastPerson = people[people.length - 1];
@@ -635,7 +639,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         matched = true;
       }
       // A correction in words that its own rules did not read ("sorry, £15 not £12 for the tickets").
-      if (!matched && insteadAt && correction) candidates.push(...saidInstead(held.replace(/[’‘]/g, "'"), author.key, record, reading));
+      if (!matched && insteadAt && correction) candidates.push(...saidInstead(held, author.key, record, reading));
     }
   }
 
@@ -715,7 +719,7 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
     const bareDay = /^\W*(?:on |for )?(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b(?! of)/i.exec(match[2]!);
     if (known && bareDay) {
       const iso = `${known.slice(0, 8)}${String(Number(bareDay[1])).padStart(2, '0')}`;
-      if (!Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)) return { subject, iso };
+      if (realDay(iso)) return { subject, iso };
     }
     const date = resolveDate(match[2]!, timestamp, true);
     // "the tasting got pushed to thurs" when it was next tuesday: put off, so the Thursday after it.
