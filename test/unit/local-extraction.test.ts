@@ -1729,3 +1729,39 @@ describe('stop 43: a value said with the one it replaces', () => {
     expect(adds(['we need 4 chairs, not 6 tables', "I'd rather have 2 than 3", 'bring 2 not 3pm snacks'])).toEqual([]);
   });
 });
+
+describe('stop 44: amounts, a thing named shorter, and days of the month', () => {
+  const adds = (lines: Line[], existing: UpdaterInput['existing'] = []) =>
+    extractFacts(input('facts', lines, existing)).ops.flatMap((op): (Record<string, string | null | boolean> & { subject?: string | null; attribute?: string | null; value?: string | null })[] => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
+
+  it('keeps the digits after a thousands comma or a decimal point in a value', () => {
+    expect(adds(['Our renovation budget is £42,500, and the builder knows it.']).map((row) => row.value)).toEqual(['£42,500']);
+    expect(adds(['my hourly rate is $23.75 at the moment']).map((row) => row.value)).toEqual(['$23.75']);
+    // A point or comma that ends a clause still ends the value.
+    expect(adds(['my locker code is 4417. my favourite snack is 7, the chocolate bar']).map((row) => row.value)).toEqual(['4417', '7']);
+  });
+
+  it('reads an amount said plainly or said to go up or down, and not one said of nothing', () => {
+    expect(adds(['ok so parking is £85 a month, ugh']).map((row) => [row.attribute, row.value])).toEqual([['parking', '£85 a month']]);
+    expect(adds(['heads up the gym membership is going up to £39.99 a month in june'])).toEqual([expect.objectContaining({ attribute: 'gym membership', value: '£39.99 a month', correction: true })]);
+    expect(adds(['our water bill dropped to $61 after the leak was fixed'])).toEqual([expect.objectContaining({ attribute: 'water bill', value: '$61', correction: true })]);
+    expect(adds(['it went up to £20 last time', 'the price is £12 now', 'he has gone up to £30 an hour'])).toEqual([]);
+  });
+
+  it('moves a thing named shorter or longer when a change is said, and only then', () => {
+    const held = [{ alias: 'F1', table: 'profile', row: { subject: 'user', attribute: 'swimming coach', value: 'Marta' } }];
+    expect(adds(['my coach is now Ingrid, Marta moved away'], held)).toEqual([expect.objectContaining({ attribute: 'swimming coach', value: 'Ingrid', correction: true })]);
+    // Said plainly, it may be another coach: its own row.
+    expect(adds(['my coach is Ingrid'], held)).toEqual([expect.objectContaining({ attribute: 'coach', value: 'Ingrid' })]);
+    // Two rows it could be: neither is guessed.
+    const two = [...held, { alias: 'F2', table: 'profile', row: { subject: 'user', attribute: 'driving coach', value: 'Sol' } }];
+    expect(adds(['my coach is now Ingrid'], two)).toEqual([expect.objectContaining({ attribute: 'coach' })]);
+  });
+
+  it('moves a dated thing named shorter, and reads the day of the month after a weekday', () => {
+    const dated = adds(['but my final kitchen inspection is booked for 9 June', 'wait, I just checked the letter and the inspection is 16 June, not the 9th']);
+    expect(dated.map((row) => [row.subject, row.value])).toEqual([['final kitchen inspection', '2026-06-09'], ['final kitchen inspection', '2026-06-16']]);
+    // AT is Wednesday 6 May: "fri the 22nd" is the 22nd, not this Friday, and its time of day is no date.
+    expect(adds(['the boiler service is now fri the 22nd at 8:30']).map((row) => [row.subject, row.value])).toEqual([['boiler service', '2026-05-22']]);
+  });
+});

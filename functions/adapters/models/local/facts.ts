@@ -29,8 +29,9 @@ interface Candidate {
   evidence: string[];
 }
 
-const VALUE = `([^.,;!?]+?)`;
-const END = `(?=[.,;!?(]|$| \\(| (?:and|but|so|since|because|now|these days|near|with)\\b)`;
+/** A value runs to the end of its clause; a point or comma between digits is part of it ("£18,000", "£11.44", "3.12"). */
+const VALUE = `((?:[^.,;!?]|(?<=\\d)[.,](?=\\d))+?)`;
+const END = `(?=(?<!\\d)[.,]|[.,](?!\\d)|[;!?(]|$| \\(| (?:and|but|so|since|because|now|these days|near|with|for the rest of|from now on|until|till)\\b)`;
 /** A person's name; not a first-person or impersonal word that starts a sentence ("We moved to Ghent"). */
 const NAME = `((?!I['’])(?!(?:We|You|It|Our|My|The|This|That|There|Here|Everyone|Nobody)\\b)\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`;
 /** Values that name an organisation, not a place ("moved to Bristol Royal Infirmary"). */
@@ -141,6 +142,10 @@ const TARGET_CUE = String.raw`(?:^|\b(?:let's|lets|let us|we'll|we will|we can|w
 const SET_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:set|start with|aim for|go with|stick with|agree on|settle on)\s+(?:a|an|your|my|our)\s+(?:new\s+)?${TARGET_ATTR}\s+(?:of|at)\s+${TARGET_VALUE}`, 'giu');
 const MOVE_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:lower|rais|increas|decreas|reduc|drop|bump|cut|chang|mov|adjust|push|set)[a-z]*\s+(?:your|my|our)\s+${TARGET_ATTR}\s+(?:up\s+|down\s+|back\s+)?to\s+${TARGET_VALUE}`, 'giu');
 /** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
+/** An amount of money, with what it is per: "£595 a month", "£520/day", "$1,450". */
+const MONEY_VALUE = String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km]\b)?(?:\s?(?:a|an|per|\/)\s?(?:month|week|year|day|hour|night|head|person|pp))?)(?![\p{L}\p{N}]|[.,]\d)`;
+/** Words that name no thing of one's own when they come before "is going up to £…". */
+const NO_THING = /^(?:it|that|this|which|what|he|she|they|we|i|you|everything|all|price|prices|cost|costs)$/i;
 const NOT_AGREED = /\b(?:if|unless|possible|don't|dont|do not|not yet|never|maybe|might|most people|people usually)\b/i;
 const targetName = (said: string) => said.trim().toLowerCase();
 
@@ -272,14 +277,29 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
   { pattern: REFERENCE, build: referenceOf, inTask: true },
   { pattern: ADDRESS, build: (m) => profile(ME, addressName(m[1]!), m[2]!), inTask: true },
+  // "rent is going up to £595 a month from April", "the day rate went up to £520/day", "my premium dropped to £41": a new amount.
+  {
+    pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:my|our|the|and|so|also|fyi|btw)\s+)((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|heads up)\s)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)(?:\s(?:is|are|has|have|'s|’s|was|were|will|got|just))?(?:\s(?:going|gone|been|be|being))?\s(?:up|down|go(?:es)?\sup|go(?:es)?\sdown|went\sup|went\sdown|put\sup|bumped(?:\sup)?|raised|rising|rose|increas(?:ed|ing|es)|decreas(?:ed|ing|es)|dropp(?:ed|ing)|drops|reduced|cut|lowered|climb(?:ed|ing|s)|jump(?:ed|ing|s))\sto\s${MONEY_VALUE}`, 'giu'),
+    build: (m) => (NO_THING.test(m[1]!.trim()) ? undefined : profile(ME, m[1]!.trim(), m[2]!)),
+    change: true,
+  },
+  // "rent is £560 a month", "day rate's £450/day": an amount said plainly, at the start of a clause.
+  {
+    pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh)\s+)(?:my\s|our\s|the\s)?((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|heads up)\s)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)(?:\s(?:is|are)|'s|’s)\s(?:now\s|still\s|only\s|just\s)?${MONEY_VALUE}`, 'giu'),
+    build: (m) => (NO_THING.test(m[1]!.trim()) ? undefined : profile(ME, m[1]!.trim(), m[2]!)),
+  },
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
     // "my mom is coming sun the 25th", "my car is making a noise": what someone or something is doing is no value.
-    build: (m) => (PASSING_STATE.test(m[1]!) || DOING.test(m[2]!) ? undefined : profile(ME, m[1]!, m[2]!)),
+    // "my final fitting is booked for 9 June": a dated thing, read as one below, not a value "booked for 9 June".
+    build: (m) => (PASSING_STATE.test(m[1]!) || DOING.test(m[2]!) || BOOKED_VALUE.test(m[2]!) ? undefined : profile(ME, m[1]!, m[2]!)),
     fallback: true,
   },
 ];
+
+/** A value that says when something was arranged for, not what it is. */
+const BOOKED_VALUE = /^(?:booked|scheduled|set|planned|moved|pushed|rescheduled|confirmed|arranged) (?:for|to|back to)\b/i;
 
 /** "marcus (my fiance) is gluten free": an aside saying who someone is, between them and what is said of them. */
 const WHO_ASIDE = /\s*\((?:my|our|his|her|their) [^()]{1,30}\)(?=\s)/giu;
@@ -655,11 +675,11 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     ops.push({ op: 'add_column', table: 'profile', column: 'date', default: null });
   }
   ops.push(...extractActionNotes(input));
-  for (const candidate of candidates) {
+  for (const [index, candidate] of candidates.entries()) {
     ops.push({
       op: 'add',
       table: candidate.table,
-      row: candidate.row,
+      row: sameThingAs(candidate, input, candidates.slice(0, index)),
       statement: candidate.statement,
       ...(candidate.correction ? { correction: true } : {}),
       // A plain statement of a new home or plan is no surer than any other statement.
@@ -712,7 +732,9 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
         : pattern === VISIT
           ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
           : found;
-    const subject = trimPhrase(match[1]!.replace(/^(?:the|an?|your|our|my|their) /i, '').toLowerCase());
+    // "but my first dress fitting", "the confirmation email and the fitting": the thing is the last one named.
+    const named = match[1]!.replace(/^.*\s(?:and|but|so|then)\s+(?=(?:the|my|our|your|their)\s)/i, '').replace(/^(?:(?:but|and|so|also|oh|well|then|plus)\s+)+/i, '');
+    const subject = trimPhrase(named.replace(/^(?:the|an?|your|our|my|their) /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
     // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
     const known = previous(subject);
@@ -721,7 +743,8 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
       const iso = `${known.slice(0, 8)}${String(Number(bareDay[1])).padStart(2, '0')}`;
       if (realDay(iso)) return { subject, iso };
     }
-    const date = resolveDate(match[2]!, timestamp, true);
+    // "freeze is now mon the 18th", "on fri the 15th at 9:40": the day of the month says which day, as for an appointment.
+    const date = resolveDate(pattern === APPOINTMENT ? match[2]! : day(match[2]!.replace(/^(?:(?:on|for|now)\s+)+/i, '')), timestamp, true);
     // "the tasting got pushed to thurs" when it was next tuesday: put off, so the Thursday after it.
     if (date && known && date.iso <= known && /\b(?:pushed|postponed|put off|bumped back|delayed)\b/i.test(sentence) && /^(?:mon|tue|wed|thu|fri|sat|sun)/i.test(date.text.replace(/^(?:on|to|for)\s+/i, ''))) {
       const later = new Date(`${date.iso}T00:00:00Z`);
@@ -779,6 +802,37 @@ function previousDate(input: UpdaterInput, candidates: readonly Candidate[], sub
   });
   const value = (stored?.row as Record<string, string | null> | undefined)?.value;
   return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
+/** Attributes too general to stand for a longer one ("date" is not "start date"). */
+const GENERAL_ATTRIBUTE = /^(?:date|name|value|number|time|day|place|home|plan|code|phone|email|address)$/i;
+
+/**
+ * "my personal tutor is Dr Okafor", later "my tutor is now Dr Hensley": a change said of a thing under a
+ * shorter or longer name is a new value for the row already held, when exactly one row of the same subject
+ * has an attribute ending in the other's words. Only for changes; a plain statement may be a second thing.
+ */
+function sameThingAs(candidate: Candidate, input: UpdaterInput, earlier: readonly Candidate[]): Candidate['row'] {
+  const { subject, attribute } = candidate.row;
+  if (!candidate.correction || candidate.table !== 'profile' || !subject || !attribute) return candidate.row;
+  const rows = [
+    ...earlier.filter((c) => c.table === 'profile').map((c) => c.row),
+    ...input.existing.filter((item) => item.table === 'profile').map((item) => item.row as Record<string, string | null> | undefined),
+  ].filter((row): row is Record<string, string | null> => typeof row?.subject === 'string' && typeof row.attribute === 'string');
+  const endsWith = (longer: string, shorter: string) => longer.length > shorter.length && longer.toLowerCase().endsWith(` ${shorter.toLowerCase()}`);
+  const alike = (a: string, b: string) => endsWith(a, b) || endsWith(b, a);
+  // A dated thing is named by its subject: "the fitting is 21 May, not the 14th" moves "first dress fitting".
+  if (attribute === 'date') {
+    const dated = rows.filter((row) => row.attribute === 'date');
+    if (dated.some((row) => row.subject === subject)) return candidate.row;
+    const things = [...new Set(dated.map((row) => row.subject!).filter((other) => alike(other, subject)))];
+    return things.length === 1 ? { ...candidate.row, subject: things[0]! } : candidate.row;
+  }
+  if (GENERAL_ATTRIBUTE.test(attribute)) return candidate.row;
+  const held = rows.filter((row) => row.subject === subject);
+  if (held.some((row) => row.attribute === attribute)) return candidate.row;
+  const names = [...new Set(held.map((row) => row.attribute!).filter((other) => !GENERAL_ATTRIBUTE.test(other) && alike(other, attribute)))];
+  return names.length === 1 ? { ...candidate.row, attribute: names[0]! } : candidate.row;
 }
 
 function withDate(row: Record<string, string | null>, timestamp: string): Record<string, string | null> {
