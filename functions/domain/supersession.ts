@@ -66,6 +66,10 @@ function factValue(fact: FactItem): string {
   return last && worded(last) ? last : fact.statement;
 }
 
+/** An amount per period is said without its period as often as with it ("rent is £560 a month", "rent of £560"): its amount. */
+const PER_PERIOD = /^([$£€]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km])?)\s?(?:a|an|per|\/)\s?(?:month|week|year|day|hour|night|head|person|pp)$/iu;
+const amountOf = (value: string) => PER_PERIOD.exec(value.trim())?.[1] ?? value;
+
 /** When the newest record an item was read from was written. */
 function newestSource(item: MemoryItem): string | undefined {
   return item.evidence.map((e) => e.timestamp).sort().at(-1);
@@ -104,15 +108,15 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
     const subject = subjectOf(item);
     const about = subject ? { subject } : {};
     if (item.verification === 'refuted') {
-      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'wrong', at: item.updatedAt });
+      out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'wrong', at: item.updatedAt });
     } else if (item.status === 'archived' && item.supersededBy) {
       const replacement = byId.get(item.supersededBy);
       const said = replacement ? newestSource(replacement) : undefined;
       const nameless = item.kind === 'fact' && String((item as FactItem).row.attribute ?? '').startsWith(`${REPLACING} `);
       const words = item.kind === 'fact' && !nameless ? aboutWords(item as FactItem) : [];
-      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}), ...(words.length > 0 ? { about: words } : {}), ...(nameless ? { onlyBefore: true } : {}) });
+      out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}), ...(words.length > 0 ? { about: words } : {}), ...(nameless ? { onlyBefore: true } : {}) });
     } else if (item.status === 'archived' && item.validUntil) {
-      out.push({ itemId: item.id, records, value: describe(item), ...about, reason: 'outdated', at: item.validUntil });
+      out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'outdated', at: item.validUntil });
     }
     if (item.kind === 'contact') {
       for (const change of item.history) {

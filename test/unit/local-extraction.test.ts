@@ -1722,7 +1722,8 @@ describe('stop 43: a value said with the one it replaces', () => {
     expect(adds(['we are 4 for dinner', 'make it 6'])).toEqual([]);
     expect(adds(['the slides are rough', "let's make that work somehow"])).toEqual([]);
     // "make it" as arriving, doubted or hedged, replaces nothing.
-    expect(adds(['the show starts at 7pm', "I don't think we can make it 8pm", 'we might make it 6pm if traffic is ok'])).toEqual([]);
+    // (The show's time is read as said, and stays 7pm.)
+    expect(adds(['the show starts at 7pm', "I don't think we can make it 8pm", 'we might make it 6pm if traffic is ok'])).toEqual([{ subject: 'show', attribute: 'time', value: '7pm', correction: false }]);
   });
 
   it('reads no correction between values of different kinds, or where "not" says something else', () => {
@@ -1758,10 +1759,28 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
     expect(adds(['my coach is now Ingrid'], two)).toEqual([expect.objectContaining({ attribute: 'coach' })]);
   });
 
+  it('reads the time a thing is at, and a new time it moves to', () => {
+    expect(adds(['heads up for newcomers: the choir warm-up is 6:15, and sectionals are tue 7pm in hall b']).map((row) => [row.subject, row.attribute, row.value])).toEqual([
+      ['choir warm-up', 'time', '6:15'],
+      ['sectionals', 'time', 'tue 7pm'],
+    ]);
+    expect(adds(['from next week warm-up moves to 6:40, the hall is booked before us'])).toEqual([expect.objectContaining({ subject: 'warm-up', attribute: 'time', value: '6:40', correction: true })]);
+    expect(adds(['the quiz night is now 8.30pm'])).toEqual([expect.objectContaining({ subject: 'quiz night', value: '8.30pm', correction: true })]);
+    // Said of no thing, a room number, or a time that passed.
+    expect(adds(["ok it's 5pm now", 'the lab is room 3.12', 'the call ran to 4pm', "I'm at 3pm with the optician"])).toEqual([]);
+  });
+
   it('moves a dated thing named shorter, and reads the day of the month after a weekday', () => {
     const dated = adds(['but my final kitchen inspection is booked for 9 June', 'wait, I just checked the letter and the inspection is 16 June, not the 9th']);
     expect(dated.map((row) => [row.subject, row.value])).toEqual([['final kitchen inspection', '2026-06-09'], ['final kitchen inspection', '2026-06-16']]);
     // AT is Wednesday 6 May: "fri the 22nd" is the 22nd, not this Friday, and its time of day is no date.
     expect(adds(['the boiler service is now fri the 22nd at 8:30']).map((row) => [row.subject, row.value])).toEqual([['boiler service', '2026-05-22']]);
+  });
+});
+
+describe('stop 44: a new job at a place that is also a place', () => {
+  it('takes "got a job at" a library or a museum for an employer, and "moved to" one for no job', () => {
+    expect(contact('Noor', { speaker: 'Noor', content: 'i work at Pebble Bakery, weekends only.' }, { speaker: 'Noor', content: 'news: i got a job at the Castlegate Museum on the high street, starting in june' })).toMatchObject({ organisation: 'Castlegate Museum' });
+    expect(contact('Noor', { speaker: 'Noor', content: 'i work at Pebble Bakery, weekends only.' }, { speaker: 'Noor', content: 'we moved to Castlegate last spring' })).toMatchObject({ organisation: 'Pebble Bakery' });
   });
 });

@@ -190,6 +190,17 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm93', kind: 'record', text: 'tickets are £12' }, retired)).toEqual([]);
   });
 
+  it('mark an amount per period wherever its amount is said, with the period or without it', () => {
+    const fee = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'user', attribute: 'studio hire', value }, statement: `studio hire is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const now = fee('f_00000000000000h2', '£240 a week', 'm51', '2026-03-09T10:00:00Z');
+    const retired = retiredValues([{ ...fee('f_00000000000000h1', '£210 a week', 'm50', '2026-03-02T10:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
+    expect(retired).toContainEqual(expect.objectContaining({ value: '£210', now: '£240 a week' }));
+    expect(retiredMarker(retiredIn({ id: 'm52', kind: 'record', text: 'So that is £210 for the studio plus the van.', at: '2026-03-03T10:00:00Z' }, retired))).toBe('(later: £240 a week, from 2026-03-09)');
+    // The correction itself states the new amount: not marked.
+    expect(retiredIn({ id: 'm51', kind: 'record', text: 'studio hire went up from £210 to £240 a week', at: '2026-03-09T10:00:00Z' }, retired)).toEqual([]);
+  });
+
   it('take the value cell of a row that also has a date cell: "the 15th of each month", not its date', () => {
     const billing = (id: string, value: string, date: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'Gareth', attribute: 'billing date', value, date }, statement: `Gareth's billing date is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });

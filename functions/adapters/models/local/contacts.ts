@@ -20,6 +20,8 @@ const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= |['’](?:m|ve|d|ll)\\b)|and)`
 const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who|is|are|was|were|be|been|has|have|had)';
 const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away|because|got|gets|has|had|have|is|was|were|are|be|been|do|does|did|go|goes|went|get|just|also|still|really|not|never|always|of|to|ready)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
 const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
+/** Words that make a place someone is at their employer. */
+const EMPLOYED = /\b(?:job|position|post|works?|working|worked|employed|hired|shifts?)\b/i;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
@@ -402,7 +404,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             // "Maya's visiting the weekend of Oct 17", "Sam's coming with Maya": what someone is doing is not a role.
             if (role && !rule.department && /^\p{L}+ing\b/u.test(role) && !JOB_NOUN.test(role)) continue;
             if (!org && !role) continue;
-            if (org && places.has(org.toLowerCase()) && !role) continue;
+            // "moved to Bristol" names a place; "got a job at the Harland Library" an employer, whatever else it names.
+            if (org && places.has(org.toLowerCase()) && !role && !EMPLOYED.test(match[0])) continue;
             // "went to Rachel Okafor at Linden Physio": someone seen at a place, not an employer.
             if (org && !role && /^ at \p{Lu}/u.test(text.slice((match.index ?? 0) + match[0].length))) continue;
             if (org) organisations.add(org.toLowerCase());

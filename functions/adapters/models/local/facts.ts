@@ -141,11 +141,16 @@ const TARGET_VALUE = String.raw`([$£€]?\d[\d,]*(?:\.\d+)?(?:\s?(?:g|kg|lbs?|k
 const TARGET_CUE = String.raw`(?:^|\b(?:let's|lets|let us|we'll|we will|we can|we should|i'll|i will|i'm going to|im going to|i want to|i'd like to|can we|could we|shall we|i've|i have|we've|we have|i|we|ok|okay)\s+(?:[\w'’]+\s+){0,4}?)`;
 const SET_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:set|start with|aim for|go with|stick with|agree on|settle on)\s+(?:a|an|your|my|our)\s+(?:new\s+)?${TARGET_ATTR}\s+(?:of|at)\s+${TARGET_VALUE}`, 'giu');
 const MOVE_TARGET = new RegExp(String.raw`${TARGET_CUE}(?:lower|rais|increas|decreas|reduc|drop|bump|cut|chang|mov|adjust|push|set)[a-z]*\s+(?:your|my|our)\s+${TARGET_ATTR}\s+(?:up\s+|down\s+|back\s+)?to\s+${TARGET_VALUE}`, 'giu');
-/** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
 /** An amount of money, with what it is per: "£595 a month", "£520/day", "$1,450". */
 const MONEY_VALUE = String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km]\b)?(?:\s?(?:a|an|per|\/)\s?(?:month|week|year|day|hour|night|head|person|pp))?)(?![\p{L}\p{N}]|[.,]\d)`;
 /** Words that name no thing of one's own when they come before "is going up to £…". */
 const NO_THING = /^(?:it|that|this|which|what|he|she|they|we|i|you|everything|all|price|prices|cost|costs)$/i;
+/** A time of day, with the weekday it falls on if said: "9:30", "1.30pm", "7pm", "thu 3pm". */
+const TIME_VALUE = String.raw`((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s)?(?:\d{1,2}:\d{2}(?:\s?[ap]m)?|\d{1,2}\.\d{2}\s?[ap]m|\d{1,2}\s?[ap]m))(?![\p{L}\p{N}:]|\.\d)`;
+/** What comes before a thing a time is said of, and words that are no thing. */
+const THING_LEAD = String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh|reminder|from (?:mon|tues|wednes|thurs|fri|satur|sun)day|from next (?:week|time))\s+)(?:the\s|our\s|my\s)?`;
+const THING = String.raw`((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|it|that|this|which|what|he|she|they|we|i|you|everything|all|time|now|today|tomorrow|tonight|next|from|until|till|by)\b)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)`;
+/** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
 const NOT_AGREED = /\b(?:if|unless|possible|don't|dont|do not|not yet|never|maybe|might|most people|people usually)\b/i;
 const targetName = (said: string) => said.trim().toLowerCase();
 
@@ -288,6 +293,10 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
     pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh)\s+)(?:my\s|our\s|the\s)?((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|heads up)\s)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)(?:\s(?:is|are)|'s|’s)\s(?:now\s|still\s|only\s|just\s)?${MONEY_VALUE}`, 'giu'),
     build: (m) => (NO_THING.test(m[1]!.trim()) ? undefined : profile(ME, m[1]!.trim(), m[2]!)),
   },
+  // "standup is 9:30 daily", "retro is thu 3pm", "the ceremony is 1.30pm now": the time a thing is at.
+  { pattern: new RegExp(String.raw`${THING_LEAD}${THING}(?:'s|’s|\sis|\sare|\sstarts|\sbegins)(?:\snow|\sstill|\salways|\susually)?(?:\sat)?\s${TIME_VALUE}`, 'giu'), build: (m) => profile(m[1]!, 'time', m[2]!) },
+  // "from monday standup moves to 10:15", "the retro has moved to fri 11am": a thing's new time.
+  { pattern: new RegExp(String.raw`${THING_LEAD}${THING}(?:'s|’s|\sis|\shas|\swill|\sgot|\sgets)?\s(?:moves|moved|moving|move|shifts|shifted|shifting|changes|changed|changing|pushed|bumped|brought forward)(?:\s(?:permanently|back|forward|up))?\sto\s${TIME_VALUE}`, 'giu'), build: (m) => profile(m[1]!, 'time', m[2]!), change: true },
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
@@ -736,6 +745,8 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
     const named = match[1]!.replace(/^.*\s(?:and|but|so|then)\s+(?=(?:the|my|our|your|their)\s)/i, '').replace(/^(?:(?:but|and|so|also|oh|well|then|plus)\s+)+/i, '');
     const subject = trimPhrase(named.replace(/^(?:the|an?|your|our|my|their) /i, '').toLowerCase());
     if (!subject || NOT_DATED.test(subject) || subject.split(' ').length > 5) continue;
+    // "the warm-up is 6:15, and sectionals are tue 7pm": a time of day is no date (the weekday after it is another thing's).
+    if (/^(?:(?:on|for|at)\s+)?(?:\d{1,2}[:.]\d{2}(?:\s?[ap]m)?|\d{1,2}\s?[ap]m)\b\s*(?:$|[,;]|and\b|(?:every|each|daily|sharp)\b)/i.test(match[2]!.trim())) continue;
     // A bare day restating a known date ("it is on the 14th, not the 12th") is in that date's month.
     const known = previous(subject);
     const bareDay = /^\W*(?:on |for )?(?:the )?([0-3]?\d)(?:st|nd|rd|th)\b(?! of)/i.exec(match[2]!);
@@ -822,8 +833,8 @@ function sameThingAs(candidate: Candidate, input: UpdaterInput, earlier: readonl
   const endsWith = (longer: string, shorter: string) => longer.length > shorter.length && longer.toLowerCase().endsWith(` ${shorter.toLowerCase()}`);
   const alike = (a: string, b: string) => endsWith(a, b) || endsWith(b, a);
   // A dated thing is named by its subject: "the fitting is 21 May, not the 14th" moves "first dress fitting".
-  if (attribute === 'date') {
-    const dated = rows.filter((row) => row.attribute === 'date');
+  if (attribute === 'date' || attribute === 'time') {
+    const dated = rows.filter((row) => row.attribute === attribute);
     if (dated.some((row) => row.subject === subject)) return candidate.row;
     const things = [...new Set(dated.map((row) => row.subject!).filter((other) => alike(other, subject)))];
     return things.length === 1 ? { ...candidate.row, subject: things[0]! } : candidate.row;
