@@ -183,7 +183,7 @@ const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
-  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
+  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
   ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
   ['number', /\d[\d,.]*(?:\s?[\p{L}%]+)?/gu],

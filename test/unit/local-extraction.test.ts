@@ -1770,6 +1770,24 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
     expect(adds(["ok it's 5pm now", 'the lab is room 3.12', 'the call ran to 4pm', "I'm at 3pm with the optician"])).toEqual([]);
   });
 
+  it('reads a target said plainly, and a known target changed by whoever changed it', () => {
+    expect(adds(['fyi the error budget for the payments api is 0.5% this quarter', 'update from leadership: they relaxed the payments error budget to 1% for q3']).map((row) => [row.attribute, row.value, row.correction])).toEqual([
+      ['error budget', '0.5%', false],
+      ['error budget', '1%', true],
+    ]);
+    expect(adds(['p95 target for the search api is 400ms']).map((row) => [row.attribute, row.value])).toEqual([['p95 target', '400ms']]);
+    // A target nobody here held, changed by someone else, is no target of the user's.
+    expect(adds(['the council lowered the emissions target to 40%'])).toEqual([]);
+  });
+
+  it('reads how many, said as a plan, and how many now', () => {
+    expect(adds(["for the reunion we're expecting about 40 people", "we've cut it down to 32 people after the RSVPs"]).map((row) => [row.attribute, row.value, row.correction])).toEqual([
+      ['people', '40', false],
+      ['people', '32', true],
+    ]);
+    expect(adds(['there were 200 people at the gig', 'I met 3 people there'])).toEqual([]);
+  });
+
   it('moves a dated thing named shorter, and reads the day of the month after a weekday', () => {
     const dated = adds(['but my final kitchen inspection is booked for 9 June', 'wait, I just checked the letter and the inspection is 16 June, not the 9th']);
     expect(dated.map((row) => [row.subject, row.value])).toEqual([['final kitchen inspection', '2026-06-09'], ['final kitchen inspection', '2026-06-16']]);

@@ -73,7 +73,7 @@ const REFERENCE = new RegExp(
 /** Any code said as a thing's ID or number: "Workspace ID is TW-88120", "our site code: LDN-04". */
 const NAMED_CODE = /\b(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Tt]he|[Tt]heir|[Hh]is|[Hh]er) )?(?!(?:my|our|your|the|their|his|her|phone|mobile|cell|contact|fax|home|work|house|flat|room|seat)\b)((?:[a-z]+|[A-Z][a-z]+)(?: [a-z]+)?) (ID|[Nn]umber|[Rr]eference|[Cc]ode)(?: is| was|:)? ?#?((?=[A-Z0-9-]*\d)[A-Z]{1,6}-?\d[A-Z0-9-]{2,})\b/gu;
 /** How many of a countable thing an account has: seats, licences, users, lines. */
-const COUNTED = '(seats|licen[cs]es|users|lines|devices|members|accounts|rooms|tickets|bags|guests)';
+const COUNTED = '(seats|licen[cs]es|users|lines|devices|members|accounts|rooms|tickets|bags|guests|people|attendees|tables|places|covers)';
 const referenceOf = (m: RegExpMatchArray) => {
   const label = m[2]!.toLowerCase();
   // "flight AC872" is the flight; "booking reference QX7P2L" the booking reference; "order HW-55107" the order number.
@@ -129,9 +129,9 @@ const savedNoDay = (sentence: string) => {
 const SAVED_YOUR_TOO = new RegExp(String.raw`(?<=\b${NOTE_VERB}\s+your\s[^.;!?]{1,120}?)(?:,\s*(?:and\s+)?|\s+and\s+)your\s+${NOTE_ITEM}`, 'giu');
 
 /** A target one keeps to, named with what it counts: "daily protein target", "step goal", "weekly spending limit". */
-const TARGET_ATTR = String.raw`((?:[a-z-]+\s){0,3}?(?:target|goal|limit|budget|cap|allowance|quota))`;
+const TARGET_ATTR = String.raw`((?:(?=[a-z0-9-]*[a-z])[a-z0-9-]+\s){0,3}?(?:target|goal|limit|budget|cap|allowance|quota))`;
 /** A target's value: a number with its unit ("140g", "11,000", "2.5 litres", "$400"). */
-const TARGET_VALUE = String.raw`([$£€]?\d[\d,]*(?:\.\d+)?(?:\s?(?:g|kg|lbs?|k|km|mi|miles|steps|hours?|hrs?|minutes|mins|calories|kcal|cups|glasses|litres|liters|ml|pages|words|books|%|percent))?)(?![\p{L}\p{N}]|[.,]\d)`;
+const TARGET_VALUE = String.raw`([$£€]?\d[\d,]*(?:\.\d+)?(?:\s?(?:g|kg|lbs?|k|km|mi|miles|steps|hours?|hrs?|minutes|mins|calories|kcal|cups|glasses|litres|liters|ml|pages|words|books|%|percent|ms|milliseconds|seconds|secs|days|weeks))?)(?![\p{L}\p{N}]|[.,]\d)`;
 /**
  * A target agreed or changed, by either side of a coaching or budgeting chat: "let's set a daily protein target of
  * 140g", "we'll start with a daily step goal of 9000 steps", "let's lower your daily protein target to 120g",
@@ -192,7 +192,7 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
-const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean; inTask?: boolean }[] = [
+const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: boolean; inTask?: boolean; known?: boolean }[] = [
   { pattern: new RegExp(`\\bmy (?!name\\b)([a-z][a-z ]{1,30}?)['’]s name is ${VALUE}${END}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!) },
   { pattern: new RegExp(`\\b${TITLED} as my (${RELATIONS})\\b`, 'gu'), build: (m) => profile(ME, m[2]!, m[1]!) },
   { pattern: new RegExp(`\\b[Mm]y (${RELATIONS}),? ((?:(?:Dr|Mr|Mrs|Ms|Prof)\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+)?)`, 'gu'), build: (m) => profile(ME, m[1]!, m[2]!) },
@@ -272,11 +272,20 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b${SECRET_CODE}(?: (?:at|for|on|to) (?:the|my|our) [a-z]+)?(?: is| was|:)? (\\d{3,8})\\b`, 'gu'), build: (m) => profile(ME, codeName(m[1]!, m[2]!), m[3]!), inTask: true },
   { pattern: SET_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
   { pattern: MOVE_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
+  // "fyi p95 target for the checkout api is 300ms": a target said plainly, with what it is for between.
+  { pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:fyi|btw|so|and|also|the|our|my)\s+)(?!(?:fyi|btw|so|and|also|the|our|my|your|their|his|her|ok|okay|oh)\s)${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:is|are|'s|’s)\s(?:now\s|still\s)?${TARGET_VALUE}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), inTask: true },
+  // "they tightened the checkout p95 target to 250ms": a target already known changed, whoever changed it ("the league
+  // raised the salary cap to $140 million" is no target of one's own).
+  { pattern: new RegExp(String.raw`\b(?:tightened|loosened|relaxed|lowered|raised|increased|decreased|reduced|cut|dropped|bumped|moved|changed|upped|set)\s(?:the\s|our\s|my\s|their\s|its\s)?${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:up\s|down\s|back\s)?to\s${TARGET_VALUE}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true, known: true },
   // "its locker 87", "my desk is 4B", "our parking space number is 22": a numbered place of one’s own; one said later is the one now.
   { pattern: OWN_NUMBERED, build: (m) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!), change: true, inTask: true },
   // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
   { pattern: new RegExp(`\\b(?:move|go|switch|change|drop|cut|upgrade|downgrade|increase|reduce)(?: \\w+)? from \\d+ ${COUNTED} to (\\d+)(?: ${COUNTED})?`, 'giu'), build: (m) => profile(ME, m[1]!.toLowerCase(), m[2]!), change: true, inTask: true },
   { pattern: new RegExp(`\\bmake (?:that|it) (\\d+) ${COUNTED}`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },
+  // "we're thinking around 120 guests", "we'll have about 40 people": how many, said as a plan.
+  { pattern: new RegExp(`\\b(?:we're|we are|we'll|we will|we've got|we have|i'm|i am|there(?:'ll| will) be)\\s(?:(?:thinking|expecting|having|inviting|planning on|planning for|looking at|catering for)\\s)?(?:around|about|roughly|approximately|approx|maybe|~)?\\s?(\\d{1,5}) ${COUNTED}\\b`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!) },
+  // "we've cut it down to 95 guests", "numbers went up to 60 people": how many now.
+  { pattern: new RegExp(`\\b(?:cut|brought|got|trimmed|reduced|increased|bumped|upped|dropped|grew|gone|went|come|came)\\s(?:(?:it|that|this|the list|the guest list|the numbers?|numbers?|them)\\s)?(?:down\\s|up\\s|back\\s)?to\\s(\\d{1,5}) ${COUNTED}\\b`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },
   // "I work from home", "we're working from home these days": where the author works.
   { pattern: /\b(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:mostly |usually |mainly |now |currently |still )?(?:work|working) (?:from|at) home\b/giu, build: () => profile(ME, 'workplace', 'home') },
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
@@ -598,13 +607,13 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         if (people.length > 0) lastPerson = people[people.length - 1];
         continue;
       }
-      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number }[] = [];
-      for (const { pattern, build, change, fallback, inTask } of PATTERNS) {
+      const found: { row: Candidate['row']; table: Candidate['table']; change: boolean; at?: number; known?: boolean }[] = [];
+      for (const { pattern, build, change, fallback, inTask, known } of PATTERNS) {
         if (fallback && found.length > 0) continue;
         if (asksTask && !inTask) continue;
         for (const match of sentence.matchAll(pattern)) {
           const built = build(match, sentence);
-          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index });
+          if (built) found.push({ ...built, change: (change ?? false) || CHANGE_SIGNAL.test(sentence), at: match.index, ...(known ? { known } : {}) });
         }
       }
       // A bare "X is <day>" only when nothing else read the sentence ("my birthday is June 14" is the birthday).
@@ -622,6 +631,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
         };
         const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (fits(v) ? lastPerson! : v) : v]));
         if (row.subject && PRONOUN.test(row.subject)) continue;
+        if (built.known && !heldAlike(input, candidates, row)) continue;
         // A named author's job lives on their contact; only the anonymous user keeps it as a fact.
         if (author.key !== 'user' && row.subject === author.key && /^(?:employer|occupation)$/.test(row.attribute ?? '')) continue;
         // One statement, one value per subject and attribute: the first pattern that read it wins.
@@ -813,6 +823,14 @@ function previousDate(input: UpdaterInput, candidates: readonly Candidate[], sub
   });
   const value = (stored?.row as Record<string, string | null> | undefined)?.value;
   return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
+/** Whether a row of the same subject with this attribute, or one ending in the other's words, is held already. */
+function heldAlike(input: UpdaterInput, candidates: readonly Candidate[], row: Candidate['row']): boolean {
+  const attribute = (row.attribute ?? '').toLowerCase();
+  const alike = (other: unknown) => typeof other === 'string' && (other.toLowerCase() === attribute || other.toLowerCase().endsWith(` ${attribute}`) || attribute.endsWith(` ${other.toLowerCase()}`));
+  const rows = [...candidates.map((c) => c.row), ...input.existing.map((item) => item.row as Record<string, unknown> | undefined)];
+  return rows.some((held) => held?.subject === row.subject && alike(held?.attribute));
 }
 
 /** Attributes too general to stand for a longer one ("date" is not "start date"). */
