@@ -1788,6 +1788,29 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
     expect(adds(['there were 200 people at the gig', 'I met 3 people there'])).toEqual([]);
   });
 
+  it('reads a line of a thing or a service as its own fact, and a new one as its change', () => {
+    expect(adds(['fyi the out of hours line is 0161 496 0321 if the app is down', 'heads up the out of hours line is now 0161 496 0777, they switched providers']).map((row) => [row.attribute, row.value, row.correction])).toEqual([
+      ['out of hours line', '0161 496 0321', false],
+      ['out of hours line', '0161 496 0777', true],
+    ]);
+    expect(adds(['the agent sent a new contact number for repairs, it is 07700 900661']).map((row) => [row.attribute, row.value])).toEqual([['repairs number', '07700 900661']]);
+  });
+
+  it('gives a line held already the new number a record tells of, whoever said the first, and not one said in passing', () => {
+    const said = adds([
+      { speaker: 'Sam', content: 'rota: kim primary. the out of hours line is 0161 496 0321 if the pager fails' },
+      { speaker: 'Ravi', content: 'fyi the out of hours line changed, new provider. new number is 0161 496 0777, old one dies friday' },
+    ]);
+    expect(said.map((row) => [row.subject, row.attribute, row.value, row.correction])).toEqual([
+      ['Sam', 'out of hours line', '0161 496 0321', false],
+      ['Sam', 'out of hours line', '0161 496 0777', true],
+    ]);
+    const held = [{ alias: 'F1', table: 'profile', row: { subject: 'user', attribute: 'repairs number', value: '07700 900233' } }];
+    expect(adds(["the repairs number they gave me doesn't work. they've now said it's actually 07700 900871"], held)).toEqual([expect.objectContaining({ attribute: 'repairs number', value: '07700 900871', correction: true })]);
+    // The thing said in passing, or one's own number: no change of the line.
+    expect(adds(['now call me on 07700 900999 about the repairs', 'my mobile is now 07700 900444 for the repairs number stuff'], held).filter((row) => row.attribute === 'repairs number')).toEqual([]);
+  });
+
   it('moves a dated thing named shorter, and reads the day of the month after a weekday', () => {
     const dated = adds(['but my final kitchen inspection is booked for 9 June', 'wait, I just checked the letter and the inspection is 16 June, not the 9th']);
     expect(dated.map((row) => [row.subject, row.value])).toEqual([['final kitchen inspection', '2026-06-09'], ['final kitchen inspection', '2026-06-16']]);
@@ -1797,6 +1820,14 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
 });
 
 describe('stop 44: a new job at a place that is also a place', () => {
+  it('gives no one a line of a thing or a service, and the speaker their own number said beside it', () => {
+    expect(contact('Ravi', { speaker: 'Ravi', content: 'rota is up. the support line is 0161 496 0123 if the pager fails' })?.channels ?? []).toEqual([]);
+    expect(contact('Ravi', { speaker: 'Ravi', content: 'my mobile is 07700 900345, and the office line is 0161 496 0000' })?.channels).toEqual([{ type: 'phone', value: '07700 900345' }]);
+    expect(contact('Ravi', { speaker: 'Ravi', content: 'fyi the out of hours line changed, new provider. new number is 0161 496 0777' })?.channels ?? []).toEqual([]);
+    // With no speaker, "call me on …" is the author's, not the last person named.
+    expect(contact('Kim', 'Kim is on the rota this week.', 'call me on 07700 900999 about it')?.channels ?? []).toEqual([]);
+  });
+
   it('takes "got a job at" a library or a museum for an employer, and "moved to" one for no job', () => {
     expect(contact('Noor', { speaker: 'Noor', content: 'i work at Pebble Bakery, weekends only.' }, { speaker: 'Noor', content: 'news: i got a job at the Castlegate Museum on the high street, starting in june' })).toMatchObject({ organisation: 'Castlegate Museum' });
     expect(contact('Noor', { speaker: 'Noor', content: 'i work at Pebble Bakery, weekends only.' }, { speaker: 'Noor', content: 'we moved to Castlegate last spring' })).toMatchObject({ organisation: 'Pebble Bakery' });

@@ -560,14 +560,19 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
       // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
       const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is)\b/i.test(sentence) && !/\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
-      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? lastPerson);
+      // With no speaker, "call me on …" is the author's own number, not the last person's named.
+      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my|i|i['’]m|im)\b/i.test(sentence) ? undefined : lastPerson));
       const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
         // A number already someone else's in this batch ("the driver should ring 07700 900418", the user's mobile) stays theirs.
         const owned = (value: string) => [...observations.values()].some((o) => o !== target && o.channels.some((c) => c.value === value));
-        for (const phone of phonesIn(sentence)) if (!owned(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
+        // "escalation line is +44 …", "the office line is 0161 …": a line of a thing or a service is no one's.
+        // "the escalation line changed … new number is …": the line's new number, said in the next sentence, is not the speaker's.
+        const lineNews = !theirs && named.length === 0 && LINE_NEWS.test(record.content ?? '');
+        const aThings = (phone: string) => lineNews || THINGS_LINE.test(sentence.slice(Math.max(0, sentence.indexOf(phone) - 40), sentence.indexOf(phone)));
+        for (const phone of phonesIn(sentence)) if (!owned(phone) && !aThings(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
       }
     }
   }
@@ -644,6 +649,12 @@ interface Channel {
   /** Said as a change ("my new number is ..."): it replaces the contact's earlier ones of its type. */
   replacesEarlier?: boolean;
 }
+
+/** A number said as a thing's or a service's line: "escalation line is", "the maintenance number's", "support hotline:". */
+const THINGS_LINE = /\b(?:line|hotline|helpline|switchboard|landline|desk|reception|office|support|maintenance|emergency|escalation|booking|bookings|enquiries|out-of-hours)(?:\s(?:line|number|phone))?(?:\sis|['’]s|:)(?:\snow)?\s*$|\bnumber for (?:the\s)?[a-z][a-z -]{1,30}(?:,\s*it['’]s|\sis)(?:\snow)?\s*$/i;
+
+/** A record telling that a thing's line or number changed. */
+const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact)\b)[a-z]+ (?:phone )?(?:line|hotline|helpline|number)\b[^.!?]{0,40}\b(?:changed|moved|switched|is new|doesn['’]?t work|stopped working)\b/i;
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;

@@ -148,7 +148,7 @@ const NO_THING = /^(?:it|that|this|which|what|he|she|they|we|i|you|everything|al
 /** A time of day, with the weekday it falls on if said: "9:30", "1.30pm", "7pm", "thu 3pm". */
 const TIME_VALUE = String.raw`((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s)?(?:\d{1,2}:\d{2}(?:\s?[ap]m)?|\d{1,2}\.\d{2}\s?[ap]m|\d{1,2}\s?[ap]m))(?![\p{L}\p{N}:]|\.\d)`;
 /** What comes before a thing a time is said of, and words that are no thing. */
-const THING_LEAD = String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh|reminder|from (?:mon|tues|wednes|thurs|fri|satur|sun)day|from next (?:week|time))\s+)(?:the\s|our\s|my\s)?`;
+const THING_LEAD = String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh|reminder|heads up|update|note|from (?:mon|tues|wednes|thurs|fri|satur|sun)day|from next (?:week|time))\s+)(?:the\s|our\s|my\s)?`;
 const THING = String.raw`((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|it|that|this|which|what|he|she|they|we|i|you|everything|all|time|now|today|tomorrow|tonight|next|from|until|till|by)\b)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)`;
 /** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
 const NOT_AGREED = /\b(?:if|unless|possible|don't|dont|do not|not yet|never|maybe|might|most people|people usually)\b/i;
@@ -306,6 +306,9 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(String.raw`${THING_LEAD}${THING}(?:'s|’s|\sis|\sare|\sstarts|\sbegins)(?:\snow|\sstill|\salways|\susually)?(?:\sat)?\s${TIME_VALUE}`, 'giu'), build: (m) => profile(m[1]!, 'time', m[2]!) },
   // "from monday standup moves to 10:15", "the retro has moved to fri 11am": a thing's new time.
   { pattern: new RegExp(String.raw`${THING_LEAD}${THING}(?:'s|’s|\sis|\shas|\swill|\sgot|\sgets)?\s(?:moves|moved|moving|move|shifts|shifted|shifting|changes|changed|changing|pushed|bumped|brought forward)(?:\s(?:permanently|back|forward|up))?\sto\s${TIME_VALUE}`, 'giu'), build: (m) => profile(m[1]!, 'time', m[2]!), change: true },
+  // "escalation line is +44 20 7946 0321", "the number for maintenance is now 07700 …": a thing's or a service's line.
+  { pattern: new RegExp(String.raw`${THING_LEAD}${THING}\s(line|hotline|helpline|number)(?:\sis|['’]s|:)(?:\s(?:now|still))?\s${REACH_VALUE}`, 'giu'), build: (m) => (/^(?:phone|mobile|cell|contact|new|my|your|his|her|their|work|home)$/i.test(m[1]!.trim()) ? undefined : profile(ME, `${m[1]!.trim()} ${m[2]!.toLowerCase() === 'number' ? 'number' : 'line'}`, m[3]!)), inTask: true },
+  { pattern: new RegExp(String.raw`\b(?:the\s)?(?:new\s)?(?:contact\s)?(?:phone\s)?number for (?:the\s)?([a-z][a-z-]+(?:\s[a-z][a-z-]+)?)(?:\sis|,\s(?:it['’]s|it is))(?:\s(?:now|still))?\s${REACH_VALUE}`, 'giu'), build: (m) => profile(ME, `${m[1]!.trim()} number`, m[2]!), inTask: true },
   // The general "my X is Y" last, and only when no specific reading of the sentence matched.
   {
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
@@ -680,6 +683,11 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       // A correction in words that its own rules did not read ("sorry, £15 not £12 for the tickets").
       if (!matched && insteadAt && correction) candidates.push(...saidInstead(held, author.key, record, reading));
     }
+    const line = lineChanged(authorOf(record).content, record, input, candidates);
+    if (line) {
+      supersedeWithinBatch(candidates, line);
+      candidates.push(line);
+    }
   }
 
   const ops: FactOp[] = [];
@@ -823,6 +831,40 @@ function previousDate(input: UpdaterInput, candidates: readonly Candidate[], sub
   });
   const value = (stored?.row as Record<string, string | null> | undefined)?.value;
   return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
+const LINE_CHANGE_CUE = /\b(?:changed|new number|new one|now|actually|no longer|doesn['’]?t work|does not work|stopped working|stops working|switched|moved)\b/i;
+const PHONE_NUMBER = /\+?[\d(][\d ().-]{5,}\d/g;
+
+/**
+ * "also fyi the escalation line changed … new number is +44 20 7946 0877", "the maintenance number the agent gave me
+ * doesn't work, they've now said it's actually 07700 900871": a record that names a line or number held already,
+ * with a word of change and another number, gives that line its new number (whoever said the first).
+ */
+function lineChanged(content: string, record: UpdaterInput['records'][number], input: UpdaterInput, candidates: readonly Candidate[]): Candidate | undefined {
+  const text = content.slice(0, 2_000);
+  if (!LINE_CHANGE_CUE.test(text)) return undefined;
+  // One's own number ("call me on …", "my mobile is …") is no line's.
+  const phones = [...text.matchAll(PHONE_NUMBER)]
+    .filter((m) => !/\b(?:(?:call|text|ring|reach|phone) me (?:on|at)|my (?:[a-z]+ )?(?:number|mobile|phone|cell)(?: is| now| is now|['’]s| changed to)*)\s*$/i.test(text.slice(Math.max(0, (m.index ?? 0) - 30), m.index)))
+    .map((m) => m[0].trim())
+    .filter((phone) => phone.replace(/\D/g, '').length >= 7);
+  if (phones.length === 0) return undefined;
+  const rows = [...candidates.filter((c) => !c.evidence.includes(record.id)).map((c) => c.row), ...input.existing.map((item) => item.row as Record<string, string | null> | undefined)];
+  const lines = new Map<string, Record<string, string | null>>();
+  for (const row of rows) {
+    const attribute = row?.attribute ?? '';
+    const thing = / (?:line|number)$/.exec(attribute) ? attribute.replace(/ (?:line|number)$/, '') : '';
+    const named = thing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Named as a line or number ("the out of hours line changed", "the number for repairs"), not a word said in passing.
+    if (!row || !thing || !row.value || !new RegExp(`\\b${named} (?:phone )?(?:line|number)\\b|\\b(?:line|number) for (?:the )?${named}\\b`, 'i').test(text)) continue;
+    lines.set(`${row.subject}\u0000${attribute}`, row);
+  }
+  if (lines.size !== 1) return undefined;
+  const [held] = [...lines.values()];
+  const now = phones.filter((phone) => phone.replace(/\D/g, '') !== held!.value!.replace(/\D/g, '')).at(-1);
+  if (!now) return undefined;
+  return { table: 'profile', row: { ...held!, value: now }, statement: `${held!.attribute}: ${now} (${trimPhrase(text.slice(0, 200))})`, correction: true, explicit: true, evidence: [record.id] };
 }
 
 /** Whether a row of the same subject with this attribute, or one ending in the other's words, is held already. */
