@@ -1811,6 +1811,24 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
     expect(adds(['now call me on 07700 900999 about the repairs', 'my mobile is now 07700 900444 for the repairs number stuff'], held).filter((row) => row.attribute === 'repairs number')).toEqual([]);
   });
 
+  it('reads when someone starts, a last day, a thing named with digits, and "it is … now" after a move', () => {
+    const rows = (...lines: Line[]) => adds(lines).map((row) => [row.subject, row.value, row.correction]);
+    expect(rows('fyi the new intern marco starts june 2nd', "marco's start date is now june 9th, his visa took longer")).toEqual([
+      ["marco's start date", '2026-06-02', false],
+      ["marco's start date", '2026-06-09', true],
+    ]);
+    expect(rows('big news, handed in my notice. last day is june 12', "so my last day's been moved up to june 5")).toEqual([
+      ['last day', '2026-06-12', false],
+      ['last day', '2026-06-05', true],
+    ]);
+    expect(rows('MTH2210 is Friday 15 May, in the sports hall', "the registry moved MTH2210. it's Tuesday 19 May now, same hall")).toEqual([
+      ['mth2210', '2026-05-15', false],
+      ['mth2210', '2026-05-19', true],
+    ]);
+    // "last week is …" and a pronoun that starts is no dated thing; "it's … now" with no move before it moves nothing.
+    expect(rows('last week is June 1 to June 7 on the rota', 'she starts june 2nd', "it's Tuesday 19 May now, time flies")).toEqual([]);
+  });
+
   it('moves a dated thing named shorter, and reads the day of the month after a weekday', () => {
     const dated = adds(['but my final kitchen inspection is booked for 9 June', 'wait, I just checked the letter and the inspection is 16 June, not the 9th']);
     expect(dated.map((row) => [row.subject, row.value])).toEqual([['final kitchen inspection', '2026-06-09'], ['final kitchen inspection', '2026-06-16']]);

@@ -314,10 +314,14 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
     pattern: new RegExp(`\\b(?:my|our) (?!name\\b)([a-z][a-z ]{1,30}?) (?:is|are) (?:now )?(?:actually )?${VALUE}${END}`, 'giu'),
     // "my mom is coming sun the 25th", "my car is making a noise": what someone or something is doing is no value.
     // "my final fitting is booked for 9 June": a dated thing, read as one below, not a value "booked for 9 June".
-    build: (m) => (PASSING_STATE.test(m[1]!) || DOING.test(m[2]!) || BOOKED_VALUE.test(m[2]!) ? undefined : profile(ME, m[1]!, m[2]!)),
+    // "my last day is june 5": a day for a thing that is not a date attribute is a dated thing, read as one below.
+    build: (m) => (PASSING_STATE.test(m[1]!) || DOING.test(m[2]!) || BOOKED_VALUE.test(m[2]!) || (DAY_ONLY.test(m[2]!) && !DATE_ATTRIBUTES.test(m[1]!)) ? undefined : profile(ME, m[1]!, m[2]!)),
     fallback: true,
   },
 ];
+
+/** A value that is a day and nothing more: "june 5", "Tuesday 12 May", "the 14th". */
+const DAY_ONLY = /^(?:(?:on|now)\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d(?:st|nd|rd|th)?|the\s+[0-3]?\d(?:st|nd|rd|th))$/i;
 
 /** A value that says when something was arranged for, not what it is. */
 const BOOKED_VALUE = /^(?:booked|scheduled|set|planned|moved|pushed|rescheduled|confirmed|arranged) (?:for|to|back to)\b/i;
@@ -332,7 +336,7 @@ const DOING = /^(?:coming|going|visiting|staying|arriving|leaving|flying|driving
 const PASSING_STATE = /^(?:brain|head|heart|mind|mood|back|neck|feet|foot|legs?|arms?|eyes?|stomach|tummy|body|knees?|shoulders?|hands?|throat|nerves)$/i;
 
 /** "The quarterly review is on the 14th", "We've scheduled the offsite for May 3": a dated thing, resolved against the record's time. */
-const DATED_THING = /\b((?:the|your) [a-z][a-z' -]{1,40}?) (?:is|are|was|were|has been|have been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for| pushed to| pushed back to| bumped to| brought forward to| changed to| rescheduled for| rescheduled to)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?]{0,40})/iu;
+const DATED_THING = /\b((?:the|your) [a-z][a-z0-9' -]{1,40}?) (?:is|are|was|were|has been|have been|will be|got|'s)(?: now| actually| still)?(?: set for| scheduled for| moved to| planned for| booked for| pushed to| pushed back to| bumped to| brought forward to| changed to| rescheduled for| rescheduled to)? ((?:on |for )?(?:the \d|\d|next |this |in |tomorrow|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?]{0,40})/iu;
 /**
  * An appointment said in chat, without a verb: "first appt w dr lindqvist tues the 20th 4:30", "booked the booster,
  * nov 10 at 5", "dentist appt moved to dec 4". The thing (and whom it is with) is the subject; its day the date.
@@ -346,12 +350,14 @@ const VISIT = /\b(\p{Lu}[\p{L}'-]+)(?: and [^.!?;]{1,30}?)? (?:is|are|'s|'re) (?
 /** "we have the tasting next tues", "i've got my interview on the 14th": a dated thing of one's own. */
 const HAVE_DATED = /\b(?:we|i)(?:'ve| have|'ve got| have got| got)? (?:got )?(?:have )?(?:the|our|my|a|an) ((?:[a-z]+ )?(?:tasting|interview|appointment|appt|meeting|fitting|viewing|inspection|exam|test|hearing|scan|consultation|rehearsal|recital|match|race|trial|audition|surgery|operation|procedure|session|class|lesson|party|dinner|wedding|shower|reception|ceremony)) ((?:on |this |next )?(?:the \d|\d|tomorrow|tmrw|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b)[^.;!?,]{0,20})/iu;
 /** Chat drops the article: "movers are booked for nov 24", "flights booked for the 3rd". */
-const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z' -]{1,30}?) (?:are |is |were |was |have been |has been |got |all )?(?:booked|scheduled|set|confirmed|moved|rescheduled) (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?,]{0,30})/iu;
+const BOOKED_BARE = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|ok)\s+)((?!(?:we|i|you|they|it|he|she|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|hey|hmm|lol|omg)\b)[a-z][a-z'’ -]{1,30}?)(?: are| is| were| was| have been| has been|['’]s been|['’]s| got| all)? (?:booked|scheduled|set|confirmed|moved|rescheduled|pushed|brought forward)(?: up| back| forward)? (?:for|to) ((?:the \d|\d|next |this |tomorrow|tmrw|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?:mon(?:day)?|tues?(?:day)?|wed(?:s|nesday)?|thu(?:rs?)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)[^.;!?,]{0,30})/iu;
 /**
  * Chat drops the article before "is" too: "first thing: dentist is March 19 at 2:40", "deadline is April 3", "my
  * birthday is may 3". A clause's first one to three words, then a day of the month or a weekday.
  */
-const BARE_DATED = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|fyi|ok|oh)\s+)(?:my |our )?((?!(?:we|i|you|they|it|he|she|that|this|which|there|here|today|tomorrow|tonight|yesterday|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|fyi|hey|hmm|lol|omg|what|when|who|where|why|how|mine|yours|his|hers|her|their|your|theirs|one|next|this|last)\b)[a-z]+(?: [a-z]+){0,2}?)(?: is| are|'s) (?:now |still |on |for )?((?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,? )?(?:(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.? [0-3]?\d(?:st|nd|rd|th)?\b|the [0-3]?\d(?:st|nd|rd|th)\b(?: of (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)?|[0-3]?\d(?:st|nd|rd|th)? (?:of )?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b))/iu;
+const BARE_DATED = /(?:^|[,;:]\s*|\b(?:and|also|so|btw|fyi|ok|oh)\s+)(?:my |our )?((?!(?:we|i|you|they|it|he|she|that|this|which|there|here|today|tomorrow|tonight|yesterday|everything|all|ugh|oh|ok|okay|so|wait|well|also|and|btw|fyi|hey|hmm|lol|omg|what|when|who|where|why|how|mine|yours|his|hers|her|their|your|theirs|one|next|this|last(?! (?:day|shift|exam|lesson|class|session|payment|game|match|show|delivery)\b))\b)[a-z][a-z0-9]*(?:['’]s)?(?: [a-z][a-z0-9]*){0,2}?)(?: is| are|'s) (?:now |still |on |for )?((?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,? )?(?:(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.? [0-3]?\d(?:st|nd|rd|th)?\b|the [0-3]?\d(?:st|nd|rd|th)\b(?: of (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)?|[0-3]?\d(?:st|nd|rd|th)? (?:of )?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b))/iu;
+/** "new hire lena (backend) starts june 1st", "Omar joins on the 3rd": when someone or something starts. */
+const STARTS_ON = /\b((?!(?:i|we|you|he|she|it|they|that|this|what|which|who|everyone|nobody|it['’]s|the|a|an|my|our|your|his|her|their|also|and|so|then|when|once|until|before|after)\b)[a-z][a-z'’-]+)(?:\s\([^)]{1,20}\))? (?:starts|is starting|will start|joins|is joining|will join|begins)(?: on| from)? ((?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,? )?(?:(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.? [0-3]?\d(?:st|nd|rd|th)?\b|the [0-3]?\d(?:st|nd|rd|th)\b|[0-3]?\d(?:st|nd|rd|th)? (?:of )?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b))/iu;
 const SCHEDULED_THING = /\b(?:we've|we have|i've|i have|they've|they have) (?:scheduled|set|booked|planned|moved|put|arranged|rescheduled|pushed) ((?:the|an?|your|our|my|their) [a-z][a-z' -]{1,40}?) (?:for|to) ([^.;!?]{1,40})/iu;
 const WRONG_ABOUT = /\b(?:wrong|mistaken|confused) about (the [a-z][a-z' -]{1,40}?)[:,] ([^.;!?]{1,60})/iu;
 const NOT_DATED = /^(?:the )?(?:reminder|reminders|alarm|task|to-?do|note|user|weather|train|bus|traffic|plan|account|office|site|service|status page|mesh kit|router|hike photos|photos|trip|rest)$/i;
@@ -582,7 +588,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       continue;
     }
     const author = authorOf(record);
-    for (const [index, held] of heldSentences(author.content).entries()) {
+    const heldList = heldSentences(author.content);
+    for (const [index, held] of heldList.entries()) {
       deep = index < DEEP_SENTENCES_PER_RECORD;
       const people = deep ? personNames(restoreDots(held)) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
@@ -650,8 +657,10 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       if (people.length > 0) lastPerson = people[people.length - 1];
       // "Sorry, I got that wrong: it is on the 14th, not the 12th": "it" is the last dated thing.
       // "dentist called, they moved me to dec 4": the last dated thing moved, told as news rather than as a correction.
-      const itDate = !matched ? (correction ? IT_DATE.exec(sentence) : MOVED_ME.exec(sentence)) : null;
-      const lastDated = itDate ? lastDatedThing(input, candidates, correction ? '' : sentence) : undefined;
+      // "the exam office moved ECN2041. it's Thursday 21 May now": "it", after a sentence telling of a move, is what moved.
+      const movedBefore = index > 0 && /\b(?:moved|rescheduled|changed|pushed|bumped|postponed|brought forward)\b/i.test(heldList[index - 1]!) && /\bnow\b/i.test(sentence);
+      const itDate = !matched ? (correction || movedBefore ? IT_DATE.exec(sentence) : MOVED_ME.exec(sentence)) : null;
+      const lastDated = itDate ? (movedBefore && !correction ? namedDatedThing(input, candidates, heldList[index - 1]!) : lastDatedThing(input, candidates, correction ? '' : sentence)) : undefined;
       if (itDate && lastDated) {
         const dated = datedThing(`the ${lastDated} is ${itDate[1]}`, record.timestamp, (subject) => previousDate(input, candidates, subject));
         if (dated) {
@@ -747,7 +756,7 @@ function toldByAssistant(record: UpdaterInput['records'][number], userKey: strin
 }
 
 function datedThing(sentence: string, timestamp: string, previous: (subject: string) => string | undefined, bare = true): { subject: string; iso: string } | undefined {
-  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, BOOKED_BARE, HAVE_DATED, ...(bare ? [BARE_DATED] : [])]) {
+  for (const pattern of [WRONG_ABOUT, SCHEDULED_THING, DATED_THING, APPOINTMENT, VISIT, STARTS_ON, BOOKED_BARE, HAVE_DATED, ...(bare ? [BARE_DATED] : [])]) {
     const found = pattern.exec(sentence);
     if (!found) continue;
     // An appointment's subject is the thing and whom it is with ("appointment with dr lindqvist"); its day is last.
@@ -758,7 +767,9 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
         ? [found[0], `${found[1]!.replace(/\bappt\b/i, 'appointment').replace(/^(?:my |our )/i, '').replace(/^(dad|mum|mom|mother|father|son|daughter|wife|husband|partner|gran|grandma|grandpa|sister|brother)'?s\s/i, "$1's ")}${found[2]!.replace(/^\s+w\s+/i, ' with ')}`, day(found[3]!)]
         : pattern === VISIT
           ? [found[0], `${found[1]!}'s visit`, found[2]!.replace(/\s*(?:-|–|to|till|until)\s*.*$/, '')]
-          : found;
+          : pattern === STARTS_ON
+            ? [found[0], `${found[1]!.replace(/['’]s$/, '')}'s start date`, found[2]!]
+            : found;
     // "but my first dress fitting", "the confirmation email and the fitting": the thing is the last one named.
     const named = match[1]!.replace(/^.*\s(?:and|but|so|then)\s+(?=(?:the|my|our|your|their)\s)/i, '').replace(/^(?:(?:but|and|so|also|oh|well|then|plus)\s+)+/i, '');
     const subject = trimPhrase(named.replace(/^(?:the|an?|your|our|my|their) /i, '').toLowerCase());
@@ -805,6 +816,19 @@ function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], s
   const named = subjects.find((subject) => subject.split(/\W+/).some((word) => word.length >= 4 && said.has(word)));
   const mine = /\b(?:me|us|my|our)\b/i.test(sentence) ? subjects.find((subject) => APPOINTMENT_WORD.test(subject)) : undefined;
   return named ?? mine ?? subjects[0];
+}
+/** The dated thing a sentence names by a word of its subject, if exactly one ("the exam office moved ECN2041"). */
+function namedDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence: string): string | undefined {
+  const said = new Set(sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const subjects = new Set([
+    ...candidates.flatMap((c) => (c.row.attribute === 'date' && c.row.subject ? [c.row.subject] : [])),
+    ...input.existing.flatMap((item) => {
+      const row = item.row as Record<string, string | null> | undefined;
+      return row?.attribute === 'date' && row.subject ? [row.subject] : [];
+    }),
+  ]);
+  const named = [...subjects].filter((subject) => subject.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((word) => word.length >= 4 && said.has(word)));
+  return named.length === 1 ? named[0] : undefined;
 }
 const APPOINTMENT_WORD = /\b(?:dentist|dental|doctor|gp|vet|physio|appt|appointment|check-?up|scan|consultation|interview|clinic|surgery|hair|eye|therapist|therapy|dr)\b/i;
 
