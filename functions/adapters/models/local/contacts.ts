@@ -561,7 +561,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
       const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is)\b/i.test(sentence) && !/\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
       // With no speaker, "call me on …" is the author's own number, not the last person's named.
-      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my|i|i['’]m|im)\b/i.test(sentence) ? undefined : lastPerson));
+      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
       const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);
