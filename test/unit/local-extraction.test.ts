@@ -1778,6 +1778,8 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
     expect(adds(['p95 target for the search api is 400ms']).map((row) => [row.attribute, row.value])).toEqual([['p95 target', '400ms']]);
     // A target nobody here held, changed by someone else, is no target of the user's.
     expect(adds(['the council lowered the emissions target to 40%'])).toEqual([]);
+    // A number that does not end its clause is no target's whole value: the general reading takes all of it.
+    expect(adds(['Our budget is 40 thousand euros.']).map((row) => [row.attribute, row.value])).toEqual([['budget', '40 thousand euros']]);
   });
 
   it('reads how many, said as a plan, and how many now', () => {

@@ -151,6 +151,8 @@ const TIME_VALUE = String.raw`((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s)?
 const THING_LEAD = String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh|reminder|heads up|update|note|from (?:mon|tues|wednes|thurs|fri|satur|sun)day|from next (?:week|time))\s+)(?:the\s|our\s|my\s)?`;
 const THING = String.raw`((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|it|that|this|which|what|he|she|they|we|i|you|everything|all|time|now|today|tomorrow|tonight|next|from|until|till|by)\b)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)`;
 /** A target said as a condition, a denial or a guess is none: "if you apply", "don't set a goal yet", "is possible". */
+/** A target's value ends its clause ("our budget is 40 thousand euros" is no target of 40: the general reading takes it). */
+const TARGET_END = String.raw`(?=\s*(?:$|[.,;:!?)])|\s(?:per|a|an|for|this|that|each|every|by|and|but|so|now|rn|in|on|at|from|until|which|if|because|since)\b)`;
 const NOT_AGREED = /\b(?:if|unless|possible|don't|dont|do not|not yet|never|maybe|might|most people|people usually)\b/i;
 const targetName = (said: string) => said.trim().toLowerCase();
 
@@ -273,10 +275,10 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: SET_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
   { pattern: MOVE_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true },
   // "fyi p95 target for the checkout api is 300ms": a target said plainly, with what it is for between.
-  { pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:fyi|btw|so|and|also|the|our|my)\s+)(?!(?:fyi|btw|so|and|also|the|our|my|your|their|his|her|ok|okay|oh)\s)${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:is|are|'s|’s)\s(?:now\s|still\s)?${TARGET_VALUE}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), inTask: true },
+  { pattern: new RegExp(String.raw`(?:^|[,;:]\s+|\b(?:fyi|btw|so|and|also|the|our|my)\s+)(?!(?:fyi|btw|so|and|also|the|our|my|your|their|his|her|ok|okay|oh)\s)${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:is|are|'s|’s)\s(?:now\s|still\s)?${TARGET_VALUE}${TARGET_END}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), inTask: true },
   // "they tightened the checkout p95 target to 250ms": a target already known changed, whoever changed it ("the league
   // raised the salary cap to $140 million" is no target of one's own).
-  { pattern: new RegExp(String.raw`\b(?:tightened|loosened|relaxed|lowered|raised|increased|decreased|reduced|cut|dropped|bumped|moved|changed|upped|set)\s(?:the\s|our\s|my\s|their\s|its\s)?${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:up\s|down\s|back\s)?to\s${TARGET_VALUE}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true, known: true },
+  { pattern: new RegExp(String.raw`\b(?:tightened|loosened|relaxed|lowered|raised|increased|decreased|reduced|cut|dropped|bumped|moved|changed|upped|set)\s(?:the\s|our\s|my\s|their\s|its\s)?${TARGET_ATTR}(?:\s(?:for|on|of)\s(?:the\s|our\s)?[a-z0-9 -]{1,30}?)?\s(?:up\s|down\s|back\s)?to\s${TARGET_VALUE}${TARGET_END}`, 'giu'), build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true, inTask: true, known: true },
   // "its locker 87", "my desk is 4B", "our parking space number is 22": a numbered place of one’s own; one said later is the one now.
   { pattern: OWN_NUMBERED, build: (m) => profile(ME, `${m[1]!.toLowerCase()} number`, m[2]!), change: true, inTask: true },
   // "move from 40 seats to 25 seats", "make that 30 seats": how many, the new number replacing the old.
