@@ -1731,7 +1731,7 @@ describe('stop 43: a value said with the one it replaces', () => {
   });
 });
 
-describe('stop 44: amounts, a thing named shorter, and days of the month', () => {
+describe('stop 44: amounts, times, targets, counts, lines of things and dates', () => {
   const adds = (lines: Line[], existing: UpdaterInput['existing'] = []) =>
     extractFacts(input('facts', lines, existing)).ops.flatMap((op): (Record<string, string | null | boolean> & { subject?: string | null; attribute?: string | null; value?: string | null })[] => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
 
@@ -1839,7 +1839,7 @@ describe('stop 44: amounts, a thing named shorter, and days of the month', () =>
   });
 });
 
-describe('stop 44: a new job at a place that is also a place', () => {
+describe('stop 44: contacts: lines of things, and a job at a place that is also a place', () => {
   it('gives no one a line of a thing or a service, and the speaker their own number said beside it', () => {
     expect(contact('Ravi', { speaker: 'Ravi', content: 'rota is up. the support line is 0161 496 0123 if the pager fails' })?.channels ?? []).toEqual([]);
     expect(contact('Ravi', { speaker: 'Ravi', content: 'my mobile is 07700 900345, and the office line is 0161 496 0000' })?.channels).toEqual([{ type: 'phone', value: '07700 900345' }]);
