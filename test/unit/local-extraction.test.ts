@@ -1844,6 +1844,8 @@ describe('stop 44: contacts: lines of things, and a job at a place that is also 
     expect(contact('Ravi', { speaker: 'Ravi', content: 'rota is up. the support line is 0161 496 0123 if the pager fails' })?.channels ?? []).toEqual([]);
     expect(contact('Ravi', { speaker: 'Ravi', content: 'my mobile is 07700 900345, and the office line is 0161 496 0000' })?.channels).toEqual([{ type: 'phone', value: '07700 900345' }]);
     expect(contact('Ravi', { speaker: 'Ravi', content: 'fyi the out of hours line changed, new provider. new number is 0161 496 0777' })?.channels ?? []).toEqual([]);
+    // One's own old number that stopped working is no line's news: the new one is the speaker's.
+    expect(contact('Ravi', { speaker: 'Ravi', content: 'my old number stopped working. new one is 07700 900512' })?.channels).toEqual([{ type: 'phone', value: '07700 900512' }]);
     // With no speaker, "call me on …" is the author's, not the last person named.
     expect(contact('Kim', 'Kim is on the rota this week.', 'call me on 07700 900999 about it')?.channels ?? []).toEqual([]);
   });

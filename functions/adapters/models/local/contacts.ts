@@ -654,7 +654,7 @@ interface Channel {
 const THINGS_LINE = /\b(?:line|hotline|helpline|switchboard|landline|desk|reception|office|support|maintenance|emergency|escalation|booking|bookings|enquiries|out-of-hours)(?:\s(?:line|number|phone))?(?:\sis|['’]s|:)(?:\snow)?\s*$|\bnumber for (?:the\s)?[a-z][a-z -]{1,30}(?:,\s*it['’]s|\sis)(?:\snow)?\s*$/i;
 
 /** A record telling that a thing's line or number changed. */
-const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact)\b)[a-z]+ (?:phone )?(?:line|hotline|helpline|number)\b[^.!?]{0,40}\b(?:changed|moved|switched|is new|doesn['’]?t work|stopped working)\b/i;
+const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact|old|new|work|home|personal)\b)[a-z]+ (?:phone )?(?:line|hotline|helpline|number)\b[^.!?]{0,40}\b(?:changed|moved|switched|is new|doesn['’]?t work|stopped working)\b/i;
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
