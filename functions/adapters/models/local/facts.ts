@@ -10,6 +10,7 @@ import { extractActionNotes } from './actions.js';
 import nlp from 'compromise';
 import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
+import { escapeRegExp } from '../../../commons/regexp.js';
 import { REPLACING } from '../../../domain/supersession.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
@@ -805,14 +806,19 @@ const IT_DATE = /^(?:it|that)(?:'s|s| is| was| will be)? (?:actually |now )?((?:
  * The dated thing a move is of: in this batch (latest first), then in the store; the one the news names, else one of
  * one's own appointments when it moved "me", else the latest.
  */
-function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence = ''): string | undefined {
-  const subjects = [
+/** The subjects of dated things, the batch's newest first, then the store's. */
+function datedSubjects(input: UpdaterInput, candidates: readonly Candidate[]): string[] {
+  return [
     ...[...candidates].reverse().flatMap((c) => (c.row.attribute === 'date' && c.row.subject ? [c.row.subject] : [])),
     ...input.existing.flatMap((item) => {
       const row = item.row as Record<string, string | null> | undefined;
       return row?.attribute === 'date' && row.subject ? [row.subject] : [];
     }),
   ];
+}
+
+function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence = ''): string | undefined {
+  const subjects = datedSubjects(input, candidates);
   // "dentist office called… they bumped me to March 26".
   const said = new Set(sentence.toLowerCase().match(/\p{L}+/gu) ?? []);
   const named = subjects.find((subject) => subject.split(/\W+/).some((word) => word.length >= 4 && said.has(word)));
@@ -822,13 +828,7 @@ function lastDatedThing(input: UpdaterInput, candidates: readonly Candidate[], s
 /** The dated thing a sentence names by a word of its subject, if exactly one ("the exam office moved ECN2041"). */
 function namedDatedThing(input: UpdaterInput, candidates: readonly Candidate[], sentence: string): string | undefined {
   const said = new Set(sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const subjects = new Set([
-    ...candidates.flatMap((c) => (c.row.attribute === 'date' && c.row.subject ? [c.row.subject] : [])),
-    ...input.existing.flatMap((item) => {
-      const row = item.row as Record<string, string | null> | undefined;
-      return row?.attribute === 'date' && row.subject ? [row.subject] : [];
-    }),
-  ]);
+  const subjects = new Set(datedSubjects(input, candidates));
   const named = [...subjects].filter((subject) => subject.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((word) => word.length >= 4 && said.has(word)));
   return named.length === 1 ? named[0] : undefined;
 }
@@ -881,7 +881,7 @@ function lineChanged(content: string, record: UpdaterInput['records'][number], i
   for (const row of rows) {
     const attribute = row?.attribute ?? '';
     const thing = / (?:line|number)$/.exec(attribute) ? attribute.replace(/ (?:line|number)$/, '') : '';
-    const named = thing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = escapeRegExp(thing);
     // Named as a line or number ("the out of hours line changed", "the number for repairs"), not a word said in passing.
     if (!row || !thing || !row.value || !new RegExp(`\\b${named} (?:phone )?(?:line|number)\\b|\\b(?:line|number) for (?:the )?${named}\\b`, 'i').test(text)) continue;
     lines.set(`${row.subject}\u0000${attribute}`, row);
@@ -895,10 +895,15 @@ function lineChanged(content: string, record: UpdaterInput['records'][number], i
 
 /** Whether a row of the same subject with this attribute, or one ending in the other's words, is held already. */
 function heldAlike(input: UpdaterInput, candidates: readonly Candidate[], row: Candidate['row']): boolean {
-  const attribute = (row.attribute ?? '').toLowerCase();
-  const alike = (other: unknown) => typeof other === 'string' && (other.toLowerCase() === attribute || other.toLowerCase().endsWith(` ${attribute}`) || attribute.endsWith(` ${other.toLowerCase()}`));
+  const attribute = row.attribute ?? '';
   const rows = [...candidates.map((c) => c.row), ...input.existing.map((item) => item.row as Record<string, unknown> | undefined)];
-  return rows.some((held) => held?.subject === row.subject && alike(held?.attribute));
+  return rows.some((held) => held?.subject === row.subject && typeof held?.attribute === 'string' && (held.attribute.toLowerCase() === attribute.toLowerCase() || namesAlike(held.attribute, attribute)));
+}
+
+/** Whether one name is the other with words before it ("personal tutor" and "tutor"), either way round. */
+function namesAlike(a: string, b: string): boolean {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return (x.length > y.length && x.endsWith(` ${y}`)) || (y.length > x.length && y.endsWith(` ${x}`));
 }
 
 /** Attributes too general to stand for a longer one ("date" is not "start date"). */
@@ -916,19 +921,17 @@ function sameThingAs(candidate: Candidate, input: UpdaterInput, earlier: readonl
     ...earlier.filter((c) => c.table === 'profile').map((c) => c.row),
     ...input.existing.filter((item) => item.table === 'profile').map((item) => item.row as Record<string, string | null> | undefined),
   ].filter((row): row is Record<string, string | null> => typeof row?.subject === 'string' && typeof row.attribute === 'string');
-  const endsWith = (longer: string, shorter: string) => longer.length > shorter.length && longer.toLowerCase().endsWith(` ${shorter.toLowerCase()}`);
-  const alike = (a: string, b: string) => endsWith(a, b) || endsWith(b, a);
   // A dated thing is named by its subject: "the fitting is 21 May, not the 14th" moves "first dress fitting".
   if (attribute === 'date' || attribute === 'time') {
     const dated = rows.filter((row) => row.attribute === attribute);
     if (dated.some((row) => row.subject === subject)) return candidate.row;
-    const things = [...new Set(dated.map((row) => row.subject!).filter((other) => alike(other, subject)))];
+    const things = [...new Set(dated.map((row) => row.subject!).filter((other) => namesAlike(other, subject)))];
     return things.length === 1 ? { ...candidate.row, subject: things[0]! } : candidate.row;
   }
   if (GENERAL_ATTRIBUTE.test(attribute)) return candidate.row;
   const held = rows.filter((row) => row.subject === subject);
   if (held.some((row) => row.attribute === attribute)) return candidate.row;
-  const names = [...new Set(held.map((row) => row.attribute!).filter((other) => !GENERAL_ATTRIBUTE.test(other) && alike(other, attribute)))];
+  const names = [...new Set(held.map((row) => row.attribute!).filter((other) => !GENERAL_ATTRIBUTE.test(other) && namesAlike(other, attribute)))];
   return names.length === 1 ? { ...candidate.row, attribute: names[0]! } : candidate.row;
 }
 
