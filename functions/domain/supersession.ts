@@ -159,11 +159,11 @@ const NOT_ABOUT = new Set(['daily', 'weekly', 'monthly', 'yearly', 'annual', 'ni
  * value replaced, and is marked with it (`(later: daily step goal 11,000, from …)`).
  */
 function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
-  // A value that replaced an item's is marked by that item's retired value already.
-  const replacing = new Set(items.map((item) => item.supersededBy).filter(Boolean));
+  // A value that replaced an item's marks the lines stating that item's value by its retired value (retiredIn reads
+  // those first); the other lines said before it, of the same thing with another value of its kind, by this one.
   const out: RetiredValue[] = [];
   for (const item of items) {
-    if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted' || replacing.has(item.id)) continue;
+    if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted') continue;
     const fact = item as FactItem;
     const value = factValue(fact);
     if (value === fact.statement || !valueShape(value)) continue;
@@ -206,7 +206,15 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
   const words = r.about ?? [];
   if (words.length === 0 || FIXED.test(words.join(' ')) || (!subjectNamed && SOMEONE_ELSES.test(text))) return false;
-  const phrase = new RegExp(`(^|[^\\p{L}\\p{N}])${words.map((word) => `${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?`).join('[\\s-]+')}($|[^\\p{L}\\p{N}])`, 'iu').exec(text);
+  // The same kind of amount said per the same unit ("£11.50 an hour" for "£12.20 an hour", "23 subscribers" for
+  // "27 subscribers"), of the person the value is about or with every word naming the thing.
+  const unit = sameUnit(r.value);
+  if (unit?.test(text) && (subjectNamed || words.filter((word) => !PRICE_WORDS.has(word)).every((word) => holds(text, word) || holds(text, `${word}s`)))) return true;
+  // The words naming it: the last two as one phrase, the others anywhere in the line ("the pitch fee at Castle
+  // Square" for "Castle Square pitch fee"; "step count … the goal" is no "step goal").
+  const head = words.slice(-2);
+  if (!words.slice(0, -2).every((word) => holds(text, word) || holds(text, `${word}s`))) return false;
+  const phrase = new RegExp(`(^|[^\\p{L}\\p{N}])${head.map((word) => `${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?`).join('[\\s-]+')}($|[^\\p{L}\\p{N}])`, 'iu').exec(text);
   if (!phrase) return false;
   const shape = valueShape(r.value);
   const pattern = SHAPES.find(([name]) => name === shape)?.[1];
@@ -215,6 +223,25 @@ function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean
   const before = text.slice(0, phrase.index).split(/\s+/).slice(-8).join(' ');
   const after = text.slice(phrase.index + phrase[0].length).split(/\s+/).slice(0, 9).join(' ');
   return [...`${before} ${phrase[0]} ${after}`.matchAll(new RegExp(pattern.source, pattern.flags))].some((m) => shape !== 'number' || likeNumber(m[0], r.value));
+}
+
+/** What an amount is per, or a count is of, when it says: "£12.20 an hour" → "hour", "16 hours a week" → "hours a week". */
+const PER_UNIT = /^[$£€]?\s?\d[\d,]*(?:\.\d+)?\s?(?:(?:a|an|per|\/)\s?([\p{L}]{3,12})|([\p{L}]{3,}?s?(?:\s(?:a|per)\s(?:week|day|month|year|session))?))$/iu;
+/** Words of an amount's name that say only that it is one ("price per box" is said "£15 per box"). */
+const PRICE_WORDS = new Set(['price', 'rate', 'fee', 'cost', 'pay', 'charge', 'amount', 'hourly']);
+/** Units that say how long or how often, not what is counted ("in 3 weeks"). */
+const NO_UNIT = /^(?:days?|weeks?|months?|years?|times?|hours?|mins?|minutes?|am|pm|st|nd|rd|th)$/i;
+
+/** A pattern for another value of the same unit as `value` ("£11.50 an hour" for "£12.20 an hour"), if it has one. */
+function sameUnit(value: string): RegExp | undefined {
+  const m = PER_UNIT.exec(value.trim());
+  if (!m) return undefined;
+  const money = /^[$£€]/.test(value.trim());
+  if (m[1] && money) return new RegExp(`[$£€]\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:a|an|per|\\/)\\s?${escape(m[1])}(?![\\p{L}])`, 'iu');
+  if (!m[2] || money || NO_UNIT.test(m[2])) return undefined;
+  const [noun, ...rest] = m[2].split(/\s+/);
+  const stem = noun!.replace(/e?s$/i, '');
+  return new RegExp(`(?<![\\d.,])\\d[\\d,]*(?:\\.\\d+)?\\s?${escape(stem)}(?:s|es)?${rest.length > 0 ? `\\s${rest.map(escape).join('\\s')}` : ''}(?![\\p{L}])`, 'iu');
 }
 
 /**
@@ -337,7 +364,17 @@ function statesValue(
     (SHORT_DIGITS.test(r.value.trim()) && before(line.at, r.at) && holds(line.text, r.value) && (r.onlyBefore === true || ((r.about ?? []).length > 0 && r.about!.every((word) => holds(line.text, word) || holds(line.text, `${word}s`)))));
   // A common word must come with whom it is about, named in the line or saying it (Dana's retired "vegetarian" is not
   // every line that says vegetarian); a value no common word could be says it alone ("Saved: locker combination 4417").
-  return said && (evidence || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
+  // A summary names no speaker: a value corrected by name of nothing else ("its the 19th not the 18th") is taken as
+  // said of it in a clause of the same day.
+  const sameDay = line.kind === 'summary' && r.onlyBefore === true && dayOfClause(line.text, r.value) === r.at.slice(0, 10);
+  return said && (evidence || sameDay || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
+}
+
+/** The day a summary's clause holding `value` is dated with ("2026-01-06: … the 18th …"), if it is. */
+function dayOfClause(text: string, value: string): string | undefined {
+  const at = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(value.trim())}($|[^\\p{L}\\p{N}])`, 'iu').exec(text)?.index;
+  if (at === undefined) return undefined;
+  return [...text.slice(0, at + 1).matchAll(/\b(\d{4}-\d{2}-\d{2})\b/g)].at(-1)?.[1];
 }
 
 const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;

@@ -1855,3 +1855,68 @@ describe('stop 44: contacts: lines of things, and a job at a place that is also 
     expect(contact('Noor', { speaker: 'Noor', content: 'i work at Pebble Bakery, weekends only.' }, { speaker: 'Noor', content: 'we moved to Castlegate last spring' })).toMatchObject({ organisation: 'Pebble Bakery' });
   });
 });
+
+describe('stop 45: changes noted by an agent, counts and amounts per unit, a password, and a number to ring', () => {
+  const adds = (lines: Line[], existing: UpdaterInput['existing'] = []) =>
+    extractFacts(input('facts', lines, existing)).ops.flatMap((op): (Record<string, string | null | boolean> & { subject?: string | null; attribute?: string | null; value?: string | null })[] => (op.op === 'add' ? [{ ...(op.row as Record<string, string | null>), correction: op.correction === true }] : []));
+  const agent = (content: string): Line => ({ role: 'assistant', content });
+  const pick = (rows: ReturnType<typeof adds>) => rows.map((row) => [row.subject, row.attribute, row.value, row.correction]);
+
+  it('reads what a note-keeping agent says it changed: an amount, a count or a time, of a thing or a person', () => {
+    expect(pick(adds([agent('Done. Updated the Harbour Road parking permit to £48 a quarter from May.')]))).toEqual([['user', 'harbour road parking permit', '£48', true]]);
+    expect(pick(adds([agent('Corrected: choir subs are £6.50 a week, not what I wrote before.')]))).toEqual([['user', 'choir subs', '£6.50 a week', true]]);
+    expect(pick(adds([agent("Updated Maeve's rate to $31 an hour.")]))).toEqual([['Maeve', 'rate', '$31 an hour', true]]);
+    expect(pick(adds([agent('Updated: Maeve is now on 20 hours a week.')]))).toEqual([['Maeve', 'hours a week', '20 hours a week', true]]);
+    expect(pick(adds([agent('Thanks, updated to 41 volunteers.')]))).toEqual([['user', 'volunteers', '41 volunteers', true]]);
+    // Words that are not a note of a value: a pronoun, a day, nothing counted or priced.
+    expect(adds([agent('Updated it to the new template.'), agent('Changed Thursday to 3 weeks later.'), agent('Updated the plan to include stretching.')])).toEqual([]);
+  });
+
+  it('reads counts and amounts per unit said by the user, the first time only as a running count', () => {
+    expect(pick(adds(["Bookings are good, we've got 58 volunteers signed up for the autumn term."]))).toEqual([['user', 'volunteers', '58 volunteers', false]]);
+    expect(pick(adds(['the club is doing well, so im now at 64 volunteers']))).toEqual([['user', 'volunteers', '64 volunteers', true]]);
+    // "I have 3 meetings today" is no count to keep.
+    expect(adds(['I have 3 meetings today and 2 calls after lunch'])).toEqual([]);
+    expect(pick(adds(['Maeve helps in the shop. I pay her $29 an hour, cash on Saturdays.']))).toEqual([['Maeve', 'pay', '$29 an hour', false]]);
+    expect(pick(adds(['Maeve has been great, so I bumped her to $31 an hour.']))).toEqual([['Maeve', 'pay', '$31 an hour', true]]);
+    expect(pick(adds(['i am putting the price up to $4.20 per loaf next month']))).toEqual([['user', 'price per loaf', '$4.20 per loaf', true]]);
+    expect(pick(adds(['ok let me make the fuel money £10 a week then']))).toEqual([['user', 'fuel money', '£10 a week', true]]);
+  });
+
+  it('reads when the author sets off, a wifi password, and its new value after a sentence saying it changed', () => {
+    expect(pick(adds([{ speaker: 'Oli', content: 'i leave at 8:05 if anyone wants a lift' }]))).toEqual([['Oli', 'leave time', '8:05', false]]);
+    expect(pick(adds([{ speaker: 'Oli', content: 'the guest wifi password is harbour77 btw' }]))).toEqual([['Oli', 'wifi password', 'harbour77', false]]);
+    expect(adds([{ speaker: 'Oli', content: 'the guest wifi password is harbour77 btw' }, { speaker: 'Oli', content: 'neighbours were leeching so i reset the password. its now gull2024x' }]).map((row) => [row.attribute, row.value])).toEqual([
+      ['wifi password', 'harbour77'],
+      ['wifi password', 'gull2024x'],
+    ]);
+    // A value with no digit, or no sentence saying the password changed, is none.
+    expect(adds([{ speaker: 'Oli', content: 'its now sorted, ta' }])).toEqual([]);
+  });
+
+  it('reads an agent correcting an amount it gave', () => {
+    expect(pick(adds([agent('Apologies: your annual premium is actually £312, not the figure quoted on the phone.')]))).toEqual([['user', 'premium', '£312', true]]);
+  });
+});
+
+describe('stop 45: contacts: the number of someone to ring is not the speaker’s', () => {
+  it('gives "ring him <number>" to no one, and the speaker their own number', () => {
+    expect(contact('Tariq', { speaker: 'Tariq', content: 'the landlord ignores emails. call him 07700 900261' })?.channels ?? []).toEqual([]);
+    expect(contact('Tariq', { speaker: 'Tariq', content: 'text me on 07700 900262 if the door is locked' })?.channels).toEqual([{ type: 'phone', value: '07700 900262' }]);
+  });
+});
+
+describe('stop 45: tasks: "rang him" closes the one call to a named person', () => {
+  const updates = (line: string, existing: UpdaterInput['existing']) => taskOps([line], existing).filter((op) => op.op === 'update');
+  it('closes the single open call or message to someone named, and nothing when it could be two or none', () => {
+    expect(updates('called her back this morning.', openTask('Call Odile about the deposit'))).toEqual([expect.objectContaining({ changes: { state: 'done' } })]);
+    expect(updates('ok texted him', openTask('Text Bram the door code'))).toEqual([expect.objectContaining({ changes: { state: 'done' } })]);
+    const two = [...openTask('Call Odile about the deposit'), { alias: 'T2', title: 'Ring Bram tonight', owner: 'user', state: 'open' }];
+    expect(updates('rang him.', two.slice(1))).toEqual([expect.objectContaining({ changes: { state: 'done' } })]);
+    expect(updates('called her.', two)).toEqual([]);
+    // No one named in the task: "call the bank" is not closed by "called her".
+    expect(updates('called her.', openTask('call the bank'))).toEqual([]);
+    // More than the call itself is another report ("called her about the flat" is read by the usual rules).
+    expect(updates('rang him about the boiler, no answer', openTask('Ring Bram tonight'))).toEqual([]);
+  });
+});

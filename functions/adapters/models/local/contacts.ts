@@ -561,7 +561,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
       const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is)\b/i.test(sentence) && !/\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
       // With no speaker, "call me on …" is the author's own number, not the last person's named.
-      const unnamed = record.role === 'assistant' ? addressee : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
+      // "ring him 07700 900148": the number of the one to ring, whom the sentence does not name; not the speaker's.
+      const toThem = /\b(?:ring|call|text|phone|whatsapp|message|contact)\s+(?:him|her|them)\b/i.test(sentence);
+      const unnamed = record.role === 'assistant' ? addressee : toThem ? undefined : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
       const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);

@@ -13,7 +13,7 @@ import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 import { REPLACING } from '../../../domain/supersession.js';
 import type { UpdaterInput } from '../../../ports/model.js';
-import { DEEP_SENTENCES_PER_RECORD, authorOf, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, authorOf, casedInside, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
 
 const PROFILE: FactTable = { name: 'profile', columns: ['subject', 'attribute', 'value'], key: ['subject', 'attribute'] };
 const PREFERENCES: FactTable = { name: 'preferences', columns: ['subject', 'preference', 'polarity'], key: ['subject', 'preference'] };
@@ -148,6 +148,49 @@ const MONEY_VALUE = String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km]\b)?(?:\s
 const NO_THING = /^(?:it|that|this|which|what|he|she|they|we|i|you|everything|all|price|prices|cost|costs)$/i;
 /** A time of day, with the weekday it falls on if said: "9:30", "1.30pm", "7pm", "thu 3pm". */
 const TIME_VALUE = String.raw`((?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s)?(?:\d{1,2}:\d{2}(?:\s?[ap]m)?|\d{1,2}\.\d{2}\s?[ap]m|\d{1,2}\s?[ap]m))(?![\p{L}\p{N}:]|\.\d)`;
+/** An amount with what it is per, said of any unit ("£15 per box") or period ("£26 a week"). */
+const MONEY_PER = String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:(?:a|an|per|\/)\s?(?:month|week|year|day|hour|night|head|person|pp)|per\s[a-z]{3,10}))?)(?![\p{L}\p{N}]|[.,]\d)`;
+/** Words after a number that say how long, how often or how much, not what is counted ("3 weeks", "2 times", "5 quid"). */
+const NOT_COUNTED = 'days|weeks|months|years|times|hours|hrs|mins|minutes|seconds|secs|percent|pounds|dollars|euros|quid|bucks|ones|others|things|bits|lots|ways|kids|miles|kms|yes|plus|cents|pence|grams|kilos|litres|liters|degrees|points|goals|calls|messages|texts|emails|steps|reps|sets';
+/** A count said with what is counted: "27 subscribers", "16 hours a week", "40 people"; not "3 weeks". */
+const COUNT_OF = String.raw`(\d[\d,]*\s(?:hours\s(?:a|per)\s(?:week|day|month)|people|(?!(?:${NOT_COUNTED})\b)[a-z]{3,}s(?:\s(?:a|per)\s(?:week|month|year))?))(?![\p{L}\p{N}])`;
+/** What a count or an amount is of when nothing else names it: "27 subscribers" → "subscribers", "£12.20 an hour" → "hourly rate", "£16.50 per box" → "price per box". */
+function unitName(value: string): string | undefined {
+  const text = value.trim().toLowerCase();
+  if (/^[$£€]/.test(text)) {
+    const per = /(?:a|an|per|\/)\s?([a-z]+)$/.exec(text)?.[1];
+    if (!per) return undefined;
+    if (per === 'hour') return 'hourly rate';
+    return /^(?:month|week|year|day|night)$/.test(per) ? undefined : `price per ${per}`;
+  }
+  return /^\d[\d,]*\s(.+)$/.exec(text)?.[1];
+}
+/** A value noted as changed: an amount, a count or a time (groups: amount, count, time). */
+const NOTED_VALUE = String.raw`(?:${MONEY_PER}|${COUNT_OF}|${TIME_VALUE})`;
+/** What a note names: up to five words, not a pronoun ("the Castle Square pitch fee", "Dev's rate", "allotment rent"). */
+const NOTED_THING = String.raw`((?!(?:it|that|this|them|him|her|you|me|everything|all|your|the|to|on|at)\b)[\p{L}][\p{L}'’-]*(?:\s(?!(?:to|is|are|now|on|at)\b)[\p{L}][\p{L}'’-]*){0,4})`;
+/**
+ * What an assistant that keeps the user's notes says it changed: "Updated the Castle Square pitch fee to £26 a week",
+ * "Corrected: allotment rent is £74 a year per plot", "Updated Dev's rate to £12.20 an hour", "Updated: Dev is now on
+ * 16 hours a week". Only amounts, counts and times: a note's other values are read by their own rules.
+ */
+const NOTED_CHANGE = new RegExp(String.raw`(?:^|[.!?]\s+|^(?:thanks|ok|okay|done|right|great|got it),?\s+)(?:updated|corrected|changed|amended)(?::|\s-|,)?\s+(?:(?:the|your)\s+)?${NOTED_THING}\s+(?:to|is now|are now|is|are|now)\s+(?:(?:now|on|at)\s+)*${NOTED_VALUE}`, 'giu');
+/** "Updated to 27 subscribers." */
+const NOTED_COUNT = new RegExp(String.raw`(?:^|[.!?]\s+|^(?:thanks|ok|okay|done|right|great|got it),?\s+)(?:updated|corrected|changed)(?::|,)?\s+(?:that\s+|it\s+)?to\s+${COUNT_OF}`, 'giu');
+/** A note's thing: "Dev's rate" is Dev's rate, "Dev" alone is Dev (what the value is of, its unit). */
+function notedChange(thing: string, value: string) {
+  const whose = /^(\p{Lu}[\p{L}-]+)['’]s\s+(.+)$/u.exec(thing);
+  if (whose) return profile(whose[1]!, whose[2]!, value);
+  if (/^\p{Lu}[\p{L}-]+$/u.test(thing) && !/^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/.test(thing)) {
+    const unit = unitName(value);
+    return unit ? profile(thing, unit, value) : undefined;
+  }
+  return profile(ME, thing, value);
+}
+/** A change said of a person's pay: "him" or "her" is the last person named. */
+const PERSON_OBJECT = /^(?:him|her)$/i;
+const asSubject = (said: string) => (/^him$/i.test(said) ? 'he' : /^her$/i.test(said) ? 'she' : said);
+
 /** What comes before a thing a time is said of, and words that are no thing. */
 const THING_LEAD = String.raw`(?:^|[,;:]\s+|\b(?:and|so|also|fyi|btw|oh|reminder|heads up|update|note|from (?:mon|tues|wednes|thurs|fri|satur|sun)day|from next (?:week|time))\s+)(?:the\s|our\s|my\s)?`;
 const THING = String.raw`((?!(?:my|our|the|and|so|also|fyi|btw|oh|an?|his|her|their|your|ok|okay|well|hey|right|yeah|yes|no|um|uh|it|that|this|which|what|he|she|they|we|i|you|everything|all|time|now|today|tomorrow|tonight|next|from|until|till|by)\b)(?:[a-z][a-z-]*\s){0,2}?[a-z][a-z-]+)`;
@@ -192,6 +235,10 @@ const ASSISTANT_PATTERNS: { pattern: RegExp; build: Build; change?: boolean }[] 
   { pattern: SAVED_YOUR_TOO, build: (m) => profile(ME, m[1]!.toLowerCase(), m[3]!), change: true },
   { pattern: SET_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true },
   { pattern: MOVE_TARGET, build: (m, said) => (NOT_AGREED.test(said ?? '') ? undefined : profile(ME, targetName(m[1]!), m[2]!)), change: true },
+  // "your policy excess is actually £60, not the figure I gave you": a value the agent corrects.
+  { pattern: new RegExp(`\\byour (?:[a-z]+ )?(${ACCOUNT_ATTRIBUTE}) is actually ${AMOUNT_VALUE}(?=[.,;!?(](?!\\d)|$| \\(| (?:and|but|so|not|rather than|instead of)\\b)`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true },
+  { pattern: NOTED_CHANGE, build: (m) => notedChange(m[1]!, (m[2] ?? m[3] ?? m[4])!), change: true },
+  { pattern: NOTED_COUNT, build: (m) => profile(ME, unitName(m[1]!)!, m[1]!), change: true },
 ];
 
 /** `change`: the sentence states a new value that replaces the old one (a move, an upgrade), not a rival to it. */
@@ -289,6 +336,25 @@ const PATTERNS: { pattern: RegExp; build: Build; change?: boolean; fallback?: bo
   { pattern: new RegExp(`\\b(?:we're|we are|we'll|we will|we've got|we have|i'm|i am|there(?:'ll| will) be)\\s(?:(?:thinking|expecting|having|inviting|planning on|planning for|looking at|catering for)\\s)?(?:around|about|roughly|approximately|approx|maybe|~)?\\s?(\\d{1,5}) ${COUNTED}\\b`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!) },
   // "we've cut it down to 95 guests", "numbers went up to 60 people": how many now.
   { pattern: new RegExp(`\\b(?:cut|brought|got|trimmed|reduced|increased|bumped|upped|dropped|grew|gone|went|come|came)\\s(?:(?:it|that|this|the list|the guest list|the numbers?|numbers?|them)\\s)?(?:down\\s|up\\s|back\\s)?to\\s(\\d{1,5}) ${COUNTED}\\b`, 'giu'), build: (m) => profile(ME, m[2]!.toLowerCase(), m[1]!), change: true, inTask: true },
+  // Counts and amounts said with what they are of, the first time and when they change: "I've got 23 subscribers",
+  // "I'm now at 27 subscribers", "he does 12 hours a week", "he'll do 16 hours a week from now on", "I pay him £11.50
+  // an hour", "bump him to £12.20 an hour", "put the price up to £16.50 per box", "make the petrol £8 a week".
+  // (What one has only when said as a running count: "I have 3 meetings today" is no fact to keep.)
+  { pattern: new RegExp(String.raw`\b(?:i've got|i have got|i have|we've got|we have got|we have|i've|we've)\s(?:about\s|around\s)?${COUNT_OF}(?=\s(?:at the moment|right now|now|currently|so far|in total|altogether|signed up|on (?:the|my|our) (?:list|books)))`, 'giu'), build: (m) => profile(ME, unitName(m[1]!)!, m[1]!) },
+  { pattern: new RegExp(String.raw`\b(?:i'm|i am|im|we're|we are)\s(?:now\s)?(?:at|on|up to|down to)\s(?:about\s|around\s)?${COUNT_OF}`, 'giu'), build: (m) => profile(ME, unitName(m[1]!)!, m[1]!), change: true },
+  { pattern: new RegExp(String.raw`\b(${NAME.slice(1, -1)}|[Hh]e|[Ss]he)(?:['’]ll|\swill|\sis going to|['’]s going to|\snow)?\s(?:do|does|doing|work|works|working)\s(?:about\s|around\s)?${COUNT_OF}`, 'gu'), build: (m) => profile(m[1]!, unitName(m[2]!)!, m[2]!) },
+  { pattern: new RegExp(String.raw`\b(?:[Ii]|[Ww]e)\s(?:now\s)?pay\s(him|her|${NAME.slice(1, -1)})\s(?:about\s)?${MONEY_PER}`, 'gu'), build: (m) => profile(asSubject(m[1]!), 'pay', m[2]!) },
+  {
+    pattern: new RegExp(String.raw`\b(?:put|putting|puts|bump|bumping|bumped|raise|raising|raised|increase|increasing|increased|drop|dropping|dropped|lower|lowering|lowered|cut|cutting|up|upped|upping)\s(him|her|the\s(?:price|rate|fee|rent|cost|charge))\s(?:up\s|down\s)?to\s${MONEY_PER}`, 'giu'),
+    build: (m) => (PERSON_OBJECT.test(m[1]!) ? profile(asSubject(m[1]!), 'pay', m[2]!) : profile(ME, unitName(m[2]!) ?? m[1]!.replace(/^the\s/i, ''), m[2]!)),
+    change: true,
+    inTask: true,
+  },
+  { pattern: new RegExp(String.raw`\bmake\s(?:the|my|our)\s([a-z]+(?:\s[a-z]+)?)\s${MONEY_PER}`, 'giu'), build: (m) => profile(ME, m[1]!, m[2]!), change: true, inTask: true },
+  // "wifi pw is still lemontree42", "the guest wifi password is kettle9981".
+  { pattern: /\b(?:(?:the|our|my|guest)\s)?(wi-?fi)\s(?:pw|password|pass|code)(?:\sis|['’]s|:)\s(?:still\s|now\s)?((?=[\w-]*\d)[A-Za-z0-9][\w-]{5,})\b/giu, build: (m) => profile(ME, 'wifi password', m[2]!), inTask: true },
+  // "i leave at 7:40", "im leaving at 7:25 from tmrw": when the author sets off.
+  { pattern: new RegExp(String.raw`\b(?:i|we)(?:'m|’m|m| am|'re|’re| are)?\s(?:now\s)?(?:leave|leaving|set off|setting off|head off|heading off)\s(?:at\s)${TIME_VALUE}`, 'giu'), build: (m) => profile(ME, 'leave time', m[1]!), inTask: true },
   // "I work from home", "we're working from home these days": where the author works.
   { pattern: /\b(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:mostly |usually |mainly |now |currently |still )?(?:work|working) (?:from|at) home\b/giu, build: () => profile(ME, 'workplace', 'home') },
   // "Account number LN-4471932", "my order number is 5521-884", "the tracking number 9400 1109 8836 2214 5570".
@@ -573,6 +639,8 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   deep = true;
   /** The last person named in the batch, for "she lives in Oslo". */
   let lastPerson: string | undefined;
+  /** Words the batch writes as names inside its sentences ("Dev helps me out … and Dev is"). */
+  const spelledAsNames = casedInside(input.records.map((record) => authorOf(record).content));
   /** Whom an assistant's "you" stands for: the batch's user. */
   const userKey = input.records.map((record) => (record.role === 'user' ? authorOf(record).key : undefined)).find(Boolean) ?? 'user';
   for (const record of input.records) {
@@ -594,7 +662,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     const heldList = heldSentences(author.content);
     for (const [index, held] of heldList.entries()) {
       deep = index < DEEP_SENTENCES_PER_RECORD;
-      const people = deep ? personNames(restoreDots(held)) : [];
+      const people = deep ? personNames(restoreDots(held), [], spelledAsNames) : [];
       // A sentence with a task in it ("need to get peanut-free snacks") is read only for what it tells of someone else.
       const asksTask = TASK_LIKE.test(held);
       // "could we make that 4:30?": a request, and a new value for the last of its kind.
@@ -636,13 +704,16 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
       let matched = false;
       for (const built of found) {
         // "she" is the last person named, unless that name is usually a man's (and "he" a woman's): then no one.
-        const fits = (pronoun: string) => {
-          if (lastPerson === undefined) return false;
+        const fits = (pronoun: string, person = lastPerson) => {
+          if (person === undefined) return false;
           // "Grandad Pete", "Aunt Mira": the first word that is a name says.
-          const usual = lastPerson.split(/\s+/).map(usualPronoun).find(Boolean);
+          const usual = person.split(/\s+/).map(usualPronoun).find(Boolean);
           return /^they$/i.test(pronoun) || usual === undefined || usual === pronoun.toLowerCase();
         };
-        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? (fits(v) ? lastPerson! : v) : v]));
+        // "Maeve has been great, so I bumped her to $31 an hour": the one person named before it in the sentence, else the last named.
+        const named = people.length === 1 && built.at !== undefined && sentence.slice(0, built.at).includes(people[0]!.split(' ')[0]!) ? people[0] : undefined;
+        const resolve = (pronoun: string) => (named && fits(pronoun, named) ? named : fits(pronoun) ? lastPerson! : pronoun);
+        const row = Object.fromEntries(Object.entries(built.row).map(([k, v]) => [k, v === ME ? author.key : k === 'subject' && v && PRONOUN.test(v) ? resolve(v) : v]));
         if (row.subject && PRONOUN.test(row.subject)) continue;
         if (built.known && !heldAlike(input, candidates, row)) continue;
         // A named author's job lives on their contact; only the anonymous user keeps it as a fact.
@@ -672,6 +743,16 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
           candidates.push(candidate);
           matched = true;
         }
+      }
+      // "ive changed the pw. its now kettle9981": a password said changed, its new value.
+      const passwordAgain = !matched && index > 0 && PASSWORD_CHANGED.test(heldList[index - 1]!) ? PASSWORD_AGAIN.exec(sentence) : null;
+      if (passwordAgain) {
+        const known = [...candidates].reverse().find((c) => c.table === 'profile' && /password$/.test(c.row.attribute ?? ''))?.row.attribute;
+        const attribute = known ?? (/\bwi-?fi\b/i.test(`${heldList[index - 1]} ${sentence}`) ? 'wifi password' : 'password');
+        const candidate: Candidate = { table: 'profile', row: withDate({ subject: author.key, attribute, value: passwordAgain[1]! }, record.timestamp), statement: `${attribute}: ${passwordAgain[1]} (${trimPhrase(held)})`, correction: true, explicit: true, evidence: [record.id] };
+        supersedeWithinBatch(candidates, candidate);
+        candidates.push(candidate);
+        matched = true;
       }
       // "they changed the keypad... it's 5083 now", "mine's 8032 now": the last code spoken of has a new value.
       const codeAgain = !matched ? CODE_AGAIN.exec(sentence) : null;
@@ -835,6 +916,9 @@ function namedDatedThing(input: UpdaterInput, candidates: readonly Candidate[], 
 const APPOINTMENT_WORD = /\b(?:dentist|dental|doctor|gp|vet|physio|appt|appointment|check-?up|scan|consultation|interview|clinic|surgery|hair|eye|therapist|therapy|dr)\b/i;
 
 /** "it's 5083 now", "mine's 8032 now": a code said again with its value alone. */
+/** A password said changed ("ive changed the pw", "new wifi password"), then its value alone: "its now kettle9981". */
+const PASSWORD_CHANGED = /\b(?:changed|reset|updated|new)\b[^.;!?]{0,30}\b(?:pw|password|passcode)\b/i;
+const PASSWORD_AGAIN = /\b(?:it's|it’s|its|it is)\s+now\s+((?=[\w-]*\d)(?=[\w-]*[a-z])[a-z][\w-]{5,})\b/i;
 const CODE_AGAIN = /\b(?:it's|it’s|its|it is|mine's|mine’s|mine is|the new one is|new one's|new one’s)\s+(?!(?:19|20)\d\d\b)(\d{3,8})\b(?!\s*(?:am|pm|%|kg|km|mi|min|mins|minutes|hours|days|dollars|euros|pounds|people|[.:,]\d))/i;
 const CODE_ATTRIBUTE = /\b(?:code|combination|PIN|passcode)$/;
 

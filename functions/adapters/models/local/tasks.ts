@@ -837,8 +837,20 @@ function reportClauses(sentence: string): string[] {
  * alone), and a signal of the new state: a cancellation phrase, or the work
  * reported in the past tense.
  */
+/** "rang him.", "just called her": a call or message made to someone a pronoun stands for, and nothing more. */
+const CONTACTED_THEM = /^(?:(?:ok|okay|so|just|i|we|i've|we've|i just|we just)\s+)*(rang|called|phoned|texted|emailed|messaged)\s+(?:him|her|them)(?:\s+(?:back|already|now|earlier|today|this morning)){0,2}\s*[.!]?$/i;
+const CONTACT_VERB: Record<string, string> = { rang: 'ring', called: 'call', phoned: 'phone', texted: 'text', emailed: 'send', messaged: 'message' };
+
 function matchProgress(sentence: string, open: readonly OpenTask[]): { task: OpenTask; state: 'done' | 'cancelled' } | undefined {
   if (open.length === 0) return undefined;
+  // "rang him." after "ring him 07700 …" (opened as "Ring Gary …"): done, when exactly one open task is that work to a named person.
+  const contacted = CONTACTED_THEM.exec(sentence.trim());
+  if (contacted) {
+    const verb = CONTACT_VERB[contacted[1]!.toLowerCase()]!;
+    const verbs = new Set([verb, SAME_WORK[verb] ?? verb, ...(verb === 'ring' || verb === 'phone' ? ['ring', 'phone', 'call'] : verb === 'call' ? ['ring', 'phone', 'call'] : [])]);
+    const work = open.filter((task) => task.verb !== undefined && verbs.has(task.verb) && task.names.size > 0);
+    return work.length === 1 ? { task: work[0]!, state: 'done' } : undefined;
+  }
   // No word of what any open task is about, read without tagging: nothing to tag the sentence for (every rule
   // below needs a word of the task other than its verb).
   const plain = new Set([...contentWords(sentence)].map((word) => SAME_WORK[word] ?? word));
