@@ -190,6 +190,36 @@ describe('retired values', () => {
     expect(retiredIn({ id: 'm93', kind: 'record', text: 'tickets are £12' }, retired)).toEqual([]);
   });
 
+  it('mark an earlier line with another amount or count of the same unit, and a summary clause by its own day', () => {
+    const fact = (id: string, subject: string, attribute: string, value: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject, attribute, value }, statement: `${attribute}: ${value}`, evidence: [{ recordId: `e-${id}`, sequence: 90, timestamp: at }] });
+    const retired = retiredValues([
+      fact('f_00000000000000k1', 'user', 'harbour road parking permit', '£48 a quarter', '2026-05-02T09:00:00Z'),
+      fact('f_00000000000000k2', 'Maeve', 'pay', '$31 an hour', '2026-05-03T09:00:00Z'),
+      fact('f_00000000000000k3', 'user', 'volunteers', '64 volunteers', '2026-05-04T09:00:00Z'),
+    ]);
+    const line = (text: string, speaker = 'Ines') => retiredIn({ id: 'm1', kind: 'record', text, at: '2026-04-01T09:00:00Z', speaker }, retired);
+    // The thing's words in another order, with an amount of the same unit.
+    expect(retiredMarker(line('The permit for Harbour Road parking is £41 a quarter.'))).toBe('(later: harbour road parking permit £48 a quarter, from 2026-05-02)');
+    // Whom the amount is about, named, with an amount per the same unit ("an hour"), though "pay" is not said.
+    expect(retiredMarker(line('Maeve does Saturdays at $29 an hour.'))).toBe('(later: pay $31 an hour, from 2026-05-03)');
+    expect(retiredMarker(line('we had 58 volunteers by the end of March'))).toBe('(later: volunteers 64 volunteers, from 2026-05-04)');
+    // Not marked: another unit, another person, words of the thing missing, said after it.
+    expect(line('Bram does Saturdays at $29 an hour.')).toEqual([]);
+    expect(line('the bike shed permit is £41 a quarter')).toEqual([]);
+    expect(line('we had 58 visitors by the end of March')).toEqual([]);
+    expect(retiredIn({ id: 'm2', kind: 'record', text: 'we had 58 volunteers by the end of May', at: '2026-06-01T09:00:00Z' }, retired)).toEqual([]);
+
+    // A value named by nothing else ("its the 19th not the 18th", said by Callum) is marked in a summary's clause of
+    // the same day, though a summary names no speaker; not in a clause of another day.
+    const day = (id: string, value: string) => tea({ id, table: 'profile', row: { subject: 'Callum', attribute: 'value replacing 18th', value }, statement: 'its the 19th not the 18th', evidence: [{ recordId: 'm30', sequence: 30, timestamp: '2026-01-06T12:00:00Z' }] });
+    const next = day('f_00000000000000k5', '19th');
+    const days = retiredValues([{ ...day('f_00000000000000k4', '18th'), status: 'archived', supersededBy: next.id }, next]);
+    const summary = (text: string) => retiredIn({ id: 's1', kind: 'summary', text, at: '2026-01-05' }, days);
+    expect(retiredMarker(summary('2026-01-05: rota agreed.; 2026-01-06: the broadband comes out on the 18th; 2026-01-09: new job'))).toBe('(later: 19th, from 2026-01-06)');
+    expect(summary('2026-01-05: rota agreed.; 2026-01-03: the bins go out on the 18th')).toEqual([]);
+  });
+
   it('mark an amount per period wherever its amount is said, with the period or without it', () => {
     const fee = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'user', attribute: 'studio hire', value }, statement: `studio hire is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
