@@ -166,7 +166,10 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
     if (item.kind !== 'fact' || item.status !== 'active' || item.verification === 'refuted') continue;
     const fact = item as FactItem;
     const value = factValue(fact);
-    if (value === fact.statement || !valueShape(value)) continue;
+    // A person in a role is a value of its kind only when the role was said to change hands ("the new head chef is
+    // Tomasz"): "my dentist is Dr Weiss" says nothing of who it was before.
+    const handedOver = PERSON_VALUE.test(value) && HANDED_OVER.test(fact.statement);
+    if (value === fact.statement || (!valueShape(value) && !handedOver)) continue;
     const attribute = typeof fact.row.attribute === 'string' ? fact.row.attribute : '';
     const thing = thingOf(fact);
     const about = aboutWords(fact);
@@ -188,6 +191,17 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
   ['number', /\d[\d,.]*(?:\s?[\p{L}%]+)?/gu],
 ];
+/** A person's name as a value ("Tomasz", "Dr Ana Reyes"). */
+const PERSON_VALUE = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}[\p{Ll}'’-]+)?$/u;
+/** Words that say a role changed hands. */
+const HANDED_OVER = /\b(?:new|now|taking over|took over|taken over|takes over|replac\w*|instead|stepping in|stepped in)\b/i;
+/** A name in a line: a capitalised word (what names no person is left out by `personLike`). */
+const NAME_IN_LINE = /(?<![\p{L}\p{N}])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+/gu;
+
+/** Capitalised words that name no person: pronouns, days, months, and the words naming the role itself. */
+const NOT_PERSON = /^(?:I['’]\p{Ll}+|The|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Thanks|Yes|No)$/u;
+const personLike = (word: string, about: readonly string[]) => !NOT_PERSON.test(word) && !about.includes(word.toLowerCase());
+
 function valueShape(text: string): string | undefined {
   return SHAPES.find(([, pattern]) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text))?.[0];
 }
@@ -205,7 +219,9 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
   const words = r.about ?? [];
-  if (words.length === 0 || FIXED.test(words.join(' ')) || (!subjectNamed && SOMEONE_ELSES.test(text))) return false;
+  // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
+  const person = PERSON_VALUE.test(r.value) && valueShape(r.value) === undefined;
+  if (words.length === 0 || FIXED.test(words.join(' ')) || (!subjectNamed && !person && SOMEONE_ELSES.test(text))) return false;
   // The same kind of amount said per the same unit ("£11.50 an hour" for "£12.20 an hour", "23 subscribers" for
   // "27 subscribers"), of the person the value is about or with every word naming the thing.
   const unit = sameUnit(r.value);
@@ -216,13 +232,13 @@ function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean
   if (!words.slice(0, -2).every((word) => holds(text, word) || holds(text, `${word}s`))) return false;
   const phrase = new RegExp(`(^|[^\\p{L}\\p{N}])${head.map((word) => `${escape(word).replace(/-/g, '[- ]?')}(?:s|es)?`).join('[\\s-]+')}($|[^\\p{L}\\p{N}])`, 'iu').exec(text);
   if (!phrase) return false;
-  const shape = valueShape(r.value);
-  const pattern = SHAPES.find(([name]) => name === shape)?.[1];
+  const shape = person ? 'person' : valueShape(r.value);
+  const pattern = shape === 'person' ? NAME_IN_LINE : SHAPES.find(([name]) => name === shape)?.[1];
   if (!pattern) return false;
   // Eight words either side of the phrase.
   const before = text.slice(0, phrase.index).split(/\s+/).slice(-8).join(' ');
   const after = text.slice(phrase.index + phrase[0].length).split(/\s+/).slice(0, 9).join(' ');
-  return [...`${before} ${phrase[0]} ${after}`.matchAll(new RegExp(pattern.source, pattern.flags))].some((m) => shape !== 'number' || likeNumber(m[0], r.value));
+  return [...`${before} ${phrase[0]} ${after}`.matchAll(new RegExp(pattern.source, pattern.flags))].some((m) => (shape === 'number' ? likeNumber(m[0], r.value) : shape === 'person' ? personLike(m[0], words) : true));
 }
 
 /** What an amount is per, or a count is of, when it says: "£12.20 an hour" → "hour", "16 hours a week" → "hours a week". */
@@ -340,10 +356,19 @@ export function retiredIn(
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
   const found = retired.filter((r) => r.reason !== 'later' && statesValue(line, r, item));
-  if (found.length > 0 || item || !line.at) return found;
+  // A task's line is read for other items' values only; a fact's also for a later value of the same thing.
+  if (found.length > 0 || line.kind === 'task') return found;
   // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
+  // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
+  const parts = line.kind === 'summary' ? datedClauses(line.text) : [];
+  const said = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: line.text }] : [];
   return retired.filter(
-    (r) => r.reason === 'later' && before(line.at, r.at) && !r.records.includes(line.id) && !states(line.text, r.value) && speaksOf(line.text, r, r.subject !== undefined) && (!r.subject || holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject)),
+    (r) =>
+      r.reason === 'later' &&
+      r.itemId !== line.id &&
+      !r.records.includes(line.id) &&
+      !states(line.text, r.value) &&
+      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
   );
 }
 
@@ -368,6 +393,12 @@ function statesValue(
   // said of it in a clause of the same day.
   const sameDay = line.kind === 'summary' && r.onlyBefore === true && dayOfClause(line.text, r.value) === r.at.slice(0, 10);
   return said && (evidence || sameDay || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
+}
+
+/** A summary's text as its dated clauses ("2026-03-07 [r21]: rent is £68 a year; 2026-03-09: …"), each with its day. */
+function datedClauses(text: string): { at: string; text: string }[] {
+  const marks = [...text.matchAll(/\b(\d{4}-\d{2}-\d{2})\b/g)];
+  return marks.map((mark, i) => ({ at: mark[1]!, text: text.slice(mark.index! + mark[0].length, marks[i + 1]?.index ?? text.length) }));
 }
 
 /** The day a summary's clause holding `value` is dated with ("2026-01-06: … the 18th …"), if it is. */

@@ -1920,3 +1920,13 @@ describe('stop 45: tasks: "rang him" closes the one call to a named person', () 
     expect(updates('rang him about the boiler, no answer', openTask('Ring Bram tonight'))).toEqual([]);
   });
 });
+
+describe('stop 45: a role that changed hands', () => {
+  const rows = (...lines: Line[]) => facts(...lines).map((row) => [row.attribute, row.value]);
+  it('gives the role its new holder, said any of four ways', () => {
+    expect(rows('Update from the allotment society: the new secretary is Wendell, as of Monday.')).toEqual([['secretary', 'Wendell']]);
+    expect(rows('Odile is our new bass player, starting with the May gigs.')).toEqual([['bass player', 'Odile']]);
+    expect(rows('Wendell is taking over from Odile as club secretary in June.')).toEqual([['club secretary', 'Wendell']]);
+    expect(rows('Marguerite replaced Bram as head coach after the cup run.')).toEqual([['head coach', 'Marguerite']]);
+  });
+});

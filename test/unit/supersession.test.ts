@@ -220,6 +220,20 @@ describe('retired values', () => {
     expect(summary('2026-01-05: rota agreed.; 2026-01-03: the bins go out on the 18th')).toEqual([]);
   });
 
+  it('mark an earlier line, and an earlier fact, naming another holder of a role that changed hands', () => {
+    const role = tea({ id: 'f_00000000000000m1', table: 'profile', row: { subject: 'user', attribute: 'club secretary', value: 'Wendell' }, statement: 'Wendell is taking over from Odile as club secretary', evidence: [{ recordId: 'm60', sequence: 60, timestamp: '2026-06-01T09:00:00Z' }] });
+    const plain = tea({ id: 'f_00000000000000m2', table: 'profile', row: { subject: 'user', attribute: 'dentist', value: 'Dr Weiss' }, statement: 'my dentist is Dr Weiss', evidence: [{ recordId: 'm61', sequence: 61, timestamp: '2026-06-01T09:00:00Z' }] });
+    const retired = retiredValues([role, plain]);
+    const line = (text: string, at = '2026-04-01T09:00:00Z') => retiredIn({ id: 'm1', kind: 'record', text, at }, retired);
+    expect(retiredMarker(line('Odile is the club secretary, email her about the AGM'))).toBe('(later: club secretary Wendell, from 2026-06-01)');
+    // A current fact said before it, of the same role with another name.
+    expect(retiredMarker(retiredIn({ id: 'f_00000000000000m3', kind: 'fact', text: 'The club secretary is Odile', at: '2026-04-01T09:00:00Z' }, retired))).toBe('(later: club secretary Wendell, from 2026-06-01)');
+    // Not: no name beside the role, said after it, or a role that was never said to change hands.
+    expect(line('the club secretary sends the minutes on Monday')).toEqual([]);
+    expect(line('Odile is the club secretary', '2026-07-01T09:00:00Z')).toEqual([]);
+    expect(line('my dentist is Dr Amsel, the one on Quay Street')).toEqual([]);
+  });
+
   it('mark an amount per period wherever its amount is said, with the period or without it', () => {
     const fee = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'user', attribute: 'studio hire', value }, statement: `studio hire is ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
