@@ -22,7 +22,7 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
+import { changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -282,9 +282,11 @@ export interface PackingTuning {
   readonly dropBareContacts: boolean;
   /** A contact's "Lately" (a recent mention, quoted) is shown in the recall block. */
   readonly contactLately: boolean;
+  /** A line said before a ranked record that says the value changed is marked with the new value (`changesSaid`). */
+  readonly changesSaid: boolean;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true, dropBareContacts: true, contactLately: false };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true, dropBareContacts: true, contactLately: false, changesSaid: true };
 
 /** Stems of words that only react ("amazing", "congrats", "so proud"): a sentence of these and names says nothing to recall. */
 const REACTION_STEMS = new Set(
@@ -437,7 +439,8 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
  */
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
   const packing: PackingTuning = { ...PACKING, ...options.packing };
-  const retired = retiredOf(snapshot);
+  // What the stores retired, and what the ranked records say changed in so many words (domain/supersession.ts).
+  const retired = [...retiredOf(snapshot), ...(packing.changesSaid ? changesSaid(ranked.map((r) => r.unit)) : [])];
   // The names a conversation knows (its speakers and contacts): "Josh!" alone says nothing.
   const names = new Set<string>();
   if (packing.dropFiller) {

@@ -48,6 +48,11 @@ export interface RetiredValue {
   readonly about?: readonly string[];
   /** Marked only in lines said before it stopped holding: a value named by nothing else ("value replacing 12th"). */
   readonly onlyBefore?: boolean;
+  /**
+   * `later`, read from a record that says a value changed (`changesSaid`), not from an item: `about` are the words
+   * around the new value, and a line speaks of the same thing when one of them is near a value of the same kind.
+   */
+  readonly loose?: boolean;
 }
 
 /** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
@@ -218,6 +223,7 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  * one `likeNumber` allows). Not a line about someone else's ("Mum's birthday is May 2") when the value is the user's.
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
+  if (r.loose) return nearSameKind(text, r);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
   const person = PERSON_VALUE.test(r.value) && valueShape(r.value) === undefined;
@@ -308,6 +314,107 @@ function holds(text: string, words: string): boolean {
 export function states(text: string, value: string): boolean {
   const words = value.trim();
   return (words.length >= 4 || /^\d{2,}$/.test(words)) && holds(text, words);
+}
+
+/** Words that say a value changed: the record holding them and a new value is a change said in words. */
+const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any)\b/i;
+/** A phone number: a value of its own kind (a number pattern would stop at its first space). */
+const PHONE = /(?<![\d.,])\+?\d[\d ]{8,14}\d(?![\d.,])/g;
+/** Words too common to say what a value is of. */
+const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'morning', 'afternoon', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'before', 'around', 'about', 'doing']);
+/** Changes said by records read per block, at most. */
+export const MAX_CHANGES_SAID = 60;
+
+/** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
+function valuesIn(text: string): { kind: string; value: string; index: number }[] {
+  const found: { kind: string; value: string; index: number }[] = [];
+  const taken: [number, number][] = [];
+  const free = (at: number, end: number) => !taken.some(([a, b]) => at < b && end > a);
+  for (const m of text.matchAll(PHONE)) {
+    found.push({ kind: 'phone', value: m[0], index: m.index! });
+    taken.push([m.index!, m.index! + m[0].length]);
+  }
+  // A day written as 2026-03-21 is the service's own: the day a summary's clause was said, or a day read beside
+  // the words that said it ("21 March (2026-03-21)"); the words are the value.
+  for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) taken.push([m.index!, m.index! + m[0].length]);
+  for (const [kind, pattern] of SHAPES) {
+    for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
+      let value = m[0].trim().replace(/[.,]+$/, '');
+      const end = m.index! + m[0].length;
+      if (!free(m.index!, end)) continue;
+      // A bare number says too little: a count needs what it counts ("31 boxes"), a code three digits at least
+      // ("new one is 6620", "code is 4410 if …"; not a year).
+      if (kind === 'number' && !/\d\s?\p{L}{3,}/u.test(value)) {
+        const digits = /^\d[\d,.]*/.exec(value)?.[0] ?? '';
+        if (!/^(?!(?:19|20)\d\d$)\d{3,8}$/.test(digits)) continue;
+        value = digits;
+      }
+      found.push({ kind, value, index: m.index! });
+      taken.push([m.index!, end]);
+    }
+  }
+  return found;
+}
+
+/** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
+function wordsAround(text: string, index: number, length: number, span = 6): string[] {
+  const before = text.slice(0, index).trim().split(/\s+/).slice(-span);
+  const after = text.slice(index + length).trim().split(/\s+/).slice(0, span);
+  return [...before, ...after]
+    .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
+    .filter((word) => word.length >= 4 && !COMMON.has(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
+    .map(stem)
+    .filter((word) => !COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`));
+}
+
+/** Words of change said alone ("a week later", "moved it"): no word of what changed. */
+const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|changed?|changing|switch\w*|swap\w*|updated?|new|now)$/;
+/** A word's stem, crudely: "moving" and "move", "codes" and "code", "boxes" and "box" compare alike. */
+const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1');
+
+/**
+ * Changes said in so many words by the records a block may show ("deposit got adjusted … it's £875 now", "keys
+ * now from their Headingley branch"): each new value, with the words around it, as a `later` value, so that a line
+ * said before it holding one of those words near another value of the same kind is marked with it, whether or not
+ * a store holds the thing. Read on the read path from the ranked records, at most `MAX_CHANGES_SAID`.
+ */
+export function changesSaid(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): RetiredValue[] {
+  const out: RetiredValue[] = [];
+  for (const unit of units) {
+    if (unit.kind !== 'record' || !unit.at || !CHANGE_CUE.test(unit.text)) continue;
+    for (const value of valuesIn(unit.text)) {
+      // The new value is the one the words of change are said of: within six words of them, in its sentence.
+      if (!nearCue(unit.text, value.index, value.value.length)) continue;
+      // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
+      const about = [...new Set(wordsAround(unit.text, value.index, value.value.length, 10))];
+      if (about.length === 0) continue;
+      out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
+      if (out.length >= MAX_CHANGES_SAID) return out;
+    }
+  }
+  return out;
+}
+
+/** Whether a word of change is said within six words of a place in a text, in the same sentence. */
+function nearCue(text: string, index: number, length: number): boolean {
+  const start = Math.max(text.lastIndexOf('. ', index), text.lastIndexOf('! ', index), text.lastIndexOf('? ', index), -1) + 1;
+  const ends = ['. ', '! ', '? '].map((stop) => text.indexOf(stop, index + length)).filter((at) => at >= 0);
+  const end = ends.length > 0 ? Math.min(...ends) : text.length;
+  const before = text.slice(start, index).trim().split(/\s+/).slice(-6).join(' ');
+  const after = text.slice(index + length, end).trim().split(/\s+/).slice(0, 6).join(' ');
+  return CHANGE_CUE.test(before) || CHANGE_CUE.test(after);
+}
+
+/** Whether a line holds, within six words of a value of the same kind as a changed one (and not that value), a word said around it. */
+function nearSameKind(text: string, r: RetiredValue): boolean {
+  const kind = valuesIn(r.value)[0]?.kind;
+  // A line that holds the new value too says it ("at £22 with £11 of materials").
+  if (!kind || holds(text, r.value)) return false;
+  const about = new Set(r.about ?? []);
+  // Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
+  return valuesIn(text).some(
+    (v) => v.kind === kind && v.value.toLowerCase() !== r.value.toLowerCase() && (kind !== 'number' || likeNumber(v.value, r.value)) && !nearCue(text, v.index, v.value.length) && wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word)),
+  );
 }
 
 /** The marker of a line stating retired values: what each became and since when, or that it was marked wrong or outdated. */

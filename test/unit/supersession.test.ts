@@ -9,7 +9,7 @@ import { renderContext, renderRecall } from '../../functions/domain/context.js';
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
-import { retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
+import { changesSaid, retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
@@ -350,5 +350,35 @@ describe('on the read path', () => {
     const line = rendered.markdown.split('\n').find((l) => l.includes('**Sam**'));
     expect(line).toContain('Said: Sam has two cats.');
     expect(line).not.toContain('Lyon');
+  });
+});
+
+describe('changes said in so many words by the records a block ranks', () => {
+  const record = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+  const said = changesSaid([
+    record('r9', 'the plumber rang, so the boiler service is now 3 July', '2026-06-20T09:00:00Z'),
+    record('r10', 'sorry, the garage code got reset after the break-in, new one is 6620', '2026-06-21T09:00:00Z'),
+    record('r11', 'we had lunch at the harbour cafe, £14 each', '2026-06-22T09:00:00Z'),
+  ]);
+  const line = (text: string, at = '2026-06-01T09:00:00Z') => retiredIn({ id: 'r1', kind: 'record', text, at }, said);
+
+  it('takes the new value beside the words of change, with the words around it', () => {
+    expect(said.map((r) => [r.value, r.records[0]])).toEqual([
+      ['3 July', 'r9'],
+      ['6620', 'r10'],
+    ]);
+    expect(said[0]!.about).toEqual(expect.arrayContaining(['boiler']));
+  });
+
+  it('marks an earlier line with a value of the same kind near one of those words, and nothing else', () => {
+    expect(retiredMarker(line('boiler service booked for 26 June, they said morning'))).toBe('(later: 3 July, from 2026-06-20)');
+    expect(retiredMarker(line('garage code is 4410 if you get there first'))).toBe('(later: 6620, from 2026-06-21)');
+    // Another thing, another kind of value, a line said after the change, a line that says the new value too.
+    expect(line('dentist booked for 26 June')).toEqual([]);
+    expect(line('the boiler is 12 years old')).toEqual([]);
+    expect(line('boiler service booked for 26 June', '2026-06-25T09:00:00Z')).toEqual([]);
+    expect(line('boiler service moved from 26 June to 3 July')).toEqual([]);
+    // A value that is itself said to change is a change of its own, not what this one replaced.
+    expect(line('boiler service moved to 26 June')).toEqual([]);
   });
 });
