@@ -443,6 +443,8 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     const phrase = role && organisation ? `${role} at ${organisation}` : [...new Set(group.map((r) => r.now!))].join(', ');
     // A `later` value names what the thing became, not what the line said.
     const was = [...new Set(group.filter((r) => r.reason !== 'later').map((r) => r.value))].join(', ');
+    // A value read from a record in the block says only what it became (the record is dated in the history): few tokens.
+    if (group.every((r) => r.loose)) return phrase;
     return `${several && was ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
   });
   return later.length > 0 ? `(later: ${later.join('; ')})` : `(superseded on ${day(all[0]!)})`;

@@ -1904,6 +1904,17 @@ describe('stop 45: contacts: the number of someone to ring is not the speaker’
     expect(contact('Tariq', { speaker: 'Tariq', content: 'the landlord ignores emails. call him 07700 900261' })?.channels ?? []).toEqual([]);
     expect(contact('Tariq', { speaker: 'Tariq', content: 'text me on 07700 900262 if the door is locked' })?.channels).toEqual([{ type: 'phone', value: '07700 900262' }]);
   });
+
+  it('gives a number said alone after a sentence naming one person to that person, and "his new phone" to whom it is his', () => {
+    expect(contact('Idris', { speaker: 'Noor', content: 'the caretaker is a man called Idris, for when the hall is locked. 07700 900263' })?.channels).toEqual([{ type: 'phone', value: '07700 900263' }]);
+    expect(contact('Noor', { speaker: 'Noor', content: 'the caretaker is a man called Idris, for when the hall is locked. 07700 900263' })?.channels ?? []).toEqual([]);
+    // One's own number, after naming someone, stays one's own.
+    expect(contact('Noor', { speaker: 'Noor', content: 'Idris has the keys. my number is 07700 900264' })?.channels).toEqual([{ type: 'phone', value: '07700 900264' }]);
+    const lines = [{ speaker: 'Noor', content: 'the caretaker is a man called Idris.' }, { speaker: 'Noor', content: "Idris's number for the keys: 07700 900263" }, { speaker: 'Noor', content: 'Idris got a new phone, use 07700 900265 now, his old one broke' }];
+    // The old number, then the new one said to replace it (the store keeps the new one).
+    expect(contact('Idris', ...lines)?.channels).toEqual([{ type: 'phone', value: '07700 900263' }, { type: 'phone', value: '07700 900265', replacesEarlier: true }]);
+    expect(contact('Noor', ...lines)?.channels ?? []).toEqual([]);
+  });
 });
 
 describe('stop 45: tasks: "rang him" closes the one call to a named person', () => {

@@ -369,7 +369,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
     }
     for (const [index, held] of heldSentences(author.content).entries()) {
-      if (isSmallTalk(held) || looksLikeInstruction(held)) continue;
+      // A number said alone ("07700 900263") is no small talk: it is read for whose it is.
+      if ((isSmallTalk(held) && !/^\+?[\d ().-]{7,}\.?$/.test(held.trim())) || looksLikeInstruction(held)) continue;
       const sentence = restoreDots(held);
       const deep = index < DEEP_SENTENCES_PER_RECORD;
       if (deep) {
@@ -424,6 +425,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           !thingOrPlace(name) &&
           !(record.role === 'assistant' && addressedFormally(name, fullUserName())),
       );
+      const spokenEarlier = spokenOf;
       if (!questionBack || candidates.length > 0) spokenOf = candidates.length === 1 ? { name: candidates[0]!, record } : undefined;
       const named = candidates
         // A question or a hypothetical ("should I call Tom?") mentions people already known; it introduces no one.
@@ -556,15 +558,22 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       EMAIL_PATTERN.lastIndex = 0;
       const addressee = reach && record.role === 'assistant' && /\byour\b/i.test(sentence) && userName ? observe(userName, record) : undefined;
       // "Her number is …": the person "her" stands for; "my number is …" the author's own.
-      const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b/i.test(sentence);
+      const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:number|phone|mobile|cell|e-?mail|address|line)\b/i.test(sentence);
       const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
       // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
-      const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is)\b/i.test(sentence) && !/\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
+      const firstPerson = /\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
+      const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is|his|him)\b/i.test(sentence) && !firstPerson;
+      // "agent is a guy called Gareth btw, if i'm not around. 0113 496 0721": a number said alone, after a sentence of
+      // the same record that named one person, is that person's, not the speaker's.
+      const spokenBefore = !firstPerson && named.length === 0 && spokenEarlier && spokenEarlier.record === record ? observe(spokenEarlier.name, record) : undefined;
       // With no speaker, "call me on …" is the author's own number, not the last person's named.
       // "ring him 07700 900148": the number of the one to ring, whom the sentence does not name; not the speaker's.
       const toThem = /\b(?:ring|call|text|phone|whatsapp|message|contact)\s+(?:him|her|them)\b/i.test(sentence);
-      const unnamed = record.role === 'assistant' ? addressee : toThem ? undefined : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
-      const target = theirs ? (owner !== speaker ? owner : undefined) : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
+      const unnamed = record.role === 'assistant' ? addressee : toThem ? undefined : spokenBefore && spokenBefore !== speaker ? spokenBefore : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
+      // "Idris's number for the keys: 07700 …": the number of whom the sentence names it, known as a name or not.
+      const possessor = POSSESSED_REACH.exec(sentence)?.[1];
+      const theirsByName = !theirs && possessor && !firstPerson && (named.length === 0 || named.some((o) => sameName(o.name, possessor))) ? observe(possessor, record) : undefined;
+      const target = theirs ? (owner !== speaker ? owner : undefined) : theirsByName && theirsByName !== speaker ? theirsByName : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
@@ -657,6 +666,9 @@ const THINGS_LINE = /\b(?:line|hotline|helpline|switchboard|landline|desk|recept
 
 /** A record telling that a thing's line or number changed. */
 const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact|old|new|work|home|personal)\b)[a-z]+ (?:phone )?(?:line|hotline|helpline|number)\b[^.!?]{0,40}\b(?:changed|moved|switched|is new|doesn['’]?t work|stopped working)\b/i;
+
+/** A way to reach someone said as theirs by name: "Idris's number", "Bea's new mobile". */
+const POSSESSED_REACH = /\b(\p{Lu}[\p{Ll}-]+)['’]s\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:number|phone|mobile|cell|e-?mail|line)\b/u;
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
