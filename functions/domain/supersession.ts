@@ -307,8 +307,18 @@ function contested(items: readonly MemoryItem[]): RetiredValue[] {
 
 /** Whether `text` holds `words` as whole words (case-insensitive). */
 function holds(text: string, words: string): boolean {
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(words.trim())}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  const key = words.trim();
+  // Read for every line against every retired value: the same few hundred patterns, compiled once.
+  let pattern = WHOLE_WORDS.get(key);
+  if (!pattern) {
+    if (WHOLE_WORDS.size >= MAX_WHOLE_WORDS) WHOLE_WORDS.clear();
+    pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(key)}($|[^\\p{L}\\p{N}])`, 'iu');
+    WHOLE_WORDS.set(key, pattern);
+  }
+  return pattern.test(text);
 }
+const WHOLE_WORDS = new Map<string, RegExp>();
+const MAX_WHOLE_WORDS = 5_000;
 
 /** Whether `text` states `value` as words of its own (case-insensitive, whole words; four letters at least, or a number: a locker's "218"). */
 export function states(text: string, value: string): boolean {
@@ -471,9 +481,17 @@ export function retiredIn(
   // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
   const parts = line.kind === 'summary' ? datedClauses(line.text) : [];
   const said = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: line.text }] : [];
+  if (said.length === 0) return [];
+  // A word of the thing, or whom it is about, must be in the line before anything costlier is read (a view of
+  // 10,000 facts reads every fact line against every later value).
+  const lower = line.text.toLowerCase();
+  const has = (word: string) => lower.includes(word.slice(0, 4));
+  const mayName = (r: RetiredValue) =>
+    r.loose ? (r.about ?? []).some(has) : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
   return retired.filter(
     (r) =>
       r.reason === 'later' &&
+      mayName(r) &&
       r.itemId !== line.id &&
       !r.records.includes(line.id) &&
       !states(line.text, r.value) &&
