@@ -53,6 +53,15 @@ export interface RetiredValue {
    * around the new value, and a line speaks of the same thing when one of them is near a value of the same kind.
    */
   readonly loose?: boolean;
+  /**
+   * `later`, read from a record that names what was replaced ("Bronwen's retiring, her niece Agata is taking over"):
+   * the name or colour replaced. A line said before it naming that is marked with `value`, what replaced it.
+   */
+  readonly replaces?: string;
+  /** With `replaces`, a colour: the thing it was the colour of ("red harness"), when the record said it. */
+  readonly replacesThing?: string;
+  /** An amount taken as the same one wherever it is said per this unit ("£40 a session"; not "raised £40"). */
+  readonly per?: string;
 }
 
 /** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
@@ -223,6 +232,7 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  * one `likeNumber` allows). Not a line about someone else's ("Mum's birthday is May 2") when the value is the user's.
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
+  if (r.replaces) return namesOld(text, r);
   if (r.loose) return nearSameKind(text, r);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
@@ -327,7 +337,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any)\b/i;
+const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward)\b/i;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space). */
 const PHONE = /(?<![\d.,])\+?\d[\d ]{8,14}\d(?![\d.,])/g;
 /** Words too common to say what a value is of. */
@@ -391,8 +401,8 @@ const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1'
 export function changesSaid(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): RetiredValue[] {
   const out: RetiredValue[] = [];
   for (const unit of units) {
-    if (unit.kind !== 'record' || !unit.at || !CHANGE_CUE.test(unit.text)) continue;
-    for (const value of valuesIn(unit.text)) {
+    if (unit.kind !== 'record' || !unit.at) continue;
+    for (const value of CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : []) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
       if (!nearCue(unit.text, value.index, value.value.length)) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
@@ -401,8 +411,183 @@ export function changesSaid(units: readonly { readonly id: string; readonly kind
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
       if (out.length >= MAX_CHANGES_SAID) return out;
     }
+    // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
+    for (const { replaced, by, thing } of namesReplaced(unit.text)) {
+      out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
+      if (out.length >= MAX_CHANGES_SAID) return out;
+    }
+  }
+  return [...out, ...valuesReplaced(units, out)];
+}
+
+/** What an amount said in a text is per ("£160 a night" → "night", "£72/wk" → "wk"), if the words after it say. */
+function perUnitAfter(text: string, value: string): string | undefined {
+  const at = text.indexOf(value);
+  if (at < 0) return undefined;
+  return /^\s?(?:a|an|per|\/)\s?([\p{L}]{2,12})(?![\p{L}])/iu.exec(text.slice(at + value.length))?.[1]?.toLowerCase().replace(/s$/, '');
+}
+
+/** A value plain enough to be taken as the same one wherever it is said: three digits, an amount, a time of day (or a count of a particular unit). */
+const PLAIN_VALUE = /\d{3}|[$£€]\s?\d|\d:\d\d|\d\s?(?:am|pm)\b/i;
+
+/**
+ * The old values that records said before a change said in words hold beside its words ("For August I'm charging
+ * £145 a night" before "bump August up to £160 a night"): each becomes a retired value of its own, so every line
+ * said before the change that repeats it ("£145 per night, with a three-night minimum", "11:30 👍") is marked too,
+ * whatever words it says it with.
+ */
+function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: readonly RetiredValue[]): RetiredValue[] {
+  const out: RetiredValue[] = [];
+  const seen = new Set<string>();
+  const records = units.filter((unit) => unit.kind === 'record' && unit.at);
+  const textOf = new Map(records.map((unit) => [unit.id, unit.text]));
+  for (const r of changes) {
+    if (r.replaces || !r.loose) continue;
+    // An amount only per the same unit as the new one ("£145 a night" for "£160 a night"): a conversation about
+    // money says many amounts near the same words.
+    const per = perUnitAfter(textOf.get(r.records[0]!) ?? '', r.value);
+    for (const unit of records) {
+      if (!before(unit.at, r.at) || r.records.includes(unit.id) || holds(unit.text, r.value)) continue;
+      for (const v of othersOfItsKind(unit.text, r)) {
+        // A day is said of many things on it (the wedding and the fitting): never taken as the same one elsewhere.
+        if (v.kind === 'day') continue;
+        if (v.kind === 'money' && (!per || perUnitAfter(unit.text.slice(v.index), v.value) !== per)) continue;
+        // A count only of the same particular thing ("2 scoops" for "1.5 scoops"); a bare number only as a code
+        // for a code (three digits or more, no unit either side).
+        const counted = unitOf(v.value);
+        if (v.kind === 'number' && (counted !== unitOf(r.value) || (counted ? counted.length < 4 || GENERAL_UNIT.test(counted) : !/^\d{3,}$/.test(v.value)))) continue;
+        if (v.kind !== 'number' && !PLAIN_VALUE.test(v.value)) continue;
+        const key = `${v.value.toLowerCase()}#${r.itemId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ itemId: `${r.itemId}:was:${v.value}`, records: [], value: v.value, reason: 'superseded', at: r.at, now: r.now!, loose: true, onlyBefore: true, ...(v.kind === 'money' && per ? { per } : {}) });
+        if (out.length >= MAX_CHANGES_SAID) return out;
+      }
+    }
   }
   return out;
+}
+
+/** Colours: a value of their own kind ("sage green" for "navy blue"). */
+const COLOUR = 'red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|mustard|sage|cream|beige|gold|silver|lilac|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|crimson|mint|peach|violet|indigo|emerald|scarlet|aqua|plum';
+const COLOUR_AT = new RegExp(`^(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'iu');
+const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'giu');
+/** A name as said: capitalised words, with "&", "and" or "of" between ("Crisp & Co", "Luca's Trattoria", "Mrs Okafor"). */
+const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
+const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
+/** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not|stopped)(?![\p{L}])/iu;
+/** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
+const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
+/** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
+const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
+/** "the new head chef is Tomasz", "new person looking after me is Nadia". */
+const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+/giu;
+/** "Agata is taking over", "Nadia's stepping in". */
+const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:over|in)(?![\p{L}])/iu;
+/** A sentence that says what replaced something. */
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|from now on|going forward|replac\w+)(?![\p{L}])/iu;
+/** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
+const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps)$/u;
+/** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
+const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already)$/iu;
+/** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
+const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
+
+/** The name or colour that starts a place in a text, if one does. */
+function valueAt(text: string, colour: boolean, lowerCase: boolean): string | undefined {
+  if (colour) return COLOUR_AT.exec(text)?.[0];
+  const said = NAME_AT.exec(text)?.[0];
+  if (said) return bareName(said) || undefined;
+  if (!lowerCase) return undefined;
+  // In lower-case chat ("our new agent is denise", "went with hartley hire"), up to two words.
+  const words = /^[\p{Ll}][\p{L}'’-]+(?: (?!instead|now|from|for|on|at|and|but|so|because|which|same|too|as|then)[\p{Ll}][\p{L}'’-]+)?/u.exec(text)?.[0];
+  return words && !NOT_NAMED.test(words.split(' ')[0]!) && !COMMON.has(words.split(' ')[0]!) ? words.replace(/['’]s$/u, '') : undefined;
+}
+
+/** The sentence around a place in a text. */
+function sentenceAt(text: string, index: number): { start: number; text: string } {
+  const start = Math.max(text.lastIndexOf('. ', index), text.lastIndexOf('! ', index), text.lastIndexOf('? ', index), -1) + 1;
+  const ends = ['. ', '! ', '? '].map((stop) => text.indexOf(stop, index)).filter((at) => at >= 0);
+  return { start, text: text.slice(start, ends.length > 0 ? Math.min(...ends) + 1 : text.length) };
+}
+
+/**
+ * What a record says was replaced, by name or colour: the thing whose part ended ("Bronwen's retiring", "swift are
+ * fully booked", "out of maroon", "not Kirkgate") and what took its place in the same record ("Agata is taking
+ * over", "went with Hartley Hire instead", "we've gone for teal", "Headingley branch"). Each pair once.
+ */
+export function namesReplaced(text: string): { replaced: string; by: string; thing?: string }[] {
+  const lowerCase = !/[.!?] \p{Lu}|^\p{Lu}/u.test(text);
+  const ended: { value: string; index: number; colour: boolean; thing?: string }[] = [];
+  const add = (value: string, index: number, colour: boolean, thing?: string) => {
+    if (!ended.some((e) => e.value.toLowerCase() === value.toLowerCase())) ended.push({ value, index, colour, ...(thing ? { thing } : {}) });
+  };
+  // Said before the words that end it: a name, a colour (with the thing it was the colour of), or in lower-case chat a word.
+  // A colour and the thing it was the colour of ("red harness snapped"), a colour said over ("out of maroon"), or a
+  // colour said before another one the record goes for ("the sage looked washed out, so I've gone for navy blue").
+  const chosen = [...text.matchAll(REPLACED_WITH)].map((m) => ({ at: m.index!, colour: COLOUR_AT.exec(text.slice(m.index! + m[0].length))?.[0] })).filter((c) => c.colour);
+  for (const m of text.matchAll(COLOURS)) {
+    const after = text.slice(m.index! + m[0].length);
+    const thing = /^ ([\p{Ll}]{3,})(?![\p{L}])/u.exec(after)?.[1];
+    const thingEnded = thing !== undefined && ENDED.test(after.slice(thing.length + 1));
+    const goneFor = chosen.some((c) => c.at > m.index! && c.colour!.toLowerCase() !== m[0].toLowerCase());
+    if (thingEnded || ENDED.test(after) || ENDED_BEFORE.test(text.slice(0, m.index)) || goneFor) add(m[0], m.index!, true, thingEnded ? thing : undefined);
+  }
+  for (const m of text.matchAll(NAMES)) {
+    const name = bareName(m[0]);
+    if (!name || COLOUR_AT.test(name)) continue;
+    const at = m.index! + m[0].length - m[0].replace(/['’]s$/u, '').length + (m[0].replace(/['’]s$/u, '').length - name.length);
+    if (ENDED.test(text.slice(m.index! + m[0].replace(/['’]s$/u, '').length)) || ENDED_BEFORE.test(text.slice(0, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+  }
+  // In lower-case chat, a word said before what ended it ("gary's left", "swift are fully booked"): a line names it
+  // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
+  for (const m of text.matchAll(/(?<![\p{L}'’])([\p{Ll}][\p{L}-]{2,})(?=(?:['’]s)?\s)/gu)) {
+    const word = m[1]!;
+    if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
+    if (ENDED.test(text.slice(m.index! + word.length))) add(word, m.index!, false);
+  }
+  const out: { replaced: string; by: string; thing?: string }[] = [];
+  for (const old of ended) {
+    const by = replacementOf(text, old, lowerCase);
+    if (by && !by.toLowerCase().includes(old.value.toLowerCase()) && !old.value.toLowerCase().includes(by.toLowerCase())) {
+      out.push({ replaced: old.value, by, ...(old.thing ? { thing: old.thing } : {}) });
+    }
+  }
+  return out;
+}
+
+/** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
+function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean): string | undefined {
+  const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
+  for (const pattern of [REPLACED_WITH, NEW_ONE_IS]) {
+    for (const m of text.matchAll(pattern)) {
+      const found = other(valueAt(text.slice(m.index! + m[0].length), old.colour, lowerCase));
+      if (found) return found;
+    }
+  }
+  const kinds = old.colour ? COLOURS : NAMES;
+  for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
+    const value = old.colour ? m[0] : bareName(m[0]);
+    if (!old.colour && TAKING_OVER.test(text.slice(m.index! + value.length)) && other(value) && !NOT_A_NAME.test(value)) return value;
+  }
+  for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
+    const value = old.colour ? m[0] : bareName(m[0]);
+    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value)))) continue;
+    // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
+    if (old.colour && m.index! > old.index && other(value)) return value;
+    if (!old.colour && REPLACING_CUE.test(sentenceAt(text, m.index!).text) && other(value)) return value;
+  }
+  return undefined;
+}
+
+/** Whether a line names a thing a record said was replaced (a name as a name, with its capital; a colour with its thing), and not what replaced it. */
+function namesOld(text: string, r: RetiredValue): boolean {
+  const old = r.replaces!;
+  if (holds(text, r.value)) return false;
+  if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
+  const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
 
 /** Whether a word of change is said within six words of a place in a text, in the same sentence. */
@@ -417,13 +602,31 @@ function nearCue(text: string, index: number, length: number): boolean {
 
 /** Whether a line holds, within five words of a value of the same kind as a changed one (and not that value), a word said around it. */
 function nearSameKind(text: string, r: RetiredValue): boolean {
-  const kind = valuesIn(r.value)[0]?.kind;
   // A line that holds the new value too says it ("at £22 with £11 of materials").
-  if (!kind || holds(text, r.value)) return false;
+  return !holds(text, r.value) && othersOfItsKind(text, r).length > 0;
+}
+
+/** Units too general to say what is counted ("30 people" and "45 people" may be two parties). */
+const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|month|year|kid|child|children|thing|item|each|other|more|less|percent|%|one|way|am|pm|st|nd|rd|th)$/i;
+
+/**
+ * The values of a line of the same kind as a changed one, not it, that the change speaks of: with a word said
+ * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
+ * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
+ */
+function othersOfItsKind(text: string, r: RetiredValue): { kind: string; value: string; index: number }[] {
+  const kind = valuesIn(r.value)[0]?.kind;
+  if (!kind) return [];
   const about = new Set(r.about ?? []);
-  // Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
-  return valuesIn(text).some(
-    (v) => v.kind === kind && v.value.toLowerCase() !== r.value.toLowerCase() && (kind !== 'number' || likeNumber(v.value, r.value)) && !nearCue(text, v.index, v.value.length) && wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word)),
+  const unit = kind === 'number' ? unitOf(r.value) : undefined;
+  const particular = unit !== undefined && unit.length >= 4 && !GENERAL_UNIT.test(unit);
+  return valuesIn(text).filter(
+    (v) =>
+      v.kind === kind &&
+      v.value.toLowerCase() !== r.value.toLowerCase() &&
+      (kind !== 'number' || likeNumber(v.value, r.value)) &&
+      !nearCue(text, v.index, v.value.length) &&
+      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word))),
   );
 }
 
@@ -457,7 +660,7 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     if (group.every((r) => r.loose)) return phrase;
     return `${several && was ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
   });
-  return later.length > 0 ? `(later: ${later.join('; ')})` : `(superseded on ${day(all[0]!)})`;
+  return later.length > 0 ? `(later: ${[...new Set(later)].join('; ')})` : `(superseded on ${day(all[0]!)})`;
 }
 
 /**
@@ -470,7 +673,8 @@ export function retiredIn(
   line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined; readonly at?: string | undefined },
   retired: readonly RetiredValue[],
 ): RetiredValue[] {
-  if (line.kind === 'contact') return line.label ? retiredNaming(line.id, line.label, retired) : [];
+  // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
+  if (line.kind === 'contact') return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !COLOUR_AT.test(r.replaces) && namesOld(line.label!, r))] : [];
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
@@ -487,7 +691,7 @@ export function retiredIn(
   const lower = line.text.toLowerCase();
   const has = (word: string) => lower.includes(word.slice(0, 4));
   const mayName = (r: RetiredValue) =>
-    r.loose ? (r.about ?? []).some(has) : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
+    r.replaces ? lower.includes(r.replaces.toLowerCase()) : r.loose ? (r.about ?? []).some(has) : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
   return retired.filter(
     (r) =>
       r.reason === 'later' &&
@@ -506,6 +710,7 @@ function statesValue(
 ): boolean {
   if (item && r.itemId === line.id) return false;
   if (r.onlyBefore && !before(line.at, r.at)) return false;
+  if (r.per && perUnitAfter(line.text, r.value) !== r.per) return false;
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
   if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;

@@ -5,9 +5,10 @@
  * reads the default context block and the block for the change's question
  * and reports where the old value is still shown without a marker.
  *
- *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump] [--show <words>]   (dir holds the conversations and changes.json;
+ *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump] [--show <words>] [--markers]   (dir holds the conversations and changes.json;
  *                                                           --dump writes each agent's items (the first 100 of each kind) to items-<file>;
- *                                                           --show <words> prints the block of each change whose subject has them)
+ *                                                           --show <words> prints the block of each change whose subject has them;
+ *                                                           --markers prints each marked line that states no listed old value)
  *
  * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
  * changes.json: [{ "file", "subject", "old", "new", "question" }, ...], "old" and "new" verbatim from the text.
@@ -15,13 +16,17 @@
  * A line states the old value when it holds it (case-insensitively). It is stale when it does not also
  * state the new value and carries no marker ("(later: …)", "(marked wrong …)", "(no longer true …)",
  * "(contested: …)"). Lines of the current state (Contacts, Tasks, Facts) are counted apart from history.
+ *
+ * The other way round, `markedOther` counts the distinct lines of the questions' blocks that carry a marker but state
+ * none of the old values listed for their conversation: a marker on a line that did not change, or a change the
+ * list leaves out (read them with --markers to tell which).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReplayStack, waitConsolidated } from './replay.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' }, show: { type: 'string' } } });
+const { values } = parseArgs({ options: { dir: { type: 'string' }, dump: { type: 'boolean' }, show: { type: 'string' }, markers: { type: 'boolean' } } });
 if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir> [--dump] [--show <words>]');
 const dir = values.dir;
 
@@ -70,13 +75,18 @@ try {
       writeFileSync(join(dir, `snapshot-${file}`), JSON.stringify(await call('GET', `/v1/agents/${agent}/snapshot`)));
     }
   }
-  const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0 };
+  const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0, markedOther: 0 };
+  const markedOther = new Set<string>();
   for (const change of changes) {
     const agent = agents.get(change.file)!;
     const whole = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=2000`)).markdown;
     const asked = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=1024&query=${encodeURIComponent(change.question)}`)).markdown;
     if (values.show && change.subject.includes(values.show)) process.stdout.write(`\n--- block for "${change.question}"\n${asked}\n---\n`);
     const stating = [...linesStating(whole, change), ...linesStating(asked, change)];
+    const olds = changes.filter((c) => c.file === change.file).map((c) => c.old.toLowerCase());
+    for (const line of asked.split('\n')) {
+      if (MARKER.test(line) && !olds.some((old) => line.toLowerCase().includes(old))) markedOther.add(`${change.file} | ${line.length > 240 ? `${line.slice(0, 120)} … ${line.slice(-120)}` : line}`);
+    }
     const staleCurrent = stating.filter((l) => l.stale && l.current);
     const staleHistory = stating.filter((l) => l.stale && !l.current);
     const newFound = asked.toLowerCase().includes(change.new.toLowerCase());
@@ -87,6 +97,8 @@ try {
     process.stdout.write(`\n${change.file} · ${change.subject}: ${change.old} → ${change.new}\n  new value in the question's block: ${newFound ? 'yes' : 'NO'}; stale lines: current ${staleCurrent.length}, history ${staleHistory.length}\n`);
     for (const l of [...staleCurrent, ...staleHistory]) process.stdout.write(`    ${l.current ? 'CURRENT' : 'history'} | ${l.line.slice(0, 240)}\n`);
   }
+  totals.markedOther = markedOther.size;
+  if (values.markers) for (const line of markedOther) process.stdout.write(`  marked | ${line}\n`);
   process.stdout.write(`\n${JSON.stringify({ check: 'stale', ...totals })}\n`);
 } finally {
   await stack.stop();

@@ -9,7 +9,7 @@ import { renderContext, renderRecall } from '../../functions/domain/context.js';
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
-import { changesSaid, retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
+import { changesSaid, namesReplaced, retiredIn, retiredMarker, retiredValues } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
@@ -380,5 +380,66 @@ describe('changes said in so many words by the records a block ranks', () => {
     expect(line('boiler service moved from 26 June to 3 July')).toEqual([]);
     // A value that is itself said to change is a change of its own, not what this one replaced.
     expect(line('boiler service moved to 26 June')).toEqual([]);
+  });
+});
+
+describe('a name or a colour a record says was replaced, with what replaced it', () => {
+  it('reads what ended and what took its place, by name, in lower-case chat, and by colour', () => {
+    expect(namesReplaced('Quick one: Ferdinand is retiring at Easter. His deputy Lowri is taking over the deliveries.')).toEqual([{ replaced: 'Ferdinand', by: 'Lowri' }]);
+    expect(namesReplaced('northway are fully booked that weekend. went with Brackley Removals instead')).toEqual([{ replaced: 'northway', by: 'Brackley Removals' }]);
+    expect(namesReplaced('kasia has left the surgery. our new physio is tomek')).toEqual([{ replaced: 'kasia', by: 'tomek' }]);
+    expect(namesReplaced('The print shop is out of ivory card, so we switched to cream.')).toEqual([{ replaced: 'ivory', by: 'cream' }]);
+    expect(namesReplaced('the blue lead snapped on the walk, picked up a green lead on the way home')).toEqual([{ replaced: 'blue', by: 'green', thing: 'lead' }]);
+    expect(namesReplaced('The olive looked muddy on the wall, so I have gone for dusty pink instead.')).toEqual([{ replaced: 'olive', by: 'dusty pink' }]);
+    expect(namesReplaced('The forms go to the Eastfield office now, not Millgate.')).toEqual([{ replaced: 'Millgate', by: 'Eastfield' }]);
+  });
+
+  it('reads nothing when nothing took its place, or only a word a sentence opens with', () => {
+    expect(namesReplaced('Rhiannon can’t do Tuesday but Friday suits her.')).toEqual([]);
+    expect(namesReplaced('Dad is away until Sunday.')).toEqual([]);
+    expect(namesReplaced('The kettle is broken again, I have asked Omar to look at it.')).toEqual([]);
+    expect(namesReplaced('Could we meet somewhere else instead of Millgate? It is nearer for me.')).toEqual([]);
+  });
+
+  const said = changesSaid([{ id: 'r30', kind: 'record', text: 'Ferdinand is retiring at Easter. His deputy Lowri is taking over the deliveries.', at: '2026-04-01T09:00:00Z' }]);
+  const line = (text: string, at = '2026-03-01T09:00:00Z') => retiredIn({ id: 'r2', kind: 'record', text, at }, said);
+
+  it('marks a line said before that names what was replaced, and a contact line of that name', () => {
+    expect(retiredMarker(line('Ferdinand brings the veg boxes on Thursdays.'))).toBe('(later: Lowri)');
+    expect(retiredMarker(retiredIn({ id: 'c_ferdinand', kind: 'contact', label: 'Ferdinand', text: 'Delivery driver.' }, said))).toBe('(later: Lowri)');
+    // Said after, naming what replaced it too, or another word that merely holds the letters.
+    expect(line('Ferdinand brings the veg boxes on Thursdays.', '2026-04-02T09:00:00Z')).toEqual([]);
+    expect(line('Ferdinand showed Lowri the route.')).toEqual([]);
+    expect(line('Ferdinandstrasse is closed.')).toEqual([]);
+  });
+
+  it('marks a colour only with the thing it was the colour of, when the record said it', () => {
+    const leads = changesSaid([{ id: 'r31', kind: 'record', text: 'the blue lead snapped on the walk, picked up a green lead on the way home', at: '2026-04-01T09:00:00Z' }]);
+    const before = (text: string) => retiredIn({ id: 'r3', kind: 'record', text, at: '2026-03-01T09:00:00Z' }, leads);
+    expect(retiredMarker(before('use the blue lead, not the harness'))).toBe('(later: green)');
+    expect(before('her blue coat is on the hook')).toEqual([]);
+  });
+});
+
+describe('the old value beside a change said in words, wherever it is repeated', () => {
+  const record = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+  const units = [
+    record('r1', 'For the spring term the hall hire is £40 a session.', '2026-01-05T09:00:00Z'),
+    record('r2', '£40 a session, noted.', '2026-01-05T09:05:00Z'),
+    record('r3', 'the caretaker says the hall hire is going up to £46 a session from March', '2026-02-10T09:00:00Z'),
+    record('r4', 'the raffle raised £40 in the end', '2026-01-20T09:00:00Z'),
+    record('r5', 'we agreed the match is on 14 March', '2026-01-06T09:00:00Z'),
+  ];
+  const said = changesSaid(units);
+  const marker = (unit: (typeof units)[number]) => retiredMarker(retiredIn(unit, said));
+
+  it('marks a repetition said with none of the words of the thing, per the same unit', () => {
+    expect(marker(units[0]!)).toBe('(later: £46)');
+    expect(marker(units[1]!)).toBe('(later: £46)');
+  });
+
+  it('leaves an amount per nothing, or per something else, alone', () => {
+    expect(retiredIn(units[3]!, said)).toEqual([]);
+    expect(retiredIn(units[4]!, said)).toEqual([]);
   });
 });
