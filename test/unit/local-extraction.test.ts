@@ -1844,8 +1844,8 @@ describe('stop 44: contacts: lines of things, and a job at a place that is also 
     expect(contact('Ravi', { speaker: 'Ravi', content: 'rota is up. the support line is 0161 496 0123 if the pager fails' })?.channels ?? []).toEqual([]);
     expect(contact('Ravi', { speaker: 'Ravi', content: 'my mobile is 07700 900345, and the office line is 0161 496 0000' })?.channels).toEqual([{ type: 'phone', value: '07700 900345' }]);
     expect(contact('Ravi', { speaker: 'Ravi', content: 'fyi the out of hours line changed, new provider. new number is 0161 496 0777' })?.channels ?? []).toEqual([]);
-    // One's own old number that stopped working is no line's news: the new one is the speaker's.
-    expect(contact('Ravi', { speaker: 'Ravi', content: 'my old number stopped working. new one is 07700 900512' })?.channels).toEqual([{ type: 'phone', value: '07700 900512' }]);
+    // One's own old number that stopped working is no line's news: the new one is the speaker's, and replaces the old.
+    expect(contact('Ravi', { speaker: 'Ravi', content: 'my old number stopped working. new one is 07700 900512' })?.channels).toEqual([{ type: 'phone', value: '07700 900512', replacesEarlier: true }]);
     // With no speaker, "call me on …" is the author's, not the last person named.
     expect(contact('Kim', 'Kim is on the rota this week.', 'call me on 07700 900999 about it')?.channels ?? []).toEqual([]);
   });
@@ -1939,5 +1939,16 @@ describe('stop 45: a role that changed hands', () => {
     expect(rows('Odile is our new bass player, starting with the May gigs.')).toEqual([['bass player', 'Odile']]);
     expect(rows('Wendell is taking over from Odile as club secretary in June.')).toEqual([['club secretary', 'Wendell']]);
     expect(rows('Marguerite replaced Bram as head coach after the cup run.')).toEqual([['head coach', 'Marguerite']]);
+  });
+});
+
+describe('stop 46: contacts: a new number said as "new one", "use … now", or of someone named in lower case', () => {
+  it('replaces the number before it when the new one is said as a change', () => {
+    expect(contact('Greta', { speaker: 'Greta', content: 'My mobile is 07700 900301.' }, { speaker: 'Greta', content: 'Can you change the number on my account? The old one is being cut off. New one is 07700 900302.' })?.channels?.at(-1)).toEqual({ type: 'phone', value: '07700 900302', replacesEarlier: true });
+    expect(contact('Idris', { speaker: 'Mo', content: 'my brother Idris is on 07700 900411 if the van breaks down' }, { speaker: 'Mo', content: "idris's got a new phone, use 07700 900412 for him now" })?.channels?.at(-1)).toEqual({ type: 'phone', value: '07700 900412', replacesEarlier: true });
+  });
+
+  it('gives a lower-case name’s new number to no one the batch does not know by that name', () => {
+    expect(contact('Mo', { speaker: 'Mo', content: "pete's got a new phone, 07700 900413" })?.channels ?? []).toEqual([]);
   });
 });

@@ -571,9 +571,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const toThem = /\b(?:ring|call|text|phone|whatsapp|message|contact)\s+(?:him|her|them)\b/i.test(sentence);
       const unnamed = record.role === 'assistant' ? addressee : toThem ? undefined : spokenBefore && spokenBefore !== speaker ? spokenBefore : ofSomeoneElse ? (lastPerson !== speaker ? lastPerson : undefined) : (speaker ?? (/\b(?:me|my)\b/i.test(sentence) ? undefined : lastPerson));
       // "Idris's number for the keys: 07700 …": the number of whom the sentence names it, known as a name or not.
-      const possessor = POSSESSED_REACH.exec(sentence)?.[1];
+      const lowerPossessor = POSSESSED_REACH_LOWER.exec(sentence)?.[1];
+      const knownLower = lowerPossessor ? [...[...observations.values()].map((o) => o.name), ...knownNames].find((name) => name.split(' ')[0]!.toLowerCase() === lowerPossessor) : undefined;
+      const possessor = POSSESSED_REACH.exec(sentence)?.[1] ?? knownLower?.split(' ')[0];
       const theirsByName = !theirs && possessor && !firstPerson && (named.length === 0 || named.some((o) => sameName(o.name, possessor))) ? observe(possessor, record) : undefined;
-      const target = theirs ? (owner !== speaker ? owner : undefined) : theirsByName && theirsByName !== speaker ? theirsByName : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
+      // "pete's got a new phone, 07700 …", "the shop's number is …": someone's or something's the batch does not know by that name; not the speaker's.
+      const unknownOwner = lowerPossessor !== undefined && !knownLower && !firstPerson && named.length === 0;
+      const target = unknownOwner ? undefined : theirs ? (owner !== speaker ? owner : undefined) : theirsByName && theirsByName !== speaker ? theirsByName : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
       if (target) {
         const replaces = CHANNEL_CHANGE.test(sentence);
         for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
@@ -668,10 +672,12 @@ const THINGS_LINE = /\b(?:line|hotline|helpline|switchboard|landline|desk|recept
 const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact|old|new|work|home|personal)\b)[a-z]+ (?:phone )?(?:line|hotline|helpline|number)\b[^.!?]{0,40}\b(?:changed|moved|switched|is new|doesn['’]?t work|stopped working)\b/i;
 
 /** A way to reach someone said as theirs by name: "Idris's number", "Bea's new mobile". */
-const POSSESSED_REACH = /\b(\p{Lu}[\p{Ll}-]+)['’]s\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:number|phone|mobile|cell|e-?mail|line)\b/u;
+const POSSESSED_REACH = /\b(\p{Lu}[\p{Ll}-]+)['’]s\s+(?:got\s+(?:a\s+)?)?(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+){0,2}(?:number|phone|mobile|cell|e-?mail|line)\b/u;
+/** The same in lower-case chat ("sanne's got a new work phone"): taken only for a name the batch or the store knows. */
+const POSSESSED_REACH_LOWER = /\b(\p{Ll}[\p{Ll}-]+)['’]s\s+(?:got\s+(?:a\s+)?)?(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+){0,2}(?:number|phone|mobile|cell|e-?mail|line)\b/u;
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
-const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address)\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
+const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address|one)\b|\bthe old one\b|\buse\b[^.!?]{0,40}\bnow\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
 
 const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
 
