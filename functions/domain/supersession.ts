@@ -338,12 +338,15 @@ export function states(text: string, value: string): boolean {
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
 const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward)\b/i;
-/** A phone number: a value of its own kind (a number pattern would stop at its first space). */
-const PHONE = /(?<![\d.,])\+?\d[\d ]{8,14}\d(?![\d.,])/g;
+/** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
+const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
 const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing']);
 /** Changes said by records read per block, at most. */
 export const MAX_CHANGES_SAID = 60;
+
+/** Words said after a number that count nothing. */
+const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|pls|tmrw|today|tomorrow|tonight|yesterday|too|also|again|only|just|not|was|were|are|is|if|when|with|until|till|since|before|after|because|so|ok|okay|thanks|thx|now's)$/i;
 
 /** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
 function valuesIn(text: string): { kind: string; value: string; index: number }[] {
@@ -359,14 +362,17 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) taken.push([m.index!, m.index! + m[0].length]);
   for (const [kind, pattern] of SHAPES) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
-      let value = m[0].trim().replace(/[.,]+$/, '');
+      // A number at the end of a sentence ends there ("code to 2086. only share it here" is no count of "only").
+      let value = m[0].trim().replace(/[.,]\s.*$/su, '').replace(/[.,]+$/, '');
       const end = m.index! + m[0].length;
       if (!free(m.index!, end)) continue;
       // A bare number says too little: a count needs what it counts ("31 boxes"), a code three digits at least
-      // ("new one is 6620", "code is 4410 if …"; not a year).
+      // ("new one is 6620", "code is 4410 if …"; not a year: 1900 to 2049, so that a code such as 2086 is one).
+      // A word after a number that counts nothing ("its 2086 now", "6620 from tmrw") is no unit.
+      if (kind === 'number' && NOT_A_UNIT.test(value.replace(/^\d[\d,.]*\s?/, ''))) value = value.replace(/\s?\p{L}+$/u, '');
       if (kind === 'number' && !/\d\s?\p{L}{3,}/u.test(value)) {
         const digits = /^\d[\d,.]*/.exec(value)?.[0] ?? '';
-        if (!/^(?!(?:19|20)\d\d$)\d{3,8}$/.test(digits)) continue;
+        if (!/^(?!(?:19\d\d|20[0-4]\d)$)\d{3,8}$/.test(digits)) continue;
         value = digits;
       }
       found.push({ kind, value, index: m.index! });
@@ -378,8 +384,9 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
 
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
 function wordsAround(text: string, index: number, length: number, span = 6): string[] {
-  const before = text.slice(0, index).trim().split(/\s+/).slice(-span);
-  const after = text.slice(index + length).trim().split(/\s+/).slice(0, span);
+  // A window of a few hundred characters holds the words either side: a long record is never split whole.
+  const before = text.slice(Math.max(0, index - 40 * span), index).trim().split(/\s+/).slice(-span);
+  const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
     .filter((word) => word.length >= 4 && !COMMON.has(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
@@ -400,7 +407,7 @@ const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1'
  */
 export function changesSaid(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): RetiredValue[] {
   const out: RetiredValue[] = [];
-  for (const unit of units) {
+  read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
     for (const value of CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : []) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
@@ -409,12 +416,12 @@ export function changesSaid(units: readonly { readonly id: string; readonly kind
       const about = [...new Set(wordsAround(unit.text, value.index, value.value.length, 10))];
       if (about.length === 0) continue;
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
-      if (out.length >= MAX_CHANGES_SAID) return out;
+      if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
-    for (const { replaced, by, thing } of namesReplaced(unit.text)) {
+    for (const { replaced, by, thing } of MAY_REPLACE.test(unit.text) ? namesReplaced(unit.text) : []) {
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
-      if (out.length >= MAX_CHANGES_SAID) return out;
+      if (out.length >= MAX_CHANGES_SAID) break read;
     }
   }
   return [...out, ...valuesReplaced(units, out)];
@@ -441,6 +448,9 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
   const seen = new Set<string>();
   const records = units.filter((unit) => unit.kind === 'record' && unit.at);
   const textOf = new Map(records.map((unit) => [unit.id, unit.text]));
+  // Each record's values are read once, whatever the number of changes they are compared with.
+  const valuesOf = new Map<string, ReturnType<typeof valuesIn>>();
+  const values = (unit: (typeof records)[number]) => valuesOf.get(unit.id) ?? valuesOf.set(unit.id, valuesIn(unit.text)).get(unit.id)!;
   for (const r of changes) {
     if (r.replaces || !r.loose) continue;
     // An amount only per the same unit as the new one ("£145 a night" for "£160 a night"): a conversation about
@@ -448,7 +458,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
     const per = perUnitAfter(textOf.get(r.records[0]!) ?? '', r.value);
     for (const unit of records) {
       if (!before(unit.at, r.at) || r.records.includes(unit.id) || holds(unit.text, r.value)) continue;
-      for (const v of othersOfItsKind(unit.text, r)) {
+      for (const v of othersOfItsKind(unit.text, r, values(unit))) {
         // A day is said of many things on it (the wedding and the fitting): never taken as the same one elsewhere.
         if (v.kind === 'day') continue;
         if (v.kind === 'money' && (!per || perUnitAfter(unit.text.slice(v.index), v.value) !== per)) continue;
@@ -494,6 +504,13 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 /** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
+/** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|away|off sick|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+/** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
+const NEAR = 80;
+const after = (text: string, at: number) => text.slice(at, at + NEAR);
+const before_ = (text: string, at: number) => text.slice(Math.max(0, at - NEAR), at);
+
 /** The name or colour that starts a place in a text, if one does. */
 function valueAt(text: string, colour: boolean, lowerCase: boolean): string | undefined {
   if (colour) return COLOUR_AT.exec(text)?.[0];
@@ -505,11 +522,9 @@ function valueAt(text: string, colour: boolean, lowerCase: boolean): string | un
   return words && !NOT_NAMED.test(words.split(' ')[0]!) && !COMMON.has(words.split(' ')[0]!) ? words.replace(/['’]s$/u, '') : undefined;
 }
 
-/** The sentence around a place in a text. */
-function sentenceAt(text: string, index: number): { start: number; text: string } {
-  const start = Math.max(text.lastIndexOf('. ', index), text.lastIndexOf('! ', index), text.lastIndexOf('? ', index), -1) + 1;
-  const ends = ['. ', '! ', '? '].map((stop) => text.indexOf(stop, index)).filter((at) => at >= 0);
-  return { start, text: text.slice(start, ends.length > 0 ? Math.min(...ends) + 1 : text.length) };
+/** A text's sentences, each with where it starts. */
+function sentencesOf(text: string): { start: number; text: string }[] {
+  return [...text.matchAll(/[^.!?]+(?:[.!?]+|$)/g)].map((m) => ({ start: m.index!, text: m[0] }));
 }
 
 /**
@@ -526,26 +541,28 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
   // Said before the words that end it: a name, a colour (with the thing it was the colour of), or in lower-case chat a word.
   // A colour and the thing it was the colour of ("red harness snapped"), a colour said over ("out of maroon"), or a
   // colour said before another one the record goes for ("the sage looked washed out, so I've gone for navy blue").
-  const chosen = [...text.matchAll(REPLACED_WITH)].map((m) => ({ at: m.index!, colour: COLOUR_AT.exec(text.slice(m.index! + m[0].length))?.[0] })).filter((c) => c.colour);
+  const chosen = [...text.matchAll(REPLACED_WITH)].map((m) => ({ at: m.index!, colour: COLOUR_AT.exec(after(text, m.index! + m[0].length))?.[0] })).filter((c) => c.colour);
   for (const m of text.matchAll(COLOURS)) {
-    const after = text.slice(m.index! + m[0].length);
-    const thing = /^ ([\p{Ll}]{3,})(?![\p{L}])/u.exec(after)?.[1];
-    const thingEnded = thing !== undefined && ENDED.test(after.slice(thing.length + 1));
+    const rest = after(text, m.index! + m[0].length);
+    const thing = /^ ([\p{Ll}]{3,})(?![\p{L}])/u.exec(rest)?.[1];
+    const thingEnded = thing !== undefined && ENDED.test(after(text, m.index! + m[0].length + thing.length + 1));
     const goneFor = chosen.some((c) => c.at > m.index! && c.colour!.toLowerCase() !== m[0].toLowerCase());
-    if (thingEnded || ENDED.test(after) || ENDED_BEFORE.test(text.slice(0, m.index)) || goneFor) add(m[0], m.index!, true, thingEnded ? thing : undefined);
+    if (thingEnded || ENDED.test(rest) || ENDED_BEFORE.test(before_(text, m.index!)) || goneFor) add(m[0], m.index!, true, thingEnded ? thing : undefined);
   }
   for (const m of text.matchAll(NAMES)) {
     const name = bareName(m[0]);
     if (!name || COLOUR_AT.test(name)) continue;
-    const at = m.index! + m[0].length - m[0].replace(/['’]s$/u, '').length + (m[0].replace(/['’]s$/u, '').length - name.length);
-    if (ENDED.test(text.slice(m.index! + m[0].replace(/['’]s$/u, '').length)) || ENDED_BEFORE.test(text.slice(0, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+    // Where the name starts (after the words a sentence opens with) and ends (before its "'s").
+    const end = m.index! + m[0].replace(/['’]s$/u, '').length;
+    const at = end - name.length;
+    if (ENDED.test(after(text, end)) || ENDED_BEFORE.test(before_(text, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // In lower-case chat, a word said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
   for (const m of text.matchAll(/(?<![\p{L}'’])([\p{Ll}][\p{L}-]{2,})(?=(?:['’]s)?\s)/gu)) {
     const word = m[1]!;
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
-    if (ENDED.test(text.slice(m.index! + word.length))) add(word, m.index!, false);
+    if (ENDED.test(after(text, m.index! + word.length))) add(word, m.index!, false);
   }
   const out: { replaced: string; by: string; thing?: string }[] = [];
   for (const old of ended) {
@@ -562,21 +579,24 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
   for (const pattern of [REPLACED_WITH, NEW_ONE_IS]) {
     for (const m of text.matchAll(pattern)) {
-      const found = other(valueAt(text.slice(m.index! + m[0].length), old.colour, lowerCase));
+      const found = other(valueAt(after(text, m.index! + m[0].length), old.colour, lowerCase));
       if (found) return found;
     }
   }
   const kinds = old.colour ? COLOURS : NAMES;
   for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
     const value = old.colour ? m[0] : bareName(m[0]);
-    if (!old.colour && TAKING_OVER.test(text.slice(m.index! + value.length)) && other(value) && !NOT_A_NAME.test(value)) return value;
+    const end = m.index! + m[0].replace(/['’]s$/u, '').length;
+    if (!old.colour && value && TAKING_OVER.test(after(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
+  // The sentences that say something replaced something, read once.
+  const cued = sentencesOf(text).filter((sentence) => REPLACING_CUE.test(sentence.text));
   for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
     const value = old.colour ? m[0] : bareName(m[0]);
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value)))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
-    if (!old.colour && REPLACING_CUE.test(sentenceAt(text, m.index!).text) && other(value)) return value;
+    if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.start + sentence.text.length) && other(value)) return value;
   }
   return undefined;
 }
@@ -592,11 +612,15 @@ function namesOld(text: string, r: RetiredValue): boolean {
 
 /** Whether a word of change is said within six words of a place in a text, in the same sentence. */
 function nearCue(text: string, index: number, length: number): boolean {
-  const start = Math.max(text.lastIndexOf('. ', index), text.lastIndexOf('! ', index), text.lastIndexOf('? ', index), -1) + 1;
-  const ends = ['. ', '! ', '? '].map((stop) => text.indexOf(stop, index + length)).filter((at) => at >= 0);
-  const end = ends.length > 0 ? Math.min(...ends) : text.length;
-  const before = text.slice(start, index).trim().split(/\s+/).slice(-6).join(' ');
-  const after = text.slice(index + length, end).trim().split(/\s+/).slice(0, 6).join(' ');
+  // Six words either side, within the sentence, read from a window around the value (never the whole record).
+  const from = Math.max(0, index - 300);
+  const window = text.slice(from, index + length + 300);
+  const at = index - from;
+  const start = Math.max(window.lastIndexOf('. ', at), window.lastIndexOf('! ', at), window.lastIndexOf('? ', at), -1) + 1;
+  const ends = ['. ', '! ', '? '].map((stop) => window.indexOf(stop, at + length)).filter((end) => end >= 0);
+  const end = ends.length > 0 ? Math.min(...ends) : window.length;
+  const before = window.slice(start, at).trim().split(/\s+/).slice(-6).join(' ');
+  const after = window.slice(at + length, end).trim().split(/\s+/).slice(0, 6).join(' ');
   return CHANGE_CUE.test(before) || CHANGE_CUE.test(after);
 }
 
@@ -614,13 +638,13 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
  */
-function othersOfItsKind(text: string, r: RetiredValue): { kind: string; value: string; index: number }[] {
+function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text)): { kind: string; value: string; index: number }[] {
   const kind = valuesIn(r.value)[0]?.kind;
   if (!kind) return [];
   const about = new Set(r.about ?? []);
   const unit = kind === 'number' ? unitOf(r.value) : undefined;
   const particular = unit !== undefined && unit.length >= 4 && !GENERAL_UNIT.test(unit);
-  return valuesIn(text).filter(
+  return values.filter(
     (v) =>
       v.kind === kind &&
       v.value.toLowerCase() !== r.value.toLowerCase() &&
@@ -644,7 +668,8 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     const said = [...new Set(all.map((r) => `${r.now}, on ${day(r)}`))];
     return `(contested: later said ${said.join('; ')})`;
   }
-  all = settled;
+  // A value a record said (loose) that an item says too is said once, by the item, with its date.
+  all = settled.filter((r) => !r.loose || !settled.some((o) => !o.loose && o.now !== undefined && r.now !== undefined && holds(o.now, r.now)));
   // One phrase per item and day: a new role and a new employer said together read "head of design at Quillstone".
   const groups = new Map<string, RetiredValue[]>();
   for (const r of all.filter((r) => r.now)) groups.set(`${r.itemId}#${day(r)}`, [...(groups.get(`${r.itemId}#${day(r)}`) ?? []), r]);
