@@ -3,7 +3,7 @@
  * near-misses that must not. None of these sentences is in the extraction
  * benchmark's corpora.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractContacts } from '../../functions/adapters/models/local/contacts.js';
 import { extractFacts } from '../../functions/adapters/models/local/facts.js';
 import { extractTasks } from '../../functions/adapters/models/local/tasks.js';
@@ -1119,7 +1119,7 @@ describe('linear reading', () => {
   ].map((text) => text.slice(0, 32_768));
   // 32 KB of ordinary statements, read the same way: the yardstick, timed in the same run, so a busy
   // machine slows both sides alike (an absolute limit failed on a shared CI machine running 2.6x slower).
-  const prose = Array.from({ length: 400 }, (_, i) => [
+  const proseText = Array.from({ length: 400 }, (_, i) => [
     `Yesterday I met Priya Raman, the new manager at Northwind, and we talked about release ${i}.`,
     'My sister Ana moved to Lisbon in March and she works as a nurse there now.',
     'Remind me to send the contract to Omar by Friday, and book a table for two.',
@@ -1139,25 +1139,25 @@ describe('linear reading', () => {
       return performance.now() - started;
     }));
   };
-  let yardstick: number[] = [];
-  beforeAll(() => {
-    yardstick = updaters.map((read) => fastest(read, prose));
-  });
 
   it('reads a batch of values followed by "make that" no slower than three times as much prose', () => {
     const batch = (first: string, last: string) => [...Array.from({ length: 10 }, () => first.repeat(Math.ceil(16_384 / first.length)).slice(0, 16_384)), last.repeat(Math.ceil(16_384 / last.length)).slice(0, 16_384)];
     const read = (lines: string[]) => extractFacts(input('facts', lines));
     const values = batch('1pm ', 'make that 5pm. ');
-    const sentences = batch(`${prose.slice(0, 400)} `, `${prose.slice(0, 400)} `);
+    const sentences = batch(`${proseText.slice(0, 400)} `, `${proseText.slice(0, 400)} `);
     const time = (lines: string[]) => fastest(() => read(lines), '');
     expect(time(values)).toBeLessThan(3 * time(sentences) + 50);
   });
 
-  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i no slower than three times 32 KB of ordinary prose, per updater', (_, text) => {
+  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial message %i no slower than five times 32 KB of ordinary prose, per updater', (_, text) => {
     for (const [i, read] of updaters.entries()) {
-      // 50 ms of slack for the updaters that read prose in a few tens of milliseconds; a read that is
-      // quadratic in the message takes tens of seconds here.
-      expect(fastest(read, text), `updater ${i}`).toBeLessThan(3 * yardstick[i]! + 50);
+      // The prose is read again beside each message, so that both are timed under the same load (a yardstick
+      // taken once, before the other workers of the suite got busy, failed a run). Five times: "£7 not £5."
+      // repeated takes 2.8 times prose for the facts updater on an idle machine, at stop 45 as now; a read that
+      // is quadratic in the message takes tens of seconds here. 50 ms of slack for the updaters that read prose
+      // in a few tens of milliseconds.
+      const prose = fastest(read, proseText);
+      expect(fastest(read, text), `updater ${i}`).toBeLessThan(5 * prose + 50);
     }
   });
 });
