@@ -508,8 +508,8 @@ const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').redu
 const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|away|off sick|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
-const after = (text: string, at: number) => text.slice(at, at + NEAR);
-const before_ = (text: string, at: number) => text.slice(Math.max(0, at - NEAR), at);
+const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
+const behind = (text: string, at: number) => text.slice(Math.max(0, at - NEAR), at);
 
 /** The name or colour that starts a place in a text, if one does. */
 function valueAt(text: string, colour: boolean, lowerCase: boolean): string | undefined {
@@ -541,13 +541,13 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
   // Said before the words that end it: a name, a colour (with the thing it was the colour of), or in lower-case chat a word.
   // A colour and the thing it was the colour of ("red harness snapped"), a colour said over ("out of maroon"), or a
   // colour said before another one the record goes for ("the sage looked washed out, so I've gone for navy blue").
-  const chosen = [...text.matchAll(REPLACED_WITH)].map((m) => ({ at: m.index!, colour: COLOUR_AT.exec(after(text, m.index! + m[0].length))?.[0] })).filter((c) => c.colour);
+  const chosen = [...text.matchAll(REPLACED_WITH)].map((m) => ({ at: m.index!, colour: COLOUR_AT.exec(ahead(text, m.index! + m[0].length))?.[0] })).filter((c) => c.colour);
   for (const m of text.matchAll(COLOURS)) {
-    const rest = after(text, m.index! + m[0].length);
+    const rest = ahead(text, m.index! + m[0].length);
     const thing = /^ ([\p{Ll}]{3,})(?![\p{L}])/u.exec(rest)?.[1];
-    const thingEnded = thing !== undefined && ENDED.test(after(text, m.index! + m[0].length + thing.length + 1));
+    const thingEnded = thing !== undefined && ENDED.test(ahead(text, m.index! + m[0].length + thing.length + 1));
     const goneFor = chosen.some((c) => c.at > m.index! && c.colour!.toLowerCase() !== m[0].toLowerCase());
-    if (thingEnded || ENDED.test(rest) || ENDED_BEFORE.test(before_(text, m.index!)) || goneFor) add(m[0], m.index!, true, thingEnded ? thing : undefined);
+    if (thingEnded || ENDED.test(rest) || ENDED_BEFORE.test(behind(text, m.index!)) || goneFor) add(m[0], m.index!, true, thingEnded ? thing : undefined);
   }
   for (const m of text.matchAll(NAMES)) {
     const name = bareName(m[0]);
@@ -555,14 +555,14 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
     // Where the name starts (after the words a sentence opens with) and ends (before its "'s").
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
-    if (ENDED.test(after(text, end)) || ENDED_BEFORE.test(before_(text, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+    if (ENDED.test(ahead(text, end)) || ENDED_BEFORE.test(behind(text, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // In lower-case chat, a word said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
   for (const m of text.matchAll(/(?<![\p{L}'’])([\p{Ll}][\p{L}-]{2,})(?=(?:['’]s)?\s)/gu)) {
     const word = m[1]!;
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
-    if (ENDED.test(after(text, m.index! + word.length))) add(word, m.index!, false);
+    if (ENDED.test(ahead(text, m.index! + word.length))) add(word, m.index!, false);
   }
   const out: { replaced: string; by: string; thing?: string }[] = [];
   for (const old of ended) {
@@ -579,19 +579,19 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
   for (const pattern of [REPLACED_WITH, NEW_ONE_IS]) {
     for (const m of text.matchAll(pattern)) {
-      const found = other(valueAt(after(text, m.index! + m[0].length), old.colour, lowerCase));
+      const found = other(valueAt(ahead(text, m.index! + m[0].length), old.colour, lowerCase));
       if (found) return found;
     }
   }
   const kinds = old.colour ? COLOURS : NAMES;
-  for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
+  for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
-    if (!old.colour && value && TAKING_OVER.test(after(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
+    if (!old.colour && value && TAKING_OVER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
   // The sentences that say something replaced something, read once.
   const cued = sentencesOf(text).filter((sentence) => REPLACING_CUE.test(sentence.text));
-  for (const m of text.matchAll(new RegExp(kinds.source, kinds.flags))) {
+  for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value)))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").

@@ -69,6 +69,9 @@ const snapshotWith = (facts: FactItem[], contacts: ContactItem[] = []): Snapshot
 
 const recordUnit = (id: string, text: string): SegmentUnit => ({ id, kind: 'record', text, at: '2026-10-02T09:00:00Z', speaker: 'Sam', evidence: [], terms: 'tea oolong' });
 
+/** A raw record as the read path ranks it. */
+const record = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+
 describe('retired values', () => {
   it('are read from refuted, outdated and superseded items, and from a contact’s changed employer or role', () => {
     const refuted = tea({ verification: 'refuted' });
@@ -354,7 +357,6 @@ describe('on the read path', () => {
 });
 
 describe('changes said in so many words by the records a block ranks', () => {
-  const record = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
   const said = changesSaid([
     record('r9', 'the plumber rang, so the boiler service is now 3 July', '2026-06-20T09:00:00Z'),
     record('r10', 'sorry, the garage code got reset after the break-in, new one is 6620', '2026-06-21T09:00:00Z'),
@@ -429,7 +431,6 @@ describe('a name or a colour a record says was replaced, with what replaced it',
 });
 
 describe('the old value beside a change said in words, wherever it is repeated', () => {
-  const record = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
   const units = [
     record('r1', 'For the spring term the hall hire is £40 a session.', '2026-01-05T09:00:00Z'),
     record('r2', '£40 a session, noted.', '2026-01-05T09:05:00Z'),
@@ -452,7 +453,7 @@ describe('the old value beside a change said in words, wherever it is repeated',
 });
 
 describe('changes said by records, read in time linear in the records', () => {
-  const record = (id: string, text: string) => ({ id, kind: 'record', text: text.slice(0, 32_768), at: '2026-05-01T09:00:00Z' });
+  const long = (id: string, text: string) => record(id, text.slice(0, 32_768), '2026-05-01T09:00:00Z');
   const hostile = [
     'Bob has left. '.repeat(3_000),
     'Ann Bee Cee '.repeat(3_000),
@@ -469,7 +470,7 @@ describe('changes said by records, read in time linear in the records', () => {
   ][i % 4]).join(' ');
   /** The quickest of two reads after one to warm up: the least disturbed by other work on the machine. */
   const fastest = (text: string) => {
-    const units = [record('r1', text), record('r2', text.slice(0, 4_000))];
+    const units = [long('r1', text), long('r2', text.slice(0, 4_000))];
     changesSaid(units);
     return Math.min(...[0, 1].map(() => {
       const started = performance.now();
