@@ -22,11 +22,34 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue } from './supersession.js';
+import { answersReplaced, changesSaid, currentText, summaryClauses, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue, type SaidUnit } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
   return [snapshot.contacts, snapshot.facts, snapshot.tasks].flatMap((view) => view?.retired ?? []);
+}
+
+/**
+ * What a block's lines said, as records for `changesSaid`: its records, then each dated line of its summaries as
+ * the record it cites (a change said in a week's summary is read as in the record it was taken from), each once.
+ */
+export function saidIn(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): SaidUnit[] {
+  const out: SaidUnit[] = [];
+  const seen = new Set<string>();
+  const add = (unit: SaidUnit) => {
+    if (seen.has(unit.id)) return;
+    seen.add(unit.id);
+    out.push(unit);
+  };
+  for (const unit of units) if (unit.kind === 'record') add(unit);
+  for (const unit of units) {
+    if (unit.kind !== 'summary') continue;
+    // A clause of a run holds each record's line after its ids ("2026-03-01 [k2] … [k3] …"): one unit each.
+    summaryClauses(unit.text).forEach((clause, i) =>
+      splitRun(`[${clause.ids.join(', ') || `${unit.id}#${i}`}] ${clause.text}`).forEach((part, j) => add({ id: j === 0 && clause.ids.length === 0 ? `${unit.id}#${i}` : part.ids[0]!, kind: 'record', text: part.text, at: clause.at })),
+    );
+  }
+  return out;
 }
 
 export interface ContextOptions {
@@ -93,7 +116,9 @@ const projectField = (project: unknown) => (typeof project === 'string' && proje
 
 function candidates(snapshot: Snapshot): Candidate[] {
   const list: Candidate[] = [];
-  const retired = retiredOf(snapshot);
+  // What the stores retired, and what the summaries' lines say changed in so many words.
+  const summaries = [...snapshot.time, ...snapshot.count].map((summary) => ({ id: summary.id, kind: 'summary', text: summary.text }));
+  const retired = [...retiredOf(snapshot), ...changesSaid(saidIn(summaries))];
   const provenance = (at: string | undefined, evidence: unknown) => {
     const ids = (evidence as string[] | undefined) ?? [];
     return ` _(${day(at)}${ids.length ? `; evidence ${ids.slice(-3).join(', ')}` : ''})_`;
@@ -106,7 +131,8 @@ function candidates(snapshot: Snapshot): Candidate[] {
     // What the contact no longer is (an old employer) is left out of the biography and "Lately".
     const lately = statesRetired(String(item.id), recent, retired, String(item.name)) ? '' : recent;
     const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired, String(item.name));
-    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${biography}${lately ? ` Lately: ${lately}` : ''}${marked({ id: String(item.id), kind: 'contact', text: '', label: String(item.name) }, retired)}`;
+    const said = `${biography}${lately ? ` Lately: ${lately}` : ''}`;
+    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${said}${marked({ id: String(item.id), kind: 'contact', text: said, label: String(item.name) }, retired)}`;
     list.push({
       id: String(item.id),
       kind: 'contact',
@@ -257,6 +283,8 @@ export interface RecallOptions {
   readonly countTokens: (text: string) => number;
   /** The query's index terms: long records are cut to the sentences that hold them. */
   readonly terms: readonly string[];
+  /** The question itself: when it asks what something is now, its answers in the block are read for what replaced what (`answersReplaced`). */
+  readonly query?: string;
   /** Packing choices, for ablations (`scripts/dev/recall-lab.ts`). @default PACKING */
   readonly packing?: Partial<PackingTuning>;
 }
@@ -440,7 +468,8 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
 export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], options: RecallOptions): RenderedContext {
   const packing: PackingTuning = { ...PACKING, ...options.packing };
   // What the stores retired, and what the ranked records say changed in so many words (domain/supersession.ts).
-  const retired = [...retiredOf(snapshot), ...(packing.changesSaid ? changesSaid(ranked.map((r) => r.unit)) : [])];
+  const said = packing.changesSaid ? saidIn(ranked.map((r) => r.unit)) : [];
+  const retired = [...retiredOf(snapshot), ...changesSaid(said), ...(options.query ? answersReplaced(options.query, said) : [])];
   // The names a conversation knows (its speakers and contacts): "Josh!" alone says nothing.
   const names = new Set<string>();
   if (packing.dropFiller) {

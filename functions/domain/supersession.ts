@@ -62,6 +62,11 @@ export interface RetiredValue {
   readonly replacesThing?: string;
   /** An amount taken as the same one wherever it is said per this unit ("£40 a session"; not "raised £40"). */
   readonly per?: string;
+  /**
+   * With `loose`, the other values of the same kind the record says beside the new one ("check-in from 12:00 … now
+   * we land at 10:50"): a line that states one of them speaks of that one, not of what changed.
+   */
+  readonly besides?: readonly string[];
 }
 
 /** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
@@ -196,6 +201,8 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
   return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_SAID_LATER_PER_VIEW);
 }
 
+/** Counts said in words ("four performances"): from two up, since "one" is said of far more than counts. */
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred';
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
@@ -203,7 +210,7 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
   ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
-  ['number', /\d[\d,.]*(?:\s?[\p{L}%]+)?/gu],
+  ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b)(?:\\s?[\\p{L}%]+)?`, 'giu')],
 ];
 /** A person's name as a value ("Tomasz", "Dr Ana Reyes"). */
 const PERSON_VALUE = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}[\p{Ll}'’-]+)?$/u;
@@ -220,7 +227,7 @@ function valueShape(text: string): string | undefined {
   return SHAPES.find(([, pattern]) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text))?.[0];
 }
 /** A number's unit ("140g" → "g", "9000 steps" → "step"); none for a bare number. */
-const unitOf = (value: string) => /\d\s?([\p{L}%]+)$/u.exec(value.trim())?.[1]?.toLowerCase().replace(/e?s$/, '');
+const unitOf = (value: string) => new RegExp(`(?:\\d|^(?:${NUMBER_WORDS}))\\s?([\\p{L}%]+)$`, 'iu').exec(value.trim())?.[1]?.toLowerCase().replace(/e?s$/, '');
 /** Words by which a line speaks of someone else's thing, not the user's ("Mum's birthday", "her step goal"). */
 const SOMEONE_ELSES = /\b\p{Lu}\p{Ll}+['’]s\b|\b(?:mum|mom|dad|mother|father|sister|brother|wife|husband|partner|son|daughter|friend|boss|his|her|their)['’]?s?\b/u;
 /** Values that do not change, so a line with another one is of another person or thing. */
@@ -288,6 +295,16 @@ function likeNumber(said: string, value: string): boolean {
   return Math.abs(digits(said) - digits(value)) <= 1;
 }
 
+/** Whether two amounts are near enough to be one price said before and after a change: within a factor of three. */
+function nearAmount(a: string, b: string): boolean {
+  const amount = (text: string) => (/\d[\d,]*(?:\.\d+)?\s?[km]?/i.exec(text)?.[0] ?? '').replace(/,/g, '');
+  const [x, y] = [amount(a), amount(b)];
+  // An amount in thousands or millions ("£18k") is compared by what it says, not taken apart.
+  if (/[km]$/i.test(x.trim()) || /[km]$/i.test(y.trim())) return true;
+  const [p, q] = [Number.parseFloat(x), Number.parseFloat(y)];
+  return !(p > 0 && q > 0) || Math.max(p, q) / Math.min(p, q) <= 3;
+}
+
 /** A fact's key without its value: its table and every other cell (a date cell beside the value dates the value). */
 function conflictKey(fact: FactItem): string {
   const value = factValue(fact);
@@ -337,11 +354,13 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward)\b/i;
+const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)|(?:gone|went|come|came|coming) down|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer))\b/i;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
-const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing']);
+const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details']);
+/** Other values of its kind a change keeps beside its new one, at most. */
+const MAX_BESIDES = 8;
 /** Changes said by records read per block, at most. */
 export const MAX_CHANGES_SAID = 60;
 
@@ -369,8 +388,11 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
       // A bare number says too little: a count needs what it counts ("31 boxes"), a code three digits at least
       // ("new one is 6620", "code is 4410 if …"; not a year: 1900 to 2049, so that a code such as 2086 is one).
       // A word after a number that counts nothing ("its 2086 now", "6620 from tmrw") is no unit.
-      if (kind === 'number' && NOT_A_UNIT.test(value.replace(/^\d[\d,.]*\s?/, ''))) value = value.replace(/\s?\p{L}+$/u, '');
-      if (kind === 'number' && !/\d\s?\p{L}{3,}/u.test(value)) {
+      const inWords = kind === 'number' && !/^\d/.test(value);
+      if (kind === 'number' && NOT_A_UNIT.test(value.replace(/^\d[\d,.]*\s?|^\p{L}+\s/u, ''))) value = value.replace(/\s?\p{L}+$/u, '');
+      // A count in words counts something ("four performances"), or is no value.
+      if (inWords && !/\s\p{L}{3,}/u.test(value)) continue;
+      if (kind === 'number' && !inWords && !/\d\s?\p{L}{3,}/u.test(value)) {
         const digits = /^\d[\d,.]*/.exec(value)?.[0] ?? '';
         if (!/^(?!(?:19\d\d|20[0-4]\d)$)\d{3,8}$/.test(digits)) continue;
         value = digits;
@@ -383,13 +405,13 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
 }
 
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
-function wordsAround(text: string, index: number, length: number, span = 6): string[] {
+function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4): string[] {
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
   const before = text.slice(Math.max(0, index - 40 * span), index).trim().split(/\s+/).slice(-span);
   const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
-    .filter((word) => word.length >= 4 && !COMMON.has(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
+    .filter((word) => word.length >= shortest && !COMMON.has(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
     .map(stem)
     .filter((word) => !COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`));
 }
@@ -405,17 +427,43 @@ const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1'
  * said before it holding one of those words near another value of the same kind is marked with it, whether or not
  * a store holds the thing. Read on the read path from the ranked records, at most `MAX_CHANGES_SAID`.
  */
-export function changesSaid(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): RetiredValue[] {
+/** A line a block shows, as `changesSaid` and `answersReplaced` read it: a record, or a summary's dated clause read as the record it cites. */
+export interface SaidUnit {
+  readonly id: string;
+  readonly kind: string;
+  readonly text: string;
+  readonly at?: string | undefined;
+  /** Who said it (a record's speaker): "What is Mia's number?" is answered by what Mia said of her number. */
+  readonly speaker?: string | undefined;
+}
+
+export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   const out: RetiredValue[] = [];
   read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
-    for (const value of CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : []) {
+    const values = CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : [];
+    // The words said within five of any value of a kind, read once per record and kind (a long record's values are
+    // never compared pair by pair).
+    const nearByKind = new Map<string, Set<string>>();
+    const nearOfKind = (kind: string) => {
+      let near = nearByKind.get(kind);
+      if (!near) nearByKind.set(kind, (near = new Set(values.filter((v) => v.kind === kind).flatMap((v) => wordsAround(unit.text, v.index, v.value.length, 5)))));
+      return near;
+    };
+    for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
       if (!nearCue(unit.text, value.index, value.value.length)) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
-      const about = [...new Set(wordsAround(unit.text, value.index, value.value.length, 10))];
+      // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
+      // 13:00": "flat" is said of 13:00).
+      const around = wordsAround(unit.text, value.index, value.value.length, 10);
+      if (around.length === 0) continue;
+      const own = new Set(wordsAround(unit.text, value.index, value.value.length, 5));
+      const near = nearOfKind(value.kind);
+      const about = [...new Set(around)].filter((word) => own.has(word) || !near.has(word));
       if (about.length === 0) continue;
-      out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
+      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value).map((v) => v.value))].slice(0, MAX_BESIDES);
+      out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
@@ -426,6 +474,123 @@ export function changesSaid(units: readonly { readonly id: string; readonly kind
   }
   return [...out, ...valuesReplaced(units, out)];
 }
+
+/** The kind of value a question asks for, by its words: the first that fits. */
+const ASKS: readonly (readonly [string, RegExp])[] = [
+  ['time', /\bwhat time\b|\btimes?\b/],
+  ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
+  ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
+  ['money', /\bhow much\b|\b(?:price|cost|costs|rate|fee|budget|quote|charge|deposit|rent|per head|per night|per person|per hour)\b/],
+  ['number', /\bhow many\b|\bnumber of\b/],
+  ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
+];
+/** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
+const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first|before|previous|previously|old|earlier)\b/;
+/** A question's words that say only what kind of value it asks for. */
+const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
+/** Values a block holds as the answer to a question, at most, for their latest to be taken as what replaced the others. */
+const MAX_ANSWERS = 4;
+
+/**
+ * The values a block's lines give as the answer to a question that asks what something is now ("What time do
+ * rehearsals start?", "How much is it per head?"): each value of the kind the question asks for said within eight
+ * words of a word of the question. When they differ, the latest is what the thing became, and each earlier one
+ * is retired in favour of it (marked wherever the block states it before then). Nothing when the question asks
+ * about the past, when the latest line gives two answers, or when the lines give more answers than a changed value
+ * would (a list of prices, not one price changed).
+ */
+export function answersReplaced(question: string, units: readonly SaidUnit[]): RetiredValue[] {
+  const asked = question.toLowerCase();
+  if (ASKS_BEFORE.test(asked)) return [];
+  const kind = ASKS.find(([, pattern]) => pattern.test(asked))?.[0];
+  if (!kind) return [];
+  const words = new Set(
+    asked
+      .split(/[^\p{L}\p{N}'’-]+/u)
+      .map((word) => word.replace(/['’]s$/u, ''))
+      .filter((word) => word.length >= 3 && !ASKING.has(word) && !COMMON.has(word))
+      .map(stem),
+  );
+  if (words.size === 0) return [];
+  const answers: { id: string; at: string; value: string; shared: number; index: number; text: string }[] = [];
+  for (const unit of units) {
+    if (!unit.at) continue;
+    // Said by whom the question names: a word of it.
+    const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
+    for (const v of valuesOfKind(unit.text, kind).slice(0, MAX_ANSWERS_PER_LINE)) {
+      // A question's short words count ("job", "van", "car").
+      const shared = new Set(wordsAround(unit.text, v.index, v.value.length, 8, 3).filter((word) => words.has(word))).size + bySpeaker;
+      if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text });
+    }
+  }
+  if (answers.length < 2) return [];
+  // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
+  const key = (value: string) =>
+    value
+      .toLowerCase()
+      .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
+      .replace(/\s+/g, '');
+  const latestAt = answers.reduce((latest, a) => (Date.parse(a.at) > Date.parse(latest) ? a.at : latest), answers[0]!.at);
+  const latest = answers.filter((a) => a.at === latestAt);
+  const best = Math.max(...latest.map((a) => a.shared));
+  const top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
+  if (top.length !== 1) return [];
+  const now = latest.find((a) => key(a.value) === top[0])!;
+  // Someone else's ("his outbound ref is XJA2PN", "Theo's flight"), when the question names nobody of that name.
+  const possessor = new RegExp(SOMEONE_ELSES.source, 'gu');
+  const owners = [...now.text.slice(Math.max(0, now.index - 60), now.index).matchAll(possessor)].map((m) => m[0].replace(/['’]s$/u, '').toLowerCase());
+  if (owners.some((owner) => !asked.includes(owner))) return [];
+  // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
+  if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
+  // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
+  // its size (per the same unit, when both say one).
+  const textOf = new Map(units.map((unit) => [unit.id, unit.text]));
+  const per = (a: { id: string; value: string }) => perUnitAfter(textOf.get(a.id) ?? '', a.value);
+  const earlier = answers.filter(
+    (a) =>
+      before(a.at, now.at) &&
+      key(a.value) !== key(now.value) &&
+      (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
+      // A day said the same way: a date for a date ("14 November" for "21 November"), a weekday for a weekday.
+      (kind !== 'day' || dayShape(a.value) === dayShape(now.value)) &&
+      (kind !== 'money' || (nearAmount(a.value, now.value) && per(a) === per(now))),
+  );
+  // The latest must speak of the thing about as plainly as the earlier answers do: one word of the question in
+  // passing is no answer to replace three ("invoice INV-024" after "the Kestrel deposit invoice is INV-019").
+  if (earlier.some((a) => a.shared > now.shared + 1)) return [];
+  // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
+  // "KX19"; a landline for a landline, not a mobile).
+  const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
+  const sameSeries = earlier.filter((a) => (kind === 'code' || kind === 'phone') && series(a.value) === series(now.value));
+  const values = [...new Set((sameSeries.length > 0 ? sameSeries : earlier).map((a) => key(a.value)))];
+  if (values.length > MAX_ANSWERS - 1) return [];
+  return values.map((value) => {
+    const was = earlier.find((a) => key(a.value) === value)!.value;
+    return { itemId: `asked:${now.id}:${was}`, records: [now.id], value: was, reason: 'superseded' as const, at: now.at, now: now.value, loose: true, onlyBefore: true };
+  });
+}
+
+/** Values said per line, at most, for the question's answers: a line listing more is no answer of one value. */
+const MAX_ANSWERS_PER_LINE = 24;
+
+/** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
+function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
+  const values = valuesIn(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
+  const out: { value: string; index: number }[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i]!;
+    const next = values[i + 1];
+    if (kind === 'day' && next && /^(?:,\s?|\s)$/.test(text.slice(v.index + v.value.length, next.index)) && /^\p{L}+$/u.test(v.value)) {
+      out.push({ value: text.slice(v.index, next.index + next.value.length), index: v.index });
+      i += 1;
+    } else out.push(v);
+  }
+  return out;
+}
+
+/** How a day is said: with a weekday, a day of the month, a month (each or not). */
+const dayShape = (value: string) =>
+  [/\b(?:mon|tue|wed|thu|fri|sat|sun)/i, /\d/, new RegExp(`\\b${MONTH}(?![a-z])`, 'i')].map((pattern) => (pattern.test(value) ? '1' : '0')).join('');
 
 /** What an amount said in a text is per ("£160 a night" → "night", "£72/wk" → "wk"), if the words after it say. */
 function perUnitAfter(text: string, value: string): string | undefined {
@@ -486,17 +651,19 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+/giu;
+/** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
+const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of)\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
 /** "Agata is taking over", "Nadia's stepping in". */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:over|in)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|from now on|going forward|replac\w+)(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -505,7 +672,7 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|away|off sick|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -577,7 +744,7 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
-  for (const pattern of [REPLACED_WITH, NEW_ONE_IS]) {
+  for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN]) {
     for (const m of text.matchAll(pattern)) {
       const found = other(valueAt(ahead(text, m.index! + m[0].length), old.colour, lowerCase));
       if (found) return found;
@@ -644,13 +811,20 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text))
   const about = new Set(r.about ?? []);
   const unit = kind === 'number' ? unitOf(r.value) : undefined;
   const particular = unit !== undefined && unit.length >= 4 && !GENERAL_UNIT.test(unit);
+  // The words said around a value the record says beside the new one speak of that value ("lands 10:50", when the
+  // record said "check-in from 12:00 … now we land at 10:50"), not of what changed.
+  const besides = new Set((r.besides ?? []).map((value) => value.toLowerCase()));
+  const claimed = new Set(values.filter((v) => besides.has(v.value.toLowerCase())).flatMap((v) => wordsAround(text, v.index, v.value.length, 5)));
   return values.filter(
     (v) =>
       v.kind === kind &&
       v.value.toLowerCase() !== r.value.toLowerCase() &&
-      (kind !== 'number' || likeNumber(v.value, r.value)) &&
+      // A count of something and a bare number (a code, a reading) are not one value said twice; nor are two
+      // amounts far apart ("£145 plus VAT" is no earlier price of a £3.30 coffee).
+      (kind !== 'number' || (likeNumber(v.value, r.value) && unitOf(v.value) === unit)) &&
+      (kind !== 'money' || nearAmount(v.value, r.value)) &&
       !nearCue(text, v.index, v.value.length) &&
-      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word))),
+      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word) && !claimed.has(word))),
   );
 }
 
@@ -699,7 +873,11 @@ export function retiredIn(
   retired: readonly RetiredValue[],
 ): RetiredValue[] {
   // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
-  if (line.kind === 'contact') return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !COLOUR_AT.test(r.replaces) && namesOld(line.label!, r))] : [];
+  // So is one that gives a number a change said in words replaced ("changed their box office line, it's now …").
+  if (line.kind === 'contact') {
+    const numberReplaced = retired.filter((r) => r.loose && r.reason === 'superseded' && /\d{3}/.test(r.value) && states(line.text, r.value) && !(r.now && states(line.text, r.now)));
+    return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !COLOUR_AT.test(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
+  }
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
@@ -716,7 +894,7 @@ export function retiredIn(
   const lower = line.text.toLowerCase();
   const has = (word: string) => lower.includes(word.slice(0, 4));
   const mayName = (r: RetiredValue) =>
-    r.replaces ? lower.includes(r.replaces.toLowerCase()) : r.loose ? (r.about ?? []).some(has) : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
+    r.replaces ? lower.includes(r.replaces.toLowerCase()) : r.loose ? (r.about ?? []).some(has) || lower.includes(unitOf(r.value)?.slice(0, 4) ?? '\u0000') : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
   return retired.filter(
     (r) =>
       r.reason === 'later' &&
@@ -734,7 +912,9 @@ function statesValue(
   item: boolean,
 ): boolean {
   if (item && r.itemId === line.id) return false;
-  if (r.onlyBefore && !before(line.at, r.at)) return false;
+  // A summary's clauses are dated: the one that holds the value says when it was said (the summary's own day may be later).
+  const saidAt = line.kind === 'summary' ? (dayOfClause(line.text, r.value) ?? line.at) : line.at;
+  if (r.onlyBefore && !before(saidAt, r.at)) return false;
   if (r.per && perUnitAfter(line.text, r.value) !== r.per) return false;
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
@@ -743,7 +923,7 @@ function statesValue(
   // was replaced, beside the words naming what it is of ("tickets are £12", not "parking was £12").
   const said =
     states(line.text, r.value) ||
-    (SHORT_DIGITS.test(r.value.trim()) && before(line.at, r.at) && holds(line.text, r.value) && (r.onlyBefore === true || ((r.about ?? []).length > 0 && r.about!.every((word) => holds(line.text, word) || holds(line.text, `${word}s`)))));
+    (SHORT_DIGITS.test(r.value.trim()) && before(saidAt, r.at) && holds(line.text, r.value) && (r.onlyBefore === true || ((r.about ?? []).length > 0 && r.about!.every((word) => holds(line.text, word) || holds(line.text, `${word}s`)))));
   // A common word must come with whom it is about, named in the line or saying it (Dana's retired "vegetarian" is not
   // every line that says vegetarian); a value no common word could be says it alone ("Saved: locker combination 4417").
   // A summary names no speaker: a value corrected by name of nothing else ("its the 19th not the 18th") is taken as
@@ -752,10 +932,21 @@ function statesValue(
   return said && (evidence || sameDay || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
 }
 
-/** A summary's text as its dated clauses ("2026-03-07 [r21]: rent is £68 a year; 2026-03-09: …"), each with its day. */
+/** Where a summary's clause starts: its day, then the records it cites, if it says ("2026-03-07 [r21]: ", "2026-03-07 [r21] "). */
+const CLAUSE_MARK = /(?<![(\p{L}\p{N}-])(\d{4}-\d{2}-\d{2})(?![\p{N}-])(?: \[([^\]]+)\])?:? ?/gu;
+
+/**
+ * A summary's text as its dated clauses ("2026-03-07 [r21]: rent is £68 a year; 2026-03-09: …", or as a context
+ * line shows it, "2026-03-07 [r21] rent is … [r22] …"), each with its day and the first records it cites; a day
+ * read beside the words that said it ("next Monday (2026-03-16)") starts none.
+ */
+export function summaryClauses(text: string): { at: string; ids: string[]; text: string }[] {
+  const marks = [...text.matchAll(CLAUSE_MARK)];
+  return marks.map((mark, i) => ({ at: mark[1]!, ids: mark[2] ? mark[2].split(', ') : [], text: text.slice(mark.index! + mark[0].length, marks[i + 1]?.index ?? text.length) }));
+}
+
 function datedClauses(text: string): { at: string; text: string }[] {
-  const marks = [...text.matchAll(/\b(\d{4}-\d{2}-\d{2})\b/g)];
-  return marks.map((mark, i) => ({ at: mark[1]!, text: text.slice(mark.index! + mark[0].length, marks[i + 1]?.index ?? text.length) }));
+  return summaryClauses(text);
 }
 
 /** The day a summary's clause holding `value` is dated with ("2026-01-06: … the 18th …"), if it is. */

@@ -5,11 +5,11 @@
  * is left out.
  */
 import { describe, expect, it } from 'vitest';
-import { renderContext, renderRecall } from '../../functions/domain/context.js';
+import { renderContext, renderRecall, saidIn } from '../../functions/domain/context.js';
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
-import { changesSaid, namesReplaced, retiredIn, retiredMarker, retiredValues, type RetiredValue } from '../../functions/domain/supersession.js';
+import { answersReplaced, changesSaid, namesReplaced, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
@@ -461,6 +461,7 @@ describe('changes said by records, read in time linear in the records', () => {
     'red harness snapped, went with blue. '.repeat(1_000),
     'gary is away. our new agent is denise. '.repeat(900),
     `${'£40 a session '.repeat(2_000)} going up to £46 a session`,
+    Array.from({ length: 1_000 }, (_, i) => `now £${i} new`).join(' '),
   ];
   const prose = Array.from({ length: 400 }, (_, i) => [
     `Yesterday I met Priya Raman, the new manager at Northwind, and we talked about release ${i}.`,
@@ -490,5 +491,151 @@ describe('one marker per new value', () => {
     const said: RetiredValue = { itemId: 'said:r7', records: ['r7'], value: '30 minutes', reason: 'later', at: '2026-09-10T09:00:00Z', now: '30 minutes', about: ['practice'], loose: true };
     expect(retiredMarker([item, said])).toBe('(later: practice goal 30 minutes, from 2026-09-10)');
     expect(retiredMarker([said])).toBe('(later: 30 minutes)');
+  });
+});
+
+describe('stop 47: more ways a change is said, and what it is said of', () => {
+  it('reads counts in words, "go up to", "moving … to", "scrap", "shift", "rebooked" and "a better rate" as words of change', () => {
+    const said = changesSaid([
+      record('r1', 'the club has added a Sunday matinee, so it is five shows now', '2026-05-02T09:00:00Z'),
+      record('r2', 'told the kitchen to go up to 90 scones a day from Monday', '2026-05-03T09:00:00Z'),
+      record('r3', 'the laundry is moving our pickup to Fridays because of their new van', '2026-05-04T09:00:00Z'),
+      record('r4', 'The Harbour B&B offered a better rate if we pay upfront, £95 a night per room.', '2026-05-05T09:00:00Z'),
+    ]);
+    expect(said.map((r) => r.value)).toEqual(expect.arrayContaining(['five shows', '90 scones', 'Fridays', '£95']));
+    const before = (text: string) => retiredMarker(retiredIn({ id: 'r0', kind: 'record', text, at: '2026-04-01T09:00:00Z' }, said));
+    expect(before('the club is putting on four shows in the spring')).toBe('(later: five shows)');
+    expect(before('we bake 70 scones a day for the tearoom')).toBe('(later: 90 scones)');
+    expect(before('Harbour B&B booked: £110 a night per room, breakfast included')).toBe('(later: £95)');
+  });
+
+  it('reads a part given up ("had to step down", "pulled out") and who took it ("is taking the role", "I\'ve found …")', () => {
+    expect(namesReplaced("Odette's had to step down from the quiz team. Bernard came along on Thursday and he's taking her place.")).toEqual([{ replaced: 'Odette', by: 'Bernard' }]);
+    expect(namesReplaced('Lumley Coaches have pulled out of the outing. I have found Harrow Travel who can do the same day.')).toEqual([{ replaced: 'Lumley Coaches', by: 'Harrow Travel' }]);
+  });
+
+  it('keeps apart values the change is not of: a bare number for a count, an amount far off, the words around another value the record says', () => {
+    const said = changesSaid([
+      record('r5', 'Flight moved, we now land at 11:20. The host says check-in at the flat is now from 13:00.', '2026-05-06T09:00:00Z'),
+      record('r6', 'the menu price of the soup went up to £5.50', '2026-05-06T10:00:00Z'),
+    ]);
+    const before = (text: string) => retiredIn({ id: 'r0', kind: 'record', text, at: '2026-04-01T09:00:00Z' }, said);
+    // "land" is said of 11:20 here: the departure said beside a landing time is no earlier landing or check-in.
+    expect(before('our flight leaves at 08:05 and lands 11:20')).toEqual([]);
+    expect(retiredMarker(before('check-in at the flat is from 16:00'))).toBe('(later: 13:00)');
+    // The soup's price is no earlier value of a repair bill.
+    expect(before('the menu reprint cost £180 in the end')).toEqual([]);
+    expect(retiredMarker(before('soup on the menu is £4.80'))).toBe('(later: £5.50)');
+  });
+
+  it('marks a contact line that gives a number a change said in words replaced', () => {
+    const said = changesSaid([
+      record('r7', 'Ward office line for the records team: 0113 496 0127.', '2026-04-01T09:00:00Z'),
+      record('r8', 'The records team changed their office line, it is now 0113 496 0555.', '2026-05-01T09:00:00Z'),
+    ]);
+    expect(retiredMarker(retiredIn({ id: 'c_1', kind: 'contact', label: 'Ward', text: 'Reach: phone 0113 496 0127.' }, said))).toBe('(later: 0113 496 0555)');
+    expect(retiredIn({ id: 'c_2', kind: 'contact', label: 'Ward', text: 'Reach: phone 0113 496 0555.' }, said)).toEqual([]);
+  });
+});
+
+describe("a summary's dated clauses, read as the records they cite", () => {
+  it('splits at each dated clause, however the line shows it, and not at a day read beside its words', () => {
+    expect(summaryClauses('2026-02-02 [m1]: signed the lease; ... 2026-02-08 [m19]: fitting booked 2 April (2026-04-02).').map((c) => [c.at, c.ids, c.text.trim()])).toEqual([
+      ['2026-02-02', ['m1'], 'signed the lease; ...'],
+      ['2026-02-08', ['m19'], 'fitting booked 2 April (2026-04-02).'],
+    ]);
+    expect(summaryClauses('2026-11-02 [D3:5] Booked the venue. [D3:7] Paid. 2026-11-03 [D3:9] Done.').map((c) => c.at)).toEqual(['2026-11-02', '2026-11-03']);
+  });
+
+  it('reads a change a summary says, once per cited record, records first', () => {
+    const units = saidIn([
+      { id: 'time:0:1', kind: 'summary', text: '2026-03-01 [k2]: the keysafe code is 5521\n2026-03-20 [k9]: keysafe code got changed, new one is 7713' },
+      { id: 'k9', kind: 'record', text: 'keysafe code got changed, new one is 7713', at: '2026-03-20T18:00:00Z' },
+    ]);
+    expect(units.map((u) => u.id)).toEqual(['k9', 'k2']);
+    const said = changesSaid(units);
+    const week = { id: 'time:1:9', kind: 'summary', text: '2026-03-01 [k2]: the keysafe code is 5521; 2026-03-03 [k4]: bins out on Tuesday', at: '2026-03-01' };
+    expect(retiredMarker(retiredIn(week, said))).toBe('(later: 7713)');
+  });
+});
+
+describe('the answers a block holds to a question about what something is now', () => {
+  const units = [
+    record('p1', 'if we do a two-course meal it will be about £32 a head', '2026-02-01T19:00:00Z'),
+    record('p2', 'the restaurant came back, it will be £36 a head with wine', '2026-02-10T19:00:00Z'),
+    record('p3', 'final numbers are in, they can do £34 a head for the whole table', '2026-02-20T19:00:00Z'),
+    record('p4', 'the deposit is £150, paid on the card', '2026-02-21T19:00:00Z'),
+  ];
+
+  it('retires every earlier answer in favour of the latest, per the same unit and of about its size', () => {
+    const retired = answersReplaced('How much is the dinner per head?', units);
+    expect(retired.map((r) => [r.value, r.now])).toEqual([
+      ['£32', '£34'],
+      ['£36', '£34'],
+    ]);
+    expect(retiredMarker(retiredIn(units[0]!, retired))).toBe('(later: £34)');
+    expect(retiredIn(units[2]!, retired)).toEqual([]);
+  });
+
+  it('retires nothing for a question about the past, or when the latest line gives two answers', () => {
+    expect(answersReplaced('How much was the dinner per head at first?', units)).toEqual([]);
+    expect(answersReplaced('How much is the dinner per head?', [...units, record('p5', 'it is £33 a head, or £38 a head with wine', '2026-02-25T19:00:00Z')])).toEqual([]);
+  });
+
+  it('takes a day only when said the same way, and the latest only when it says it changed or names the thing twice', () => {
+    const days = [
+      record('d1', 'quiz night is Thursday 4 June at the Swan', '2026-05-01T19:00:00Z'),
+      record('d2', 'pub quiz practice on Tuesday', '2026-05-10T19:00:00Z'),
+      record('d3', 'quiz night moved to Thursday 11 June, same place', '2026-05-12T19:00:00Z'),
+    ];
+    expect(answersReplaced('When is quiz night?', days).map((r) => [r.value, r.now])).toEqual([['Thursday 4 June', 'Thursday 11 June']]);
+    expect(answersReplaced('When is quiz night?', days.slice(0, 2))).toEqual([]);
+  });
+
+  it('takes a code of the same series when the block holds one, and whoever the question names by what they said', () => {
+    const codes = [
+      record('c1', 'Your job number is JB-3301 and the van registration is LV21 KPX.', '2026-03-01T09:00:00Z'),
+      record('c2', 'This job has a new number, JB-3377: quote that from now on.', '2026-03-09T09:00:00Z'),
+    ];
+    expect(answersReplaced('What job number should I quote?', codes).map((r) => r.value)).toEqual(['JB-3301']);
+    const phones = [
+      { ...record('m1', 'new phone, save this one: 07700 900111', '2026-03-01T09:00:00Z'), speaker: 'Noor' },
+      { ...record('m2', 'changed networks again, 07700 900222 from now on', '2026-03-20T09:00:00Z'), speaker: 'Noor' },
+    ];
+    expect(answersReplaced("What is Noor's phone number?", phones).map((r) => [r.value, r.now])).toEqual([['07700 900111', '07700 900222']]);
+  });
+
+  it('retires nothing for someone else\'s value, or for a line that names the thing in passing beside answers that name it plainly', () => {
+    const refs = [
+      record('b1', 'Ferry booking for the car: our reference is FK7QLM.', '2026-04-01T09:00:00Z'),
+      record('b2', "Booked Anya on the same ferry, her reference is FK9RTX.", '2026-04-05T09:00:00Z'),
+    ];
+    expect(answersReplaced('What is the ferry booking reference?', refs)).toEqual([]);
+    const invoices = [
+      record('i1', 'The invoice for the Parkside deposit is INV-0031.', '2026-04-01T09:00:00Z'),
+      record('i2', 'Sent invoice INV-0037 today.', '2026-04-09T09:00:00Z'),
+    ];
+    expect(answersReplaced('What is the invoice number for the Parkside deposit?', invoices)).toEqual([]);
+  });
+
+  it('takes a landline for a landline, not a mobile said in the same block', () => {
+    const lines = [
+      record('l1', 'landline at the studio is 0161 496 0300', '2026-04-01T09:00:00Z'),
+      record('l2', 'my mobile for the studio is now 07700 900123', '2026-04-03T09:00:00Z'),
+      record('l3', 'the studio landline changed, it is now 0161 496 0999', '2026-04-08T09:00:00Z'),
+    ];
+    expect(answersReplaced('What is the studio landline number?', lines).map((r) => r.value)).toEqual(['0161 496 0300']);
+  });
+
+  it('reads a 32 KB record of repeated answers no slower than three times 32 KB of prose', () => {
+    const hostile = [record('h1', '£40 a head '.repeat(3_000).slice(0, 32_768), '2026-05-01T09:00:00Z'), record('h2', 'now £41 a head', '2026-05-02T09:00:00Z')];
+    const prose = [record('h1', 'We met the caterers about the dinner and talked through the menu for the evening. '.repeat(400).slice(0, 32_768), '2026-05-01T09:00:00Z'), hostile[1]!];
+    const time = (units: typeof hostile) => {
+      answersReplaced('How much is it per head?', units);
+      const started = performance.now();
+      answersReplaced('How much is it per head?', units);
+      return performance.now() - started;
+    };
+    expect(time(hostile)).toBeLessThan(3 * time(prose) + 50);
   });
 });

@@ -139,7 +139,7 @@ export function createReadHandler(deps: ReadRouteDependencies) {
           : undefined;
       const render = (budget: number): RenderedContext =>
         recalled
-          ? renderRecall({ ...snapshot, freshness }, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms })
+          ? renderRecall({ ...snapshot, freshness }, recalled.ranked, { maxTokens: budget, countTokens, terms: recalled.understanding.terms, query: search })
           : renderContext(restricted, { maxTokens: budget, ...(search ? { query: search } : {}), ...(contact ? { contact } : {}), ...(project ? { project } : {}), now: now().toISOString(), countTokens });
       // Inert and delimited: stored text is rendered harmless, and the block ends at a marker carrying a nonce it cannot know.
       const rendered = renderMemoryBlock(render, { maxTokens, nonce: markerNonce(randomBytes(8)), countTokens });
