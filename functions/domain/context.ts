@@ -22,7 +22,7 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { answersReplaced, changesSaid, currentText, summaryClauses, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, type RetiredValue, type SaidUnit } from './supersession.js';
+import { answersReplaced, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -46,7 +46,7 @@ export function saidIn(units: readonly { readonly id: string; readonly kind: str
     if (unit.kind !== 'summary') continue;
     // A clause of a run holds each record's line after its ids ("2026-03-01 [k2] … [k3] …"): one unit each.
     summaryClauses(unit.text).forEach((clause, i) =>
-      splitRun(`[${clause.ids.join(', ') || `${unit.id}#${i}`}] ${clause.text}`).forEach((part, j) => add({ id: j === 0 && clause.ids.length === 0 ? `${unit.id}#${i}` : part.ids[0]!, kind: 'record', text: part.text, at: clause.at })),
+      splitRun(`[${clause.ids.join(', ') || `${unit.id}#${i}`}] ${clause.text}`).forEach((part) => add({ id: part.ids[0]!, kind: 'record', text: part.text, at: clause.at })),
     );
   }
   return out;

@@ -421,12 +421,6 @@ const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|changed?|changing|swi
 /** A word's stem, crudely: "moving" and "move", "codes" and "code", "boxes" and "box" compare alike. */
 const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1');
 
-/**
- * Changes said in so many words by the records a block may show ("deposit got adjusted … it's £875 now", "keys
- * now from their Headingley branch"): each new value, with the words around it, as a `later` value, so that a line
- * said before it holding one of those words near another value of the same kind is marked with it, whether or not
- * a store holds the thing. Read on the read path from the ranked records, at most `MAX_CHANGES_SAID`.
- */
 /** A line a block shows, as `changesSaid` and `answersReplaced` read it: a record, or a summary's dated clause read as the record it cites. */
 export interface SaidUnit {
   readonly id: string;
@@ -437,6 +431,12 @@ export interface SaidUnit {
   readonly speaker?: string | undefined;
 }
 
+/**
+ * Changes said in so many words by the records a block may show ("deposit got adjusted … it's £875 now", "keys
+ * now from their Headingley branch"): each new value, with the words around it, as a `later` value, so that a line
+ * said before it holding one of those words near another value of the same kind is marked with it, whether or not
+ * a store holds the thing. Read on the read path from the ranked records, at most `MAX_CHANGES_SAID`.
+ */
 export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   const out: RetiredValue[] = [];
   read: for (const unit of units) {
@@ -488,16 +488,17 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
 const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
-/** Values a block holds as the answer to a question, at most, for their latest to be taken as what replaced the others. */
-const MAX_ANSWERS = 4;
+/** Earlier answers, at most, for the latest to be taken as what replaced them (more is a list of values, not one changed). */
+const MAX_EARLIER_ANSWERS = 3;
 
 /**
  * The values a block's lines give as the answer to a question that asks what something is now ("What time do
  * rehearsals start?", "How much is it per head?"): each value of the kind the question asks for said within eight
- * words of a word of the question. When they differ, the latest is what the thing became, and each earlier one
- * is retired in favour of it (marked wherever the block states it before then). Nothing when the question asks
- * about the past, when the latest line gives two answers, or when the lines give more answers than a changed value
- * would (a list of prices, not one price changed).
+ * words of a word of the question (or said by whom it names). When they differ, the latest is what the thing
+ * became, and each earlier one that could be the same thing is retired in favour of it (marked wherever the block
+ * states it before then). Nothing when the question asks about the past, when the latest line gives two answers or
+ * someone else's, when it names the thing in passing beside answers that name it plainly, or when the earlier
+ * answers are more than a changed value would leave (a list of prices, not one price changed).
  */
 export function answersReplaced(question: string, units: readonly SaidUnit[]): RetiredValue[] {
   const asked = question.toLowerCase();
@@ -543,7 +544,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
-  // its size (per the same unit, when both say one).
+  // its size per the same unit (or per nothing, both).
   const textOf = new Map(units.map((unit) => [unit.id, unit.text]));
   const per = (a: { id: string; value: string }) => perUnitAfter(textOf.get(a.id) ?? '', a.value);
   const earlier = answers.filter(
@@ -563,7 +564,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
   const sameSeries = earlier.filter((a) => (kind === 'code' || kind === 'phone') && series(a.value) === series(now.value));
   const values = [...new Set((sameSeries.length > 0 ? sameSeries : earlier).map((a) => key(a.value)))];
-  if (values.length > MAX_ANSWERS - 1) return [];
+  if (values.length > MAX_EARLIER_ANSWERS) return [];
   return values.map((value) => {
     const was = earlier.find((a) => key(a.value) === value)!.value;
     return { itemId: `asked:${now.id}:${was}`, records: [now.id], value: was, reason: 'superseded' as const, at: now.at, now: now.value, loose: true, onlyBefore: true };
@@ -886,7 +887,7 @@ export function retiredIn(
   if (found.length > 0 || line.kind === 'task') return found;
   // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
   // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
-  const parts = line.kind === 'summary' ? datedClauses(line.text) : [];
+  const parts = line.kind === 'summary' ? summaryClauses(line.text) : [];
   const said = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: line.text }] : [];
   if (said.length === 0) return [];
   // A word of the thing, or whom it is about, must be in the line before anything costlier is read (a view of
@@ -945,9 +946,6 @@ export function summaryClauses(text: string): { at: string; ids: string[]; text:
   return marks.map((mark, i) => ({ at: mark[1]!, ids: mark[2] ? mark[2].split(', ') : [], text: text.slice(mark.index! + mark[0].length, marks[i + 1]?.index ?? text.length) }));
 }
 
-function datedClauses(text: string): { at: string; text: string }[] {
-  return summaryClauses(text);
-}
 
 /** The day a summary's clause holding `value` is dated with ("2026-01-06: … the 18th …"), if it is. */
 function dayOfClause(text: string, value: string): string | undefined {
