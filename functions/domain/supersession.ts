@@ -557,8 +557,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
       (kind !== 'money' || (nearAmount(a.value, now.value) && per(a) === per(now))),
   );
   // The latest must speak of the thing about as plainly as the earlier answers do: one word of the question in
-  // passing is no answer to replace three ("invoice INV-024" after "the Kestrel deposit invoice is INV-019").
-  if (earlier.some((a) => a.shared > now.shared + 1)) return [];
+  // passing is no answer to replace three ("invoice INV-024" after "the Kestrel deposit invoice is INV-019"),
+  // unless it says what it is per or counts ("it will be £22 a head with drinks"; a word of change such as "new"
+  // is said of too much: "laptop serviced, €85, new fan").
+  const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
+  if (!anchored && earlier.some((a) => a.shared > now.shared + 1)) return [];
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());

@@ -616,6 +616,12 @@ describe('the answers a block holds to a question about what something is now', 
       record('i2', 'Sent invoice INV-0037 today.', '2026-04-09T09:00:00Z'),
     ];
     expect(answersReplaced('What is the invoice number for the Parkside deposit?', invoices)).toEqual([]);
+    // An amount per the same unit needs no more words of the question: the unit says what it is of.
+    const lunch = [
+      record('t1', 'for the team lunch the caterer quoted £18 a head', '2026-04-01T09:00:00Z'),
+      record('t2', 'bad news, caterer says it will be £22 a head with drinks', '2026-04-01T09:05:00Z'),
+    ];
+    expect(answersReplaced('How much is the team lunch per head?', lunch).map((r) => [r.value, r.now])).toEqual([['£18', '£22']]);
   });
 
   it('takes a landline for a landline, not a mobile said in the same block', () => {
