@@ -125,7 +125,9 @@ const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|f
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
 const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
-const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|ago)\b/i;
+const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
+/** A verb whose past is its present ("I hurt my finger on Sunday"), told of the past when said with its subject and no "if" ("I'll" is a future already). */
+const PAST_SAME_FORM = /(?<!\bif )\b(?:i|he|she|we|they)(?: just| actually| finally| accidentally| only)? (?:hurt|cut|hit|quit|shut|split|burst|upset|cost)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
 const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
 const NOT_PAST = new Set(['need', 'indeed', 'bed', 'red', 'shed', 'speed', 'feed', 'seed', 'weed', 'hundred', 'sacred', 'naked', 'wicked', 'embed', 'proceed', 'exceed', 'succeed', 'breed', 'greed', 'reed', 'deed', 'heed', 'steed', 'bled', 'fled', 'sled', 'wed', 'ted', 'ned', 'fred', 'ed']);
@@ -161,7 +163,7 @@ const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|th
 function toldOfThePast(clause: string): boolean | undefined {
   if (FUTURE_CUE.test(clause)) return false;
   const text = clause.replace(GOT_PRESENT, ' ').replace(RECORDED, ' ').replace(MOVED_TO_DAY, ' ');
-  if (PAST_IRREGULAR.test(text)) return true;
+  if (PAST_IRREGULAR.test(text) || PAST_SAME_FORM.test(text)) return true;
   for (const match of text.matchAll(PAST_REGULAR)) if (!NOT_PAST.has(match[0].toLowerCase())) return true;
   // "the opening is confirmed for Sunday 1 June": a clause told in the present speaks of what is to come;
   // "I'm still thinking about Saturday" speaks of what goes on from before.

@@ -36,6 +36,11 @@ describe('relative dates', () => {
     expect(anchorAllDates('saw them live yday. dinner on the 14th? or on the 19th', at)).toBe('saw them live yday (2025-01-14). dinner on the 14th (2025-02-14)? or on the 19th (2025-01-19)');
     expect(anchorAllDates('call me tmrw', at)).toBe('call me tmrw (2025-01-16)');
     expect(anchorAllDates("I strained my calf on saturday's long run.", at)).toBe("I strained my calf on saturday's (2025-01-11) long run.");
+    // A verb whose past is its present is read as past beside its subject; a hypothetical is not.
+    expect(anchorAllDates('I hurt my wrist on Sunday lifting the kayak.', at)).toBe('I hurt my wrist on Sunday (2025-01-12) lifting the kayak.');
+    expect(anchorAllDates('She only cut her fringe on Monday and hates it.', at)).toBe('She only cut her fringe on Monday (2025-01-13) and hates it.');
+    expect(anchorAllDates('The ferry tore its moorings on Friday.', at)).toBe('The ferry tore its moorings on Friday (2025-01-10).');
+    expect(anchorAllDates('if I cut it on Saturday it should dry by Monday', at)).toBe('if I cut it on Saturday (2025-01-18) it should dry by Monday (2025-01-20)');
     expect(anchorAllDates("fyi i've got an interview thursday", at)).toBe("fyi i've got an interview thursday (2025-01-16)");
     // A fragment without a verb is read in its message's tense; a question about a day is a plan.
     const message = 'huge news: the baby came early! tuesday night. dinner on the 20th to celebrate?';

@@ -1952,3 +1952,46 @@ describe('stop 46: contacts: a new number said as "new one", "use … now", or o
     expect(contact('Mo', { speaker: 'Mo', content: "pete's got a new phone, 07700 900413" })?.channels ?? []).toEqual([]);
   });
 });
+
+describe('stop 48: tasks: good wishes, preferences and titles cut short are not tasks', () => {
+  const titles = (...lines: Line[]) => taskOps(lines).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+  it('passes on good wishes without making them errands', () => {
+    expect(titles({ speaker: 'Maren', content: 'Ha, what a week for him. Send him my congratulations!' })).toEqual([]);
+    expect(titles({ speaker: 'Maren', content: "I'll give Jonas our warmest wishes when I see him." })).toEqual([]);
+    expect(titles({ speaker: 'Maren', content: 'Say hi to your sister from me.' })).toEqual([]);
+    expect(titles({ speaker: 'Maren', content: 'Give the cat a big cuddle for me.' })).toEqual([]);
+    // An errand to send a thing is still one.
+    expect(titles({ speaker: 'Maren', content: 'Send him the invoice for the frames by Friday.' })).toHaveLength(1);
+  });
+
+  it('reads "I\'ll stick with …", a plea to pray and telling someone as talk, not work', () => {
+    expect(titles({ speaker: 'Ines', content: "No thanks, I'll stick with my green tea." })).toEqual([]);
+    expect(titles({ speaker: 'Ines', content: "Exam at nine tomorrow. I'll pray for a miracle." })).toEqual([]);
+    expect(titles({ speaker: 'Tomas', content: 'hey' }, { speaker: 'Ines', content: 'Off to the parents evening now. Please pray for me.' })).toEqual([]);
+    expect(titles({ speaker: 'Ines', content: 'I have to tell somebody about the gig last night.' })).toEqual([]);
+    expect(titles({ speaker: 'Ines', content: "I'll tell Rosa about the gig on Friday." })).toEqual(['Tell Rosa about the gig']);
+  });
+
+  it('gives an errand said bare between two people to the one it is said to', () => {
+    const ops = taskOps([{ speaker: 'Ines', content: 'The keys come tomorrow, finally!' }, { speaker: 'Tomas', content: 'Post the photos of the view on the group chat tonight.' }]);
+    expect(ops).toMatchObject([{ op: 'add', task: { owner: 'Ines' } }]);
+  });
+});
+
+describe('stop 48: contacts: a book just started is no employer, and "runs your life" no department', () => {
+  it('reads "just started <Title>" as no job', () => {
+    expect(contact('Maren', { speaker: 'Tomas', content: 'hi' }, { speaker: 'Maren', content: "I've just started The Glass Orchard, the new one by Okafor." })?.organisation).toBeUndefined();
+    expect(contact('Tomas', { speaker: 'Maren', content: 'hi' }, { speaker: 'Tomas', content: 'I finished Dune and have started Children of Dune.' })?.organisation).toBeUndefined();
+    // Founding a business is still read.
+    expect(contact('Ines', { speaker: 'Tomas', content: 'Ines started Fernhill Ceramics in 2019 and it is doing well.' })?.organisation).toBe('Fernhill Ceramics');
+  });
+
+  it('gives no department to a pet that "runs your house"', () => {
+    expect(contact('Mochi', { speaker: 'Tomas', content: 'hi' }, { speaker: 'Maren', content: 'Ha, Mochi runs your whole house.' })?.role).toBeUndefined();
+    expect(contact('Ines', { speaker: 'Tomas', content: 'Ines runs purchasing there now.' })?.role).toBe('purchasing');
+  });
+
+  it('takes a holiday for no one', () => {
+    expect(contacts({ speaker: 'Tomas', content: "I'm lining up a scary film every weekend for Halloween. Want some picks?" }).map((c) => c.name)).not.toContain('Halloween');
+  });
+});

@@ -86,7 +86,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:now )?(?:works?|is working|am working|cooks|teaches) (?:at|for|with) (?:the )?(${ORG})(?:${WHEN})(?:,? as ${ARTICLES}${ROLE}|, ${ARTICLES}${ROLE}(?=[.!;]|$))?`, 'gu'), who: 1, org: 2, role: 3 },
   // "joined Koru Labs as COO", "moved to Orbital", "starts at Halden Group next week as their new head of sourcing"
   {
-    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also |officially )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|(?:'m |am |will )?start(?:ing)? at|(?:got|started|landed|took|accepted|has|have|found) (?:a |an |the )?(?:new )?(?:job|position|role|post) (?:at|with)|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|(?:['’]s|has|have|['’]ve) been (?:at|with)|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
+    pattern: new RegExp(`\\b${WHO}(?: |(?=['’]))(?:(?:has |had |just )?(?:left|quit) (?:the )?${ORG},? (?:and |to )?)?(?:has |had |have |just |recently |finally |also |officially )*(?:joined|moved to|switched to|went to|starts at|started at|is starting at|(?:'m |am |will )?start(?:ing)? at|(?:got|started|landed|took|accepted|has|have|found) (?:a |an |the )?(?:new )?(?:job|position|role|post) (?:at|with)|is now at|is at|'m at|am at|'m now at|am now at|'s at|is with|(?:['’]s|has|have|['’]ve) been (?:at|with)|'m joining|am joining|is joining|started working at|went to work at|opened|founded|started(?<!(?:just|have|has|had|['’]ve) started)|runs) (?:the )?(${ORG})${WHEN}${AS_ROLE}`, 'gu'),
     who: 1,
     org: 2,
     role: 3,
@@ -136,8 +136,8 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b${WHO} (?:look|looks) after ([A-Z]{2,5}|[a-z]+(?: [a-z]+)?) (?:for|at) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3, department: true },
   { pattern: new RegExp(`\\(I am ${ARTICLES}${ROLE}\\)`, 'gu'), who: 0, role: 1, org: 0 },
   // "he runs purchasing there", "who leads the data team", "is in charge of logistics over there"
-  { pattern: new RegExp(`\\b${WHO} (?:runs|leads|heads|manages|heads up|is in charge of|looks after) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?= there| over there| at | for |[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
-  { pattern: new RegExp(`\\b(${NAME}), who (?:runs|leads|heads|manages) ((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?=[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
+  { pattern: new RegExp(`\\b${WHO} (?:runs|leads|heads|manages|heads up|is in charge of|looks after) (?!(?:your|my|his|her|their|our|its|this|that|everything|things|it)\\b)((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?= there| over there| at | for |[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
+  { pattern: new RegExp(`\\b(${NAME}), who (?:runs|leads|heads|manages) (?!(?:your|my|his|her|their|our|its|this|that|everything|things|it)\\b)((?:the )?[a-z][a-z]+(?: [a-z]+){0,2}?)(?=[.,;!]|$)`, 'gu'), who: 1, role: 2, org: 0, department: true },
 ];
 /** Who one finds to serve them: "found a dentist!! Dr Amy Cho", "got a new physio, Sam Reyes", "registered with a GP: Dr Osei". */
 const FOUND_PROVIDER = new RegExp(

@@ -22,7 +22,14 @@ const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actual
  * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
  * feel ("I'll probably be sore"), and refusals ("I will not ...").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b))${HEDGE}`;
+/**
+ * Good wishes passed on are no errand: "send her my love", "give Tom our congratulations", "say hi to your mum",
+ * "give the dog a scratch from me".
+ */
+const COURTESY = /^(?:(?:send|give|pass on|pass along|pass)(?: (?:him|her|them|everyone|\p{Lu}[\p{L}'’-]+|(?:your|the) [\p{L}'’-]+))? (?:my|our|all (?:my|our)|a big|big) (?:(?:best |warmest |heartfelt )?(?:love|best|congrat\p{L}*|regards|thanks|wishes|condolences|sympath\p{L}*|hellos?|hugs?))\b|say (?:hi|hello|hey|hiya|thanks)\b|give (?:\S+ ){1,2}a (?:big |good )?(?:hug|scratch|cuddle|pat|kiss|squeeze|belly rub)\b)/iu;
+/** A title cut off before what it is about ("Tell someone about"): no one could do it from the title. */
+const ENDS_UNSAID = /\b(?:about|to|with|for|of|from|into|at)$/i;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
 const ERRANDS = 'call|ring|phone|book|buy|order|cancel|renew|pay|chase|pick up|collect|email|post|return|register|sign up|submit|bring|pack|print|sort out|follow up|schedule|reschedule|drop off|top up|fill in|send';
 /**
@@ -79,7 +86,7 @@ const CREATE_PATTERNS: {
   // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
   { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
-    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell you\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell (?:you|someone|somebody|anyone|anybody|everyone|everybody)\b)([^.!?;]+)/giu,
     owner: 'author',
   },
   // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
@@ -105,7 +112,7 @@ const CREATE_PATTERNS: {
   { pattern: new RegExp(`^let me\\s+${NOT_WORK}([^.!?;]+)`, 'giu'), owner: 'author', casual: true },
   {
     // A request answered in the reply itself (translate, summarise, explain) or a courtesy ("please note that ...", "please be advised") is not a task.
-    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?!(?:(?:kindly|just|please)\s+)*(?:want\b|like\b|mind\b|rather\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel(?= (?:that|it|this|them|those|these|the reminder|my reminder|the task)\b|\s*$)|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember|pass (?:on|along) (?:my|our) (?:thanks|gratitude|regards)|(?:set|add|make|create|schedule)(?: up)? (?:a |an )?(?:\w+ )?reminder|(?:stop|cancel|turn off|pause|delete|remove|end) (?:the|my|that|this)\b[^.!?;]*\breminders?\b))(?:(?:kindly|just|please)\s+)*([^.!?;]+)/giu,
+    pattern: /\b(?:can you|could you|would you|can u|could u|would u|please)\s+(?!(?:(?:kindly|just|please)\s+)*(?:want\b|like\b|mind\b|rather\b|pray\b|tell|explain|believe|imagine|remind|help|let me know|let us know|see|hear|recommend|suggest|summari[sz]e|check if|cancel(?= (?:that|it|this|them|those|these|the reminder|my reminder|the task)\b|\s*$)|make sure|translate|rewrite|rephrase|proofread|define|calculate|convert|note\b|be advised|find attached|see attached|when\b|if\b|keep (?:this|that|it|in mind)|bear in mind|remember|pass (?:on|along) (?:my|our) (?:thanks|gratitude|regards)|(?:set|add|make|create|schedule)(?: up)? (?:a |an )?(?:\w+ )?reminder|(?:stop|cancel|turn off|pause|delete|remove|end) (?:the|my|that|this)\b[^.!?;]*\breminders?\b))(?:(?:kindly|just|please)\s+)*([^.!?;]+)/giu,
     owner: 'assistant',
   },
   // A support agent's promise with a day: "I'll update you here by tomorrow afternoon", "I'll call you back by Friday".
@@ -385,6 +392,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // "Mrs. Petrakis will cover midday": the assistant relaying what someone else said they would do.
         if (owner === 'named' && fromAssistant) continue;
         let who = owner === 'assistant' ? (record.role === 'assistant' ? author.key : (spokenTo?.key ?? 'assistant')) : owner === 'named' ? cleanName(match[1]!) : owner === 'addressee' ? addressee.key : author.key;
+        // Between two people an errand said bare ("Post the photos tonight.") is asked of the other, not a note to self.
+        if (errand && spokenTo) who = spokenTo.key;
         // An assistant's own "could you please confirm …" is a suggestion or a line of a draft it wrote, not its work.
         if (owner === 'assistant' && fromAssistant) continue;
         // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
@@ -408,6 +417,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           who = addressee.key;
         }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
+        if (COURTESY.test(phrase.trim())) continue;
         // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
         if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
         // "I'll add the snacks to your Friday reminder": the assistant filing the user's request, which made the task already.
@@ -456,7 +466,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const said = casual && spokenTo?.name ? cleanTitle(work, author.name) : title;
         // "remind me to call them": an explicit request is kept as said, even when only a pronoun says whom.
         const pronounObject = explicit && /^\p{L}+ (?:them|him|her|it)\b/iu.test(title);
-        if (!title || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || (casual && !namesSomething(said))) continue;
+        if (!title || ENDS_UNSAID.test(title.trim()) || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || (casual && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open, addressee.name) : undefined;
         if (restated) {
