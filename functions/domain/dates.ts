@@ -271,7 +271,8 @@ const REPORTED_WORDS = /\b(?:said|says|thought|told|wrote|heard|mentioned|suppos
 const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-3]?\\d)(?:st|nd|rd|th)?(?: of)? (${MONTHS}))\\b(?!,? \\d{4}|,? '\\d\\d| \\(|:\\d| (?:next|this|last) year)`, 'gi');
 
 /** A weekday just before a day and month ("Sunday 1 June", "Sunday, June 1"). */
-const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}),? (?:the )?$`, 'i');
+/** A weekday said before a date, written out or short as chat writes it ("sat 14th june"). */
+const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun),? (?:the )?$`, 'i');
 
 /**
  * A day and a month said without a year ("moving launch to June 23") take the
@@ -307,7 +308,7 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
     const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
     if (named) {
-      const weekday = WEEKDAY_INDEX.indexOf(named[1]!.toLowerCase());
+      const weekday = WEEKDAY_INDEX.findIndex((name) => name.startsWith(named[1]!.toLowerCase().slice(0, 3)));
       const fits = [year - 1, year, year + 1].map(on).filter((t) => new Date(t).getUTCDay() === weekday && new Date(t).getUTCDate() === day && Math.abs(t - now) <= 274 * DAY_MS);
       if (new Date(when).getUTCDay() !== weekday && fits.length > 0) when = fits.reduce((a, b) => (Math.abs(a - now) <= Math.abs(b - now) ? a : b));
     }

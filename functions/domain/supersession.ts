@@ -190,6 +190,8 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
     const handedOver = PERSON_VALUE.test(value) && HANDED_OVER.test(fact.statement);
     if (value === fact.statement || (!valueShape(value) && !handedOver)) continue;
     const attribute = typeof fact.row.attribute === 'string' ? fact.row.attribute : '';
+    // One sends many invoices: the latest number replaces no earlier one unless it says whose it is ("deposit invoice for okafor").
+    if (/\binvoice\b/i.test(attribute) && !/\bfor\b/i.test(attribute)) continue;
     const thing = thingOf(fact);
     const about = aboutWords(fact);
     if (about.length === 0) continue;
@@ -513,14 +515,22 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
       .map(stem),
   );
   if (words.size === 0) return [];
+  const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string }[] = [];
   for (const unit of units) {
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
     const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
-    for (const v of valuesOfKind(unit.text, kind).slice(0, MAX_ANSWERS_PER_LINE)) {
+    const said = valuesOfKind(unit.text, kind).slice(0, MAX_ANSWERS_PER_LINE);
+    for (const v of said) {
+      // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
+      const sums = askedSums.size > 0 ? sumNamed(unit.text, v.index, v.value.length) : [];
+      if (sums.length > 0 && !sums.some((noun) => askedSums.has(noun))) continue;
       // A question's short words count ("job", "van", "car").
-      const shared = new Set(wordsAround(unit.text, v.index, v.value.length, 8, 3).filter((word) => words.has(word))).size + bySpeaker;
+      // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
+      // Okafor £350 balance due": "Okafor" is £350's).
+      const [from, to] = said.length > 1 ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, 8, 3).filter((word) => words.has(word))).size + bySpeaker;
       if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text });
     }
   }
@@ -574,8 +584,27 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   });
 }
 
+/** Start and end of the sentence holding text[index, index + length] (a full stop inside "£412.50" ends none). */
+function sentenceAround(text: string, index: number, length: number): [number, number] {
+  const before = text.slice(Math.max(0, index - 400), index);
+  const stops = [...before.matchAll(/[.!?;]\s/g)];
+  const from = stops.length > 0 ? index - before.length + stops.at(-1)!.index! + 2 : Math.max(0, index - 400);
+  const after = /[.!?;](?:\s|$)/.exec(text.slice(index + length, index + length + 400));
+  return [from, after ? index + length + after.index + 1 : Math.min(text.length, index + length + 400)];
+}
+
 /** Values said per line, at most, for the question's answers: a line listing more is no answer of one value. */
 const MAX_ANSWERS_PER_LINE = 24;
+
+/** Names of one sum of money among others: a deposit is not a balance, a fee not a refund ("price" and "cost" name any). */
+const SUM_NAMES = /^(deposit|balance|fee|rate|quote|budget|bill|rent|salary|wage|premium|fine|tip|refund|charge|payment|float|excess|discount|fare|invoice|bonus|allowance|pension|subsidy|grant)s?$/;
+const sumName = (word: string) => SUM_NAMES.exec(word.toLowerCase())?.[1];
+/** The names of a sum said within three words of an amount. */
+function sumNamed(text: string, index: number, length: number): string[] {
+  const before = text.slice(Math.max(0, index - 120), index).split(/[^\p{L}]+/u).filter(Boolean).slice(-3);
+  const after = text.slice(index + length, index + length + 120).split(/[^\p{L}]+/u).filter(Boolean).slice(0, 3);
+  return [...before, ...after].map(sumName).filter((noun): noun is string => noun !== undefined);
+}
 
 /** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
 function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
@@ -600,7 +629,8 @@ const dayShape = (value: string) =>
 function perUnitAfter(text: string, value: string): string | undefined {
   const at = text.indexOf(value);
   if (at < 0) return undefined;
-  return /^\s?(?:a|an|per|\/)\s?([\p{L}]{2,12})(?![\p{L}])/iu.exec(text.slice(at + value.length))?.[1]?.toLowerCase().replace(/s$/, '');
+  // "£22 a head", "£9 per hour", "£4/kg"; not "£300 and" ("a" must be a word of its own).
+  return /^\s?(?:(?:a|an|per)\s|\/\s?)([\p{L}]{2,12})(?![\p{L}])/iu.exec(text.slice(at + value.length))?.[1]?.toLowerCase().replace(/s$/, '');
 }
 
 /** A value plain enough to be taken as the same one wherever it is said: three digits, an amount, a time of day (or a count of a particular unit). */

@@ -59,6 +59,9 @@ describe('relative dates', () => {
     // A weekday beside them says which year: the nearest in which that day falls on it.
     const april = '2025-04-27T10:00:00Z';
     expect(anchorAllDates('The flooring arrived on Friday and the opening is confirmed for Sunday 1 June.', april)).toBe('The flooring arrived on Friday (2025-04-25) and the opening is confirmed for Sunday 1 June (2025-06-01).');
+    // Chat's short weekday does the same ("sat" is a weekday here, not a past tense).
+    expect(anchorAllDates('ok so its sat 21st june, meet at the boathouse', '2025-03-03T10:00:00Z')).toBe('ok so its sat 21st june (2025-06-21), meet at the boathouse');
+    expect(anchorAllDates('we sat down on fri 7 march to plan it', '2025-03-10T10:00:00Z')).toBe('we sat down on fri 7 march (2025-03-07) to plan it');
     // A clause told in the present is of what is to come, whatever the rest of the sentence did.
     expect(anchorAllDates('We went in March, and the next one is on 4 July.', april)).toBe('We went in March, and the next one is on 4 July (2025-07-04).');
     expect(anchorAllDates("I'm flying home Wednesday.", april)).toBe("I'm flying home Wednesday (2025-04-30).");

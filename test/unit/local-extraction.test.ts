@@ -1995,3 +1995,13 @@ describe('stop 48: contacts: a book just started is no employer, and "runs your 
     expect(contacts({ speaker: 'Tomas', content: "I'm lining up a scary film every weekend for Halloween. Want some picks?" }).map((c) => c.name)).not.toContain('Halloween');
   });
 });
+
+describe('stop 48: facts: invoices to different clients are different numbers', () => {
+  it('names the client an invoice number is for, so a second client\'s invoice replaces nothing', () => {
+    expect(fact('invoice number for corrie', 'Invoice INV-88-104 went to Corrie this morning.')).toEqual([expect.objectContaining({ value: 'INV-88-104' })]);
+    expect(facts('Invoice INV-88-104 went to Corrie this morning.', 'Invoice INV-88-107 sent to Baxter Joinery.').map((row) => row.attribute)).toEqual(['invoice number for corrie', 'invoice number for baxter joinery']);
+    expect(fact('deposit invoice for lindqvist', 'All sorted: the Lindqvist deposit invoice is INV-88-102.')).toEqual([expect.objectContaining({ value: 'INV-88-102' })]);
+    expect(fact('invoice number', 'The invoice is INV-88-110.')).toEqual([expect.objectContaining({ value: 'INV-88-110' })]);
+  });
+});
+

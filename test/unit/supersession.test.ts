@@ -173,6 +173,14 @@ describe('retired values', () => {
     expect(retiredMarker(line('my locker is number 12 this term'))).toBe('(later: locker number 54, from 2026-03-07)');
   });
 
+  it('mark no earlier invoice with the latest invoice number: each invoice is its own', () => {
+    const fact = (id: string, attribute: string, value: string) => tea({ id, table: 'profile', row: { subject: 'user', attribute, value }, statement: `${attribute} ${value}`, evidence: [{ recordId: `e-${id}`, sequence: 90, timestamp: '2026-03-07T09:00:00Z' }] });
+    const line = (retired: readonly RetiredValue[], text: string) => retiredIn({ id: 'm1', kind: 'record', text, at: '2026-01-08T09:00:00Z', speaker: 'Sam' }, retired);
+    expect(line(retiredValues([fact('f_00000000000000i1', 'invoice number', 'INV-0412')]), 'Invoice INV-0398 went out to Pell & Co.')).toEqual([]);
+    // Another kind of code still marks the line said before it.
+    expect(line(retiredValues([fact('f_00000000000000i2', 'booking reference', 'QX-5512')]), 'booking reference is QX-5409')).toHaveLength(1);
+  });
+
   it('mark a short value with a digit ("£12", "9th") only in lines said before it was replaced', () => {
     const price = (id: string, value: string, recordId: string, at: string) =>
       tea({ id, table: 'profile', row: { subject: 'user', attribute: 'tickets', value }, statement: `tickets ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
@@ -622,6 +630,20 @@ describe('the answers a block holds to a question about what something is now', 
       record('t2', 'bad news, caterer says it will be £22 a head with drinks', '2026-04-01T09:05:00Z'),
     ];
     expect(answersReplaced('How much is the team lunch per head?', lunch).map((r) => [r.value, r.now])).toEqual([['£18', '£22']]);
+  });
+
+  it('takes a sum named as another for no answer: a balance is not the deposit asked for', () => {
+    const lines = [
+      record('d1', 'Ferris booked the second venue, the deposit is £300 and I sent the quote', '2026-04-01T09:00:00Z'),
+      record('d2', 'Ferris paid up. Ferris £450 balance due on the day', '2026-04-20T09:00:00Z'),
+    ];
+    expect(answersReplaced("What is Ferris's deposit?", lines)).toEqual([]);
+    // In a line of several, a name is said of the amount in its own sentence: "Dunmore £900" is not Ferris's.
+    const listed = [lines[0]!, record('d4', 'Still owed: Dunmore £900, not invoiced yet. Ferris £450 balance on the day.', '2026-04-25T09:00:00Z')];
+    expect(answersReplaced("What is Ferris's deposit?", listed)).toEqual([]);
+    // The same sum said again is still read.
+    const again = [...lines, record('d3', 'Ferris asked to move, deposit now £350', '2026-04-22T09:00:00Z')];
+    expect(answersReplaced("What is Ferris's deposit?", again).map((r) => [r.value, r.now])).toEqual([['£300', '£350']]);
   });
 
   it('takes a landline for a landline, not a mobile said in the same block', () => {

@@ -62,7 +62,7 @@ type Build = (m: RegExpMatchArray, sentence?: string) => Omit<Candidate, 'correc
 /** What a reference is called: "order HW-55107", "ticket #TK-88213", "tracking number 9400 1109 8836", "policy no. 88-1203". */
 const REFERENCE_LABEL = 'account|order|ticket|case|claim|reference|booking|policy|tracking|confirmation|invoice|membership|member|customer|serial|reservation|incident|return|RMA|PNR|loyalty|flight|bib|locker|badge|employee|student|patient|passport|licen[cs]e';
 /** What a reference is of, said before its label ("booking reference", "claim reference"): part of its name. */
-const REFERENCE_OF = `(?:(${'replacement|new|original|exchange|booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
+const REFERENCE_OF = `(?:(${'replacement|new|original|exchange|deposit|booking|claim|case|order|policy|account|customer|ticket|complaint|report|refund|return|payment|reservation|membership|loyalty|flight'
   .split('|')
   .map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`)
   .join('|')}) )?`;
@@ -75,11 +75,20 @@ const REFERENCE = new RegExp(
 const NAMED_CODE = /\b(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Tt]he|[Tt]heir|[Hh]is|[Hh]er) )?(?!(?:my|our|your|the|their|his|her|phone|mobile|cell|contact|fax|home|work|house|flat|room|seat)\b)((?:[a-z]+|[A-Z][a-z]+)(?: [a-z]+)?) (ID|[Nn]umber|[Rr]eference|[Cc]ode)(?: is| was|:)? ?#?((?=[A-Z0-9-]*\d)[A-Z]{1,6}-?\d[A-Z0-9-]{2,})\b/gu;
 /** How many of a countable thing an account has: seats, licences, users, lines. */
 const COUNTED = '(seats|licen[cs]es|users|lines|devices|members|accounts|rooms|tickets|bags|guests|people|attendees|tables|places|covers)';
-const referenceOf = (m: RegExpMatchArray) => {
+/** Whom an invoice is for, named beside it: "sent to Vantage", "for Marsh Architecture". */
+const BILLED = /\b(?:to|for)\s+(\p{Lu}[\p{L}&'’-]*(?:\s+\p{Lu}[\p{L}&'’-]*)?)/u;
+/** A client named just before an invoice ("the Okafor deposit invoice"), not a word that opens the sentence ("The …"). */
+const clientBefore = (before: string) => {
+  const name = /(\p{Lu}[\p{L}&'’-]+)(?: \p{Ll}+)? $/u.exec(before)?.[1];
+  return name && !/^(?:The|A|An|My|Our|Your|Their|His|Her|This|That|New|Old|Final|First|Last|Next)$/.test(name) ? name : undefined;
+};
+const referenceOf = (m: RegExpMatchArray, sentence?: string) => {
   const label = m[2]!.toLowerCase();
   // "flight AC872" is the flight; "booking reference QX7P2L" the booking reference; "order HW-55107" the order number.
   const name = label === 'flight' ? 'flight' : m[1] && m[1].toLowerCase() !== label ? `${m[1].toLowerCase()} ${label}` : `${label} number`;
-  return profile(ME, name, m[4]!);
+  // One sends many invoices: each client's is its own, not a new value of one number.
+  const billed = label === 'invoice' && sentence ? (BILLED.exec(sentence)?.[1] ?? clientBefore(sentence.slice(0, m.index))) : undefined;
+  return profile(ME, billed ? `${name} for ${billed}` : name, m[4]!);
 };
 
 /** An address given for the user's account: "service address 28 Willow Crescent, Apt 4B, Hartwell" (commas and all). */
