@@ -356,11 +356,15 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)|(?:gone|went|come|came|coming) down|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer))\b/i;
+const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)|(?:gone|went|come|came|coming) down|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
 const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details']);
+/** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
+const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
+/** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10". */
+const SAID_INSTEAD = /(?<![\p{L}\p{N}])([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?:\s(\p{L}+))?,?\s(?:not|instead of|rather than)\s(?:the\s)?([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?![\d])(?:\s(\p{L}+))?/giu;
 /** Other values of its kind a change keeps beside its new one, at most. */
 const MAX_BESIDES = 8;
 /** Changes said by records read per block, at most. */
@@ -452,9 +456,12 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       if (!near) nearByKind.set(kind, (near = new Set(values.filter((v) => v.kind === kind).flatMap((v) => wordsAround(unit.text, v.index, v.value.length, 5)))));
       return near;
     };
+    // "£110 instead of £85", "2 laps not 3", "from £85 to £110": the value said as the old one is no new value, and
+    // no value the change keeps beside it.
+    const old = (v: { index: number }) => OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index));
     for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
-      if (!nearCue(unit.text, value.index, value.value.length)) continue;
+      if (old(value) || !nearCue(unit.text, value.index, value.value.length)) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
       // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
       // 13:00": "flat" is said of 13:00).
@@ -464,8 +471,19 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       const near = nearOfKind(value.kind);
       const about = [...new Set(around)].filter((word) => own.has(word) || !near.has(word));
       if (about.length === 0) continue;
-      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value).map((v) => v.value))].slice(0, MAX_BESIDES);
+      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
+      if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+    // A value said with the one it replaces ("2 laps not 3", "£110 instead of £85"): a line said before that states
+    // the old one (with the new one's unit when the old is said bare) is marked, whatever words it says around it.
+    for (const m of unit.text.matchAll(SAID_INSTEAD)) {
+      const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in)$/i.test(m[2]) ? m[2] : undefined;
+      const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
+      const by = unitWord ? `${now} ${unitWord}` : now!;
+      const replaced = m[4] && unitWord && m[4].toLowerCase().startsWith(unitWord.toLowerCase().slice(0, 3)) ? `${was} ${m[4]}` : unitWord ? `${was} ${unitWord}` : was!;
+      if (replaced.toLowerCase() === by.toLowerCase()) continue;
+      out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
@@ -806,6 +824,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
 function namesOld(text: string, r: RetiredValue): boolean {
   const old = r.replaces!;
   if (holds(text, r.value)) return false;
+  // A value ("3 laps", "£85") is named however it is cased.
+  if (/\d/.test(old)) return holds(text, old);
   if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);

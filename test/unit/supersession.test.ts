@@ -567,6 +567,24 @@ describe("a summary's dated clauses, read as the records they cite", () => {
   });
 });
 
+describe('stop 48: a value said with the one it replaces', () => {
+  it('marks a line stating the old value, the new one\'s unit given to an old value said bare', () => {
+    const lines = [
+      record('n1', 'booked the hall, it is 4 sessions of 90 minutes', '2026-03-01T09:00:00Z'),
+      record('n2', 'the caretaker wants £60 for the keys', '2026-03-01T09:05:00Z'),
+      record('n3', 'hall manager rang: its 3 sessions not 4 this term, and £75 instead of £60 for the keys', '2026-03-09T09:00:00Z'),
+    ];
+    const retired = changesSaid(lines);
+    expect(retiredMarker(retiredIn(lines[0]!, retired))).toBe('(later: 3 sessions)');
+    expect(retiredMarker(retiredIn(lines[1]!, retired))).toBe('(later: £75)');
+    // The old value said in the change is no new value of its own, and the change's own line is not marked.
+    expect(retired.map((r) => r.now)).not.toContain('£60');
+    expect(retiredIn(lines[2]!, retired)).toEqual([]);
+    // A line said before that states neither old value is not marked.
+    expect(retiredIn(record('n0', 'the hall has 40 chairs and 6 tables', '2026-02-01T09:00:00Z'), retired)).toEqual([]);
+  });
+});
+
 describe('the answers a block holds to a question about what something is now', () => {
   const units = [
     record('p1', 'if we do a two-course meal it will be about £32 a head', '2026-02-01T19:00:00Z'),
