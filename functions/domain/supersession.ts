@@ -204,7 +204,7 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
 }
 
 /** Counts said in words ("four performances"): from two up, since "one" is said of far more than counts. */
-const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred';
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty';
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
@@ -212,7 +212,8 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
   ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
-  ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b)(?:\\s?[\\p{L}%]+)?`, 'giu')],
+  // A number said in words is a count, not an amount said in words ("three hundred and ten for the beech").
+  ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b(?!\\s+(?:hundred|thousand|grand|quid|pounds?|dollars?|euros?)\\b))(?:\\s?[\\p{L}%]+)?`, 'giu')],
 ];
 /** A person's name as a value ("Tomasz", "Dr Ana Reyes"). */
 const PERSON_VALUE = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}[\p{Ll}'’-]+)?$/u;

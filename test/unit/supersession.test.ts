@@ -580,6 +580,9 @@ describe('stop 48: a value said with the one it replaces', () => {
     // The old value said in the change is no new value of its own, and the change's own line is not marked.
     expect(retired.map((r) => r.now)).not.toContain('£60');
     expect(retiredIn(lines[2]!, retired)).toEqual([]);
+    // An amount said in words is no count: "two hundred and sixty-five pounds" is not replaced by "nearly seven hundred now".
+    const words = [record('w1', "Ray's quote for the walnut was two hundred and sixty-five pounds", '2026-03-01T09:00:00Z'), record('w2', 'so my chest would be nearly seven hundred now', '2026-03-09T09:00:00Z')];
+    expect(retiredIn(words[0]!, changesSaid(words))).toEqual([]);
     // A line said before that states neither old value is not marked.
     expect(retiredIn(record('n0', 'the hall has 40 chairs and 6 tables', '2026-02-01T09:00:00Z'), retired)).toEqual([]);
   });
