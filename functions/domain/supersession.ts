@@ -457,8 +457,8 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       if (!near) nearByKind.set(kind, (near = new Set(values.filter((v) => v.kind === kind).flatMap((v) => wordsAround(unit.text, v.index, v.value.length, 5)))));
       return near;
     };
-    // "£110 instead of £85", "2 laps not 3", "from £85 to £110": the value said as the old one is no new value, and
-    // no value the change keeps beside it.
+    // "£110 instead of £85", "2 laps not 3": the value said as the old one is no new value, and no value the change
+    // keeps beside it.
     const old = (v: { index: number }) => OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index));
     for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
