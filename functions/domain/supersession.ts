@@ -364,7 +364,7 @@ const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details']);
 /** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
 const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
-/** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10". */
+/** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
 const SAID_INSTEAD = /(?<![\p{L}\p{N}])([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?:\s(\p{L}+))?,?\s(?:not|instead of|rather than)\s(?:the\s)?([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?![\d])(?:\s(\p{L}+))?/giu;
 /** Other values of its kind a change keeps beside its new one, at most. */
 const MAX_BESIDES = 8;
@@ -483,7 +483,8 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       const by = unitWord ? `${now} ${unitWord}` : now!;
       const replaced = m[4] && unitWord && m[4].toLowerCase().startsWith(unitWord.toLowerCase().slice(0, 3)) ? `${was} ${m[4]}` : unitWord ? `${was} ${unitWord}` : was!;
-      if (replaced.toLowerCase() === by.toLowerCase()) continue;
+      // A bare number ("12 not 14") could be any number a line says: only an amount, a time or a count with its unit.
+      if (replaced.toLowerCase() === by.toLowerCase() || /^\d[\d.,]*$/.test(replaced)) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }

@@ -583,6 +583,9 @@ describe('stop 48: a value said with the one it replaces', () => {
     // An amount said in words is no count: "two hundred and sixty-five pounds" is not replaced by "nearly seven hundred now".
     const words = [record('w1', "Ray's quote for the walnut was two hundred and sixty-five pounds", '2026-03-01T09:00:00Z'), record('w2', 'so my chest would be nearly seven hundred now', '2026-03-09T09:00:00Z')];
     expect(retiredIn(words[0]!, changesSaid(words))).toEqual([]);
+    // A bare old number with no unit to give it names nothing ("room 12 not 14" marks no line that says 14).
+    const bare = [record('b1', 'we sat 14 to a table at the last dinner', '2026-03-01T09:00:00Z'), record('b2', 'it is room 12 not 14 now', '2026-03-09T09:00:00Z')];
+    expect(retiredIn(bare[0]!, changesSaid(bare))).toEqual([]);
     // A line said before that states neither old value is not marked.
     expect(retiredIn(record('n0', 'the hall has 40 chairs and 6 tables', '2026-02-01T09:00:00Z'), retired)).toEqual([]);
   });
