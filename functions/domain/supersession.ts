@@ -357,13 +357,15 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|going up|gone up|went up|goes up|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)|(?:gone|went|come|came|coming) down|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
 const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details']);
 /** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
 const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
+/** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
+const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
 /** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
 const SAID_INSTEAD = /(?<![\p{L}\p{N}])([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?:\s(\p{L}+))?,?\s(?:not|instead of|rather than)\s(?:the\s)?([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?![\d])(?:\s(\p{L}+))?/giu;
 /** Other values of its kind a change keeps beside its new one, at most. */
@@ -418,11 +420,16 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
   const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
-    .filter((word) => word.length >= shortest && !COMMON.has(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
+    .filter((word) => word.length >= shortest && !COMMON.has(word) && !NAMES_NOTHING.has(word) && !/['’]/.test(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
     .map(stem)
     .filter((word) => !COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`));
 }
 
+/**
+ * Words that say what someone did or felt, not what a value is of ("sent", "driving", "checked", "tired"): a line
+ * about anything else may say them too ("Amir sent over a listing on Wednesday" is no earlier wedding date).
+ */
+const NAMES_NOTHING = new Set(['send', 'sends', 'sent', 'sending', 'drive', 'drives', 'drove', 'driving', 'driven', 'work', 'works', 'worked', 'working', 'take', 'takes', 'took', 'taking', 'taken', 'check', 'checks', 'checked', 'checking', 'feel', 'feels', 'felt', 'feeling', 'give', 'gives', 'gave', 'giving', 'given', 'tell', 'tells', 'telling', 'come', 'comes', 'came', 'coming', 'stay', 'stays', 'stayed', 'staying', 'maybe', 'probably', 'wait', 'waiting', 'waited', 'hope', 'hoping', 'hoped', 'love', 'loved', 'mean', 'means', 'meant', 'guess', 'reckon', 'tried', 'trying', 'look', 'looks', 'looked', 'looking', 'keep', 'keeps', 'kept', 'bring', 'brings', 'brought', 'find', 'found', 'asked', 'asking', 'help', 'helps', 'helped', 'helping', 'seen', 'saw', 'getting', 'done', 'went', 'gone', 'tired', 'glad', 'happy', 'awkward', 'lovely', 'nice', 'guys', 'anyway', 'honestly', 'finally', 'already', 'though', 'pretty', 'better', 'worse', 'little', 'bit', 'down', 'till', 'until']);
 /** Words of change said alone ("a week later", "moved it"): no word of what changed. */
 const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|changed?|changing|switch\w*|swap\w*|updated?|new|now)$/;
 /** A word's stem, crudely: "moving" and "move", "codes" and "code", "boxes" and "box" compare alike. */
@@ -449,29 +456,39 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
     const values = CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : [];
+    // "£110 instead of £85", "2 laps not 3": the value said as the old one is no new value, and no value the change
+    // keeps beside it.
+    // (And "from £80 to £65": the value a change goes from.)
+    const old = (v: { index: number; value: string }) =>
+      OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index)) ||
+      (/\bfrom\s+$/i.test(unit.text.slice(Math.max(0, v.index - 6), v.index)) && /^\s+to\s+[£$€]?\d/i.test(unit.text.slice(v.index + v.value.length, v.index + v.value.length + 12)));
     // The words said within five of any value of a kind, read once per record and kind (a long record's values are
     // never compared pair by pair).
     const nearByKind = new Map<string, Set<string>>();
     const nearOfKind = (kind: string) => {
       let near = nearByKind.get(kind);
-      if (!near) nearByKind.set(kind, (near = new Set(values.filter((v) => v.kind === kind).flatMap((v) => wordsAround(unit.text, v.index, v.value.length, 5)))));
+      if (!near) nearByKind.set(kind, (near = new Set(values.filter((v) => v.kind === kind && !old(v)).flatMap((v) => wordsAround(unit.text, v.index, v.value.length, 5)))));
       return near;
     };
-    // "£110 instead of £85", "2 laps not 3": the value said as the old one is no new value, and no value the change
-    // keeps beside it.
-    const old = (v: { index: number }) => OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index));
+    // A new value said with the one it replaces ("now lands at 5:40 not 2:15") is read below, as exactly that
+    // pair; read again by the words around it, it would mark any other line of its kind ("lands 10:25").
+    // So is a value inside the pair's words ("lands at 6:10 friday, not 4:10": friday did not change).
+    const pairs = [...unit.text.matchAll(SAID_INSTEAD)];
+    const paired = new Set(pairs.map((m) => m[1]!.replace(/[.,:]+$/, '').toLowerCase()));
+    const inPair = (v: { index: number }) => pairs.some((m) => v.index > m.index! && v.index < m.index! + m[0].length);
     for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
-      if (old(value) || !nearCue(unit.text, value.index, value.value.length)) continue;
+      if (old(value) || paired.has(value.value.toLowerCase()) || inPair(value) || KEPT_BEFORE.test(unit.text.slice(Math.max(0, value.index - 20), value.index)) || !nearCue(unit.text, value.index, value.value.length)) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
       // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
       // 13:00": "flat" is said of 13:00).
+      // A count of a particular unit says what it is of by itself ("they're selling 90 tickets now").
       const around = wordsAround(unit.text, value.index, value.value.length, 10);
-      if (around.length === 0) continue;
+      if (around.length === 0 && !countsParticular(value.value)) continue;
       const own = new Set(wordsAround(unit.text, value.index, value.value.length, 5));
       const near = nearOfKind(value.kind);
       const about = [...new Set(around)].filter((word) => own.has(word) || !near.has(word));
-      if (about.length === 0) continue;
+      if (about.length === 0 && !countsParticular(value.value)) continue;
       const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
@@ -479,7 +496,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     // A value said with the one it replaces ("2 laps not 3", "£110 instead of £85"): a line said before that states
     // the old one (with the new one's unit when the old is said bare) is marked, whatever words it says around it.
     for (const m of unit.text.matchAll(SAID_INSTEAD)) {
-      const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in)$/i.test(m[2]) ? m[2] : undefined;
+      const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
       const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       const by = unitWord ? `${now} ${unitWord}` : now!;
       const replaced = m[4] && unitWord && m[4].toLowerCase().startsWith(unitWord.toLowerCase().slice(0, 3)) ? `${was} ${m[4]}` : unitWord ? `${was} ${unitWord}` : was!;
@@ -705,13 +722,13 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?\s+(?:make|do|come|attend|cover|host|help|supply|deliver|take|run|fit|manage|work|play|drive|teach|lead|open|cater|join|provide|coach|sing|print|fix|build|repair|ship|source|stock|offer|sell|book)|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
-const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+/giu;
+const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
 const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of)\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
 /** "Agata is taking over", "Nadia's stepping in". */
@@ -719,7 +736,7 @@ const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|tak
 /** A sentence that says what replaced something. */
 const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
-const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps)$/u;
+const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
 const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already)$/iu;
 /** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
@@ -778,12 +795,14 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
     const at = end - name.length;
     if (ENDED.test(ahead(text, end)) || ENDED_BEFORE.test(behind(text, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
-  // In lower-case chat, a word said before what ended it ("gary's left", "swift are fully booked"): a line names it
+  // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
+  // Said so ("okafor is away", "gary's left"), not an adverb ("said yes straight away").
   for (const m of text.matchAll(/(?<![\p{L}'’])([\p{Ll}][\p{L}-]{2,})(?=(?:['’]s)?\s)/gu)) {
     const word = m[1]!;
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
-    if (ENDED.test(ahead(text, m.index! + word.length))) add(word, m.index!, false);
+    const rest = ahead(text, m.index! + word.length);
+    if (ENDED.test(rest) && /^(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
   }
   const out: { replaced: string; by: string; thing?: string }[] = [];
   for (const old of ended) {
@@ -795,11 +814,16 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
   return out;
 }
 
+/** Who is said to move or go, just before "moving to …": a person, not the thing moved ("moved it to", "we've moved the party to"). */
+const MOVER = /\b(?:she|he|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+have|\s+was|\s+were|\s+will\s+be)?(?:\s+(?:now|just|finally|also|already))?\s*$/i;
+
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
   for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN]) {
     for (const m of text.matchAll(pattern)) {
+      // Someone who left going somewhere ("Fiona is leaving the firm. She's moving to London") names where they went.
+      if (pattern === REPLACED_WITH && !old.colour && /^(?:mov|go|gone|went|relocat)/i.test(m[0]) && /\bto\s/i.test(m[0]) && MOVER.test(behind(text, m.index!).replace(old.value, 'she'))) continue;
       const found = other(valueAt(ahead(text, m.index! + m[0].length), old.colour, lowerCase));
       if (found) return found;
     }
@@ -811,13 +835,22 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     if (!old.colour && value && TAKING_OVER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
   // The sentences that say something replaced something, read once.
-  const cued = sentencesOf(text).filter((sentence) => REPLACING_CUE.test(sentence.text));
+  // A sentence whose only word of it is "new" names what is new just after it ("our new guy Dan"), not whoever
+  // took something new on ("Gordon's taken on a new apprentice, a girl called Jade": neither replaced anyone).
+  const cued = sentencesOf(text).flatMap((sentence) => {
+    const cue = REPLACING_CUE.exec(sentence.text);
+    if (!cue) return [];
+    const onlyNew = [...sentence.text.matchAll(new RegExp(REPLACING_CUE.source, 'giu'))].every((c) => c[0].toLowerCase() === 'new');
+    if (!onlyNew) return [{ start: sentence.start, end: sentence.start + sentence.text.length }];
+    const after = sentence.start + cue.index + cue[0].length;
+    return [{ start: after, end: after + (/^(?:\s+[^\s,;]+){0,5}/u.exec(text.slice(after))?.[0].length ?? 0) }];
+  });
   for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value)))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
-    if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.start + sentence.text.length) && other(value)) return value;
+    if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;
   }
   return undefined;
 }
@@ -853,6 +886,12 @@ function nearSameKind(text: string, r: RetiredValue): boolean {
   return !holds(text, r.value) && othersOfItsKind(text, r).length > 0;
 }
 
+/** A count of a unit particular enough to say what is counted ("90 tickets", not "30 people"). */
+function countsParticular(value: string): boolean {
+  const unit = unitOf(value);
+  return unit !== undefined && unit.length >= 4 && !GENERAL_UNIT.test(unit);
+}
+
 /** Units too general to say what is counted ("30 people" and "45 people" may be two parties). */
 const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|month|year|kid|child|children|thing|item|each|other|more|less|percent|%|one|way|am|pm|st|nd|rd|th)$/i;
 
@@ -866,7 +905,7 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text))
   if (!kind) return [];
   const about = new Set(r.about ?? []);
   const unit = kind === 'number' ? unitOf(r.value) : undefined;
-  const particular = unit !== undefined && unit.length >= 4 && !GENERAL_UNIT.test(unit);
+  const particular = kind === 'number' && countsParticular(r.value);
   // The words said around a value the record says beside the new one speak of that value ("lands 10:50", when the
   // record said "check-in from 12:00 … now we land at 10:50"), not of what changed.
   const besides = new Set((r.besides ?? []).map((value) => value.toLowerCase()));
@@ -880,7 +919,7 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text))
       (kind !== 'number' || (likeNumber(v.value, r.value) && unitOf(v.value) === unit)) &&
       (kind !== 'money' || nearAmount(v.value, r.value)) &&
       !nearCue(text, v.index, v.value.length) &&
-      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word) && !claimed.has(word))),
+      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => !claimed.has(word) && about.has(word))),
   );
 }
 
@@ -985,7 +1024,11 @@ function statesValue(
   // A summary names no speaker: a value corrected by name of nothing else ("its the 19th not the 18th") is taken as
   // said of it in a clause of the same day.
   const sameDay = line.kind === 'summary' && r.onlyBefore === true && dayOfClause(line.text, r.value) === r.at.slice(0, 10);
-  return said && (evidence || sameDay || distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject))));
+  if (!said) return false;
+  if (evidence || sameDay) return true;
+  // A day is said of many things: a retired "Tuesday" of the first bowl is not every Tuesday its speaker names.
+  if (/\p{L}/u.test(r.value) && DAY_VALUE.test(r.value.trim()) && (r.about ?? []).length > 0 && !r.about!.some((word) => holds(line.text, word) || holds(line.text, `${word}s`))) return false;
+  return distinctive(r.value) || !r.subject || (r.subject.length >= 2 && (holds(line.text, r.subject) || holds(line.speaker ?? '', r.subject)));
 }
 
 /** Where a summary's clause starts: its day, then the records it cites, if it says ("2026-03-07 [r21]: ", "2026-03-07 [r21] "). */

@@ -9,6 +9,7 @@
  *       [--compare [--all-misses]] [--tuning '{"denseWeight":1}'] [--packing '{"sessionDecay":1}'] [--skip-baselines]
  *       [--variant-misses]  (questions `all` recalls less of than another variant at LAB_MISS_BUDGET, both blocks printed)
  *       [--answer-misses]   (questions whose evidence is printed at 1,024 but whose answer is not, with the lines citing it)
+ *       [--marked]          (each distinct line of \`all\`'s blocks at LAB_MISS_BUDGET that carries a "(later: …)" marker)
  *   LAB_MISS_BUDGET=512 … --misses / --compare / --variant-misses   read another budget than 1,024
  *   LAB_SHOW='<words of a question>'   print that question's block and its 25 best-ranked units
  *
@@ -35,7 +36,7 @@ import { postSamples, startReplayStack, waitConsolidated } from './replay.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' }, 'variant-misses': { type: 'boolean' } },
+  options: { corpus: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' }, budgets: { type: 'string' }, variants: { type: 'string' }, misses: { type: 'boolean' }, compare: { type: 'boolean' }, 'all-misses': { type: 'boolean' }, tuning: { type: 'string' }, packing: { type: 'string' }, 'skip-baselines': { type: 'boolean' }, 'answer-misses': { type: 'boolean' }, 'variant-misses': { type: 'boolean' }, marked: { type: 'boolean' } },
 });
 const log = (line: string) => process.stderr.write(`[lab] ${line}\n`);
 
@@ -131,6 +132,7 @@ async function score(dir: string) {
   const samples = parseCorpus(JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')));
   const embeddings = new LocalEmbeddings();
   const results = new Map<string, Tally>();
+  const markedSeen = new Set<string>();
   const at = (name: string) => {
     let t = results.get(name);
     if (!t) results.set(name, (t = tally()));
@@ -174,6 +176,10 @@ async function score(dir: string) {
         const { ranked } = index.search({ query: question.question, queryVector: queryVector!, now: reference, budgetTokens: budget, tuning });
         process.stderr.write(`\nSHOW ${question.question} → ${question.evidence.join(', ')}\n${blocks.get(`all@${budget}`) ?? ''}\n--- ranked\n`);
         for (const [n, r] of ranked.slice(0, 25).entries()) process.stderr.write(`${n} ${r.score.toFixed(4)} ${r.unit.kind} ${r.unit.id} ${r.unit.text.slice(0, 100).replace(/\n/g, ' ')}\n`);
+      }
+      if (values.marked) {
+        const block = blocks.get(`all@${Number(process.env.LAB_MISS_BUDGET ?? 1024)}`) ?? '';
+        for (const line of block.split('\n')) if (line.includes('(later: ') && !markedSeen.has(line)) { markedSeen.add(line); process.stderr.write(`MARKED ${line.slice(0, 400)}\n`); }
       }
       if (values['variant-misses'] && question.evidence.length > 0) {
         // Where `all` recalls less than another variant at the miss budget: both blocks, to see what took the room.

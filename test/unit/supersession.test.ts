@@ -691,3 +691,59 @@ describe('the answers a block holds to a question about what something is now', 
     expect(time(hostile)).toBeLessThan(3 * time(prose) + 50);
   });
 });
+
+describe('stop 49: a chat between friends is not a list of changes', () => {
+  const said = (text: string, at = '2026-06-01T18:00:00Z') => changesSaid([record('c1', text, at)]);
+  const marks = (line: string, changes: RetiredValue[], at = '2026-05-01T18:00:00Z') => retiredIn(record('l1', line, at), changes);
+
+  it('reads no new value in a duration, a value kept, or someone travelling', () => {
+    expect(said("I've been at the bakery five weeks now and the sourdough finally rises.")).toEqual([]);
+    expect(said('the ferry is still the 9th but it now leaves from Pier 3')).not.toContainEqual(expect.objectContaining({ now: 'the 9th' }));
+    expect(said('My cousin came down from Carlisle on the Friday and left Sunday.')).toEqual([]);
+    expect(said("i'm going up to kev's saturday morning to help with the fence")).toEqual([]);
+    // The day beside a time corrected is no new day.
+    expect(said('sorry, the train gets in at 9:20 tuesday, not 8:50').map((r) => r.now)).toEqual(['9:20']);
+    // A price that came down is still a change.
+    expect(said('the van hire came down from £80 to £65 a day')).toContainEqual(expect.objectContaining({ now: '£65' }));
+  });
+
+  it('reads a count of a particular thing as a change without other words', () => {
+    const changes = said("they're printing 400 programmes now");
+    expect(retiredMarker(marks('the printers are doing 250 programmes for the run', changes))).toBe('(later: 400 programmes)');
+    expect(marks('we expect 250 people each night', changes)).toEqual([]);
+  });
+
+  it('marks a time only with the value a record pairs it with, when it says both', () => {
+    const changes = said('the coach company rang: the return pick-up is now at 4:45 not 3:30');
+    expect(retiredMarker(marks('return pick-up at 3:30 from the museum car park', changes))).toBe('(later: 4:45)');
+    // Another time said near the same words is another trip.
+    expect(marks('outbound pick-up at 7:15 from the school gates', changes)).toEqual([]);
+  });
+
+  it('reads the thing a change is of by its nouns, not by what someone did', () => {
+    const changes = said('Correction on the christening: it is actually the 12th. Marta sent the invitation and I had misread it.');
+    expect(marks('Jonas sent me a recipe on Tuesday, a cardamom bun', changes)).toEqual([]);
+    expect(retiredMarker(marks('the christening is the 19th, at St Aidan’s', changes))).toBe('(later: the 12th)');
+  });
+
+  it('reads no one as replaced by a holiday, a place they move to, or whoever took someone new on', () => {
+    expect(namesReplaced('I want a loaf so light that Imelda can’t say "stodgy". Happy New Year, by the way.')).toEqual([]);
+    expect(namesReplaced('Big news: Ravi is leaving the practice. He’s moving to Bristol in the spring.')).toEqual([]);
+    expect(namesReplaced('Colm is retiring in May. And Aoife has taken on a new trainee, a lad called Declan, seventeen.')).toEqual([]);
+    expect(namesReplaced('He said yes straight away and wants it by the summer.')).toEqual([]);
+    // What still reads as a replacement.
+    expect(namesReplaced('Colm is retiring in May; our new foreman is Declan.')).toEqual([{ replaced: 'Colm', by: 'Declan' }]);
+    expect(namesReplaced('Ravi can’t make the Saturday shifts any more, so Leona is taking over.')).toEqual([{ replaced: 'Ravi', by: 'Leona' }]);
+    expect(namesReplaced("Turns out Hilda's left the agency. The new scheduler is called Bram, very organised.")).toEqual([{ replaced: 'Hilda', by: 'Bram' }]);
+    expect(namesReplaced('ugh mr pennock is away all june. Tilly at no 9 has the key now')).toEqual([{ replaced: 'pennock', by: 'Tilly' }]);
+  });
+
+  it('marks a retired day only in a line that names what it was the day of', () => {
+    const lessons = (id: string, value: string, recordId: string, at: string) =>
+      tea({ id, table: 'profile', row: { subject: 'Desmond', attribute: 'pottery lesson day', value }, statement: `pottery lessons are on ${value}`, evidence: [{ recordId, sequence: 1, timestamp: at }] });
+    const now = lessons('f_00000000000000c2', 'Saturday', 'm91', '2026-09-01T09:00:00Z');
+    const retired = retiredValues([{ ...lessons('f_00000000000000c1', 'Tuesday', 'm90', '2026-08-01T09:00:00Z'), status: 'archived', supersededBy: now.id }, now]);
+    expect(retiredIn({ id: 'm92', kind: 'record', speaker: 'Desmond', text: 'How did the dentist go on Tuesday?', at: '2026-08-10T09:00:00Z' }, retired)).toEqual([]);
+    expect(retiredMarker(retiredIn({ id: 'm93', kind: 'record', speaker: 'Desmond', text: 'Pottery on Tuesday again, bring an apron.', at: '2026-08-10T09:00:00Z' }, retired))).toBe('(later: Saturday, from 2026-09-01)');
+  });
+});
