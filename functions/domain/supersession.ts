@@ -357,7 +357,9 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+/** An e-mail address, without the full stop that may end its sentence. */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
@@ -381,7 +383,13 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   const found: { kind: string; value: string; index: number }[] = [];
   const taken: [number, number][] = [];
   const free = (at: number, end: number) => !taken.some(([a, b]) => at < b && end > a);
+  // An e-mail address: a value of its own kind (its digits are no count, its words no name).
+  for (const m of text.matchAll(EMAIL)) {
+    found.push({ kind: 'email', value: m[0], index: m.index! });
+    taken.push([m.index!, m.index! + m[0].length]);
+  }
   for (const m of text.matchAll(PHONE)) {
+    if (!free(m.index!, m.index! + m[0].length)) continue;
     found.push({ kind: 'phone', value: m[0], index: m.index! });
     taken.push([m.index!, m.index! + m[0].length]);
   }
@@ -516,6 +524,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
 
 /** The kind of value a question asks for, by its words: the first that fits. */
 const ASKS: readonly (readonly [string, RegExp])[] = [
+  ['email', /\be-?mail\b/],
   ['time', /\bwhat time\b|\btimes?\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
@@ -671,7 +680,7 @@ function perUnitAfter(text: string, value: string): string | undefined {
 }
 
 /** A value plain enough to be taken as the same one wherever it is said: three digits, an amount, a time of day (or a count of a particular unit). */
-const PLAIN_VALUE = /\d{3}|[$£€]\s?\d|\d:\d\d|\d\s?(?:am|pm)\b/i;
+const PLAIN_VALUE = /\d{3}|[a-z]{2,}-?\d{2,}|@|[$£€]\s?\d|\d:\d\d|\d\s?(?:am|pm)\b/i;
 
 /**
  * The old values that records said before a change said in words hold beside its words ("For August I'm charging

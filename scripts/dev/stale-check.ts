@@ -17,6 +17,9 @@
  * state the new value and carries no marker ("(later: …)", "(marked wrong …)", "(no longer true …)",
  * "(contested: …)"). Lines of the current state (Contacts, Tasks, Facts) are counted apart from history.
  *
+ * `staleButRead` counts the stale changes whose new value marks some line of the question's block: the change was
+ * read, but not carried to every line that states the old value.
+ *
  * The other way round, `markedOther` counts the distinct lines of the questions' blocks that carry a marker but state
  * none of the old values listed for their conversation: a marker on a line that did not change, or a change the
  * list leaves out (read them with --markers to tell which).
@@ -75,7 +78,7 @@ try {
       writeFileSync(join(dir, `snapshot-${file}`), JSON.stringify(await call('GET', `/v1/agents/${agent}/snapshot`)));
     }
   }
-  const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0, markedOther: 0 };
+  const totals = { changes: 0, newFound: 0, staleCurrent: 0, staleAnywhere: 0, markedOther: 0, staleButRead: 0 };
   const markedOther = new Set<string>();
   for (const change of changes) {
     const agent = agents.get(change.file)!;
@@ -94,7 +97,10 @@ try {
     if (newFound) totals.newFound += 1;
     if (staleCurrent.length > 0) totals.staleCurrent += 1;
     if (staleCurrent.length + staleHistory.length > 0) totals.staleAnywhere += 1;
-    process.stdout.write(`\n${change.file} · ${change.subject}: ${change.old} → ${change.new}\n  new value in the question's block: ${newFound ? 'yes' : 'NO'}; stale lines: current ${staleCurrent.length}, history ${staleHistory.length}\n`);
+    // Whether any line of the question's block is marked with the new value: the change was read, but not carried to every line.
+    const markedNew = asked.split('\n').some((line) => MARKER.test(line) && (line.match(/\((?:later|contested): [^)]*\)/g) ?? []).some((m) => m.toLowerCase().includes(change.new.toLowerCase())));
+    if (markedNew && staleCurrent.length + staleHistory.length > 0) totals.staleButRead += 1;
+    process.stdout.write(`\n${change.file} · ${change.subject}: ${change.old} → ${change.new}\n  new value in the question's block: ${newFound ? 'yes' : 'NO'}; marked with it: ${markedNew ? 'yes' : 'no'}; stale lines: current ${staleCurrent.length}, history ${staleHistory.length}\n`);
     for (const l of [...staleCurrent, ...staleHistory]) process.stdout.write(`    ${l.current ? 'CURRENT' : 'history'} | ${l.line.slice(0, 240)}\n`);
   }
   totals.markedOther = markedOther.size;

@@ -2005,3 +2005,19 @@ describe('stop 48: facts: invoices to different clients are different numbers', 
   });
 });
 
+
+describe('stop 49: what a chat between friends says of people', () => {
+  it('takes no month for an employer, no "gone by …" for a role, and no year for a person', () => {
+    const said = contacts(
+      "Mick rang on Monday. He's moving to Whitby to be near his son Alfie. The flat is going up for sale and he's gone by the end of September.",
+      "Happy New Year, all! So you're Tamsin, I hear you fly helicopters.",
+    );
+    expect(said.map((c) => c.name)).not.toContain('Year');
+    for (const c of said) {
+      expect(c.organisation ?? '').not.toMatch(/September/);
+      expect(c.role ?? '').not.toMatch(/^gone\b/);
+    }
+    // A role and an employer said plainly are still read.
+    expect(contact('Alfie', "My son Alfie is a paramedic at the Royal Infirmary.")).toMatchObject({ role: 'paramedic', organisation: 'Royal Infirmary' });
+  });
+});

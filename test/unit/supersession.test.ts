@@ -747,3 +747,27 @@ describe('stop 49: a chat between friends is not a list of changes', () => {
     expect(retiredMarker(retiredIn({ id: 'm93', kind: 'record', speaker: 'Desmond', text: 'Pottery on Tuesday again, bring an apron.', at: '2026-08-10T09:00:00Z' }, retired))).toBe('(later: Saturday, from 2026-09-01)');
   });
 });
+
+describe('stop 49: e-mail addresses and codes given anew', () => {
+  it('reads an e-mail address as a value: the latest answer to a question about it replaces the earlier one', () => {
+    const lines = [
+      record('e1', 'For supplier invoices I have set up accounts@fennelbakery.co.uk, please use it on the order forms.', '2026-02-01T09:00:00Z'),
+      record('e2', 'Scrap the accounts one, the mailbox never forwarded. Invoices go to ledger@fennelbakery.co.uk please.', '2026-03-01T09:00:00Z'),
+    ];
+    const retired = answersReplaced('Which email address do supplier invoices go to?', lines);
+    expect(retiredMarker(retiredIn(lines[0]!, retired))).toBe('(later: ledger@fennelbakery.co.uk)');
+    // Its digits are no count, and a sentence's full stop is not part of it.
+    expect(changesSaid([record('e3', 'the rota address is now rota2@fennelbakery.co.uk.', '2026-03-02T09:00:00Z')]).map((r) => r.now)).toEqual(['rota2@fennelbakery.co.uk']);
+  });
+
+  it('reads a code reassigned as a change, and marks the old code wherever it is repeated', () => {
+    const lines = [
+      record('k1', 'Members can text the word DOCKS24 to 70085 to give £3.', '2026-02-01T09:00:00Z'),
+      record('k2', 'Put DOCKS24 on every poster please.', '2026-02-02T09:00:00Z'),
+      record('k3', 'The short code people said our text word was taken, so the donation word has been reassigned to QUAY26.', '2026-03-01T09:00:00Z'),
+    ];
+    const retired = changesSaid(lines);
+    expect(retiredMarker(retiredIn(lines[0]!, retired))).toBe('(later: QUAY26)');
+    expect(retiredMarker(retiredIn(lines[1]!, retired))).toBe('(later: QUAY26)');
+  });
+});

@@ -16,6 +16,9 @@ const SUMMARY_TOKENS = 120;
 const ORG = `\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*(?: (?:of |& |and |de )?\\p{Lu}[\\p{L}\\p{N}&'’\\u2024-]*){0,5}`;
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Prof)\\u2024? )?\\p{Lu}[\\p{L}'’-]+(?: \\p{Lu}[\\p{L}'’-]+){0,2}`;
 const WHO = `(${NAME}|[Ss]he|[Hh]e|[Tt]hey|I|i(?= |['’](?:m|ve|d|ll)\\b)|and)`;
+/** A time of the year or the week, never an organisation ("the middle of August", "for Easter"). */
+const WHEN_WORD = /^(?:(?:jan|febr)uary|march|april|may|june|july|august|(?:sept|nov|dec)ember|october|(?:mon|tues|wednes|thurs|fri|satur|sun)day|spring|summer|autumn|winter|christmas|easter|halloween|(?:new )?year|the weekend|weekend)$/i;
+
 /** A role: lower-case words or acronyms ("head of purchasing", "IT manager", "CFO"). */
 const ROLE_STOP = '(?:last|this|these|next|yesterday|today|tomorrow|now|there|since|until|on|in|from|starting|and|but|so|at|for|with|after|before|when|because|which|who|is|are|was|were|be|been|has|have|had)';
 const ROLE = `((?!(?:she|he|they|i|we|it|who|and|but|so|then|there|in|on|at|from|with|for|since|until|after|before|off|out|back|home|away|because|got|gets|has|had|have|is|was|were|are|be|been|do|does|did|go|goes|went|get|just|also|still|really|not|never|always|of|to|ready)\\b)(?:[a-z]+|[A-Z]{2,5})(?: (?!${ROLE_STOP}\\b)(?:[a-z]+|[A-Z]{2,5})){0,4})`;
@@ -397,7 +400,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             if (rule.jobNoun && role && !JOB_NOUN.test(role)) continue;
             // "a great cook", "a terrible driver": a judgement, not a job.
             if (rule.jobNoun && role && /^(?:great|good|bad|terrible|amazing|brilliant|decent|natural|born|real|total|huge|big|lovely|fantastic|awful|excellent|better|best|worse|worst|proper|crap|rubbish)\b/.test(role)) continue;
-            if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving)\b/.test(role)) continue;
+            if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving|gone|been|done|off|away|back|out|up|down|home|ready|sure|able|due|keen|free|busy|late|early|sick|fine)\b/.test(role)) continue;
+            // "he's gone by the middle of August": a month, a weekday, a season or a holiday employs no one.
+            if (org && WHEN_WORD.test(org)) continue;
             // "Biscuit's vet appointment at Clifton Vets": an event someone has somewhere is no job.
             if (role && /\b(?:appointment|meeting|party|birthday|wedding|dinner|lunch|exam|test|interview|flight|booking|reservation|class|lesson|session|check-?up|operation|surgery|scan|holiday|trip|visit|match|gig|concert)s?$/i.test(role)) continue;
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.

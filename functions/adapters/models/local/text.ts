@@ -189,7 +189,7 @@ const NOT_NAMES = new Set(
     'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
     'september', 'october', 'november', 'december', 'today', 'tomorrow', 'yesterday', 'hi', 'hey', 'hello', 'thanks', 'ok', 'okay',
     'actually', 'also', 'and', 'but', 'so', 'please', 'can', 'could', 'would', 'remind', 'ai', 'assistant', 'user', 'mom', 'dad',
-    'christmas', 'easter', 'halloween', 'hogmanay', 'diwali', 'eid', 'hanukkah', 'thanksgiving', 'ramadan', 'passover', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
+    'christmas', 'easter', 'halloween', 'hogmanay', 'diwali', 'eid', 'hanukkah', 'thanksgiving', 'ramadan', 'passover', 'year', 'god', 'sorry', 'yes', 'no', 'great', 'cool', 'nice', 'good', 'well', 'just', 'maybe', 'sure', 'let',
     'new', 'contact', 'done', 'all', 'heads', 'fyi', 'big', 'news', 'note', 'quick', 'update', 'correction', 'lunch', 'coffee', 'meet',
     // Month and weekday abbreviations ("Monday Nov 9"), languages ("Swedish phrases") and nationalities that name cuisines
     // ("the Thai place"); not "Jan", a name.
