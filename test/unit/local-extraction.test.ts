@@ -2021,3 +2021,11 @@ describe('stop 49: what a chat between friends says of people', () => {
     expect(contact('Alfie', "My son Alfie is a paramedic at the Royal Infirmary.")).toMatchObject({ role: 'paramedic', organisation: 'Royal Infirmary' });
   });
 });
+
+describe("stop 49: a visit to a shop is no new job", () => {
+  it('reads "went to" a shop as a visit, and a move to another firm as one', () => {
+    expect(contact('Bernie', "Bernie went to Stan's yesterday for the oak.")?.organisation).toBeUndefined();
+    expect(contact('Bernie', 'Bernie went to Harcourt Timber to buy a board of ash.')?.organisation).toBeUndefined();
+    expect(contact('Bernie', 'Bernie went to Harcourt Timber last month, as their yard manager.')).toMatchObject({ organisation: 'Harcourt Timber' });
+  });
+});

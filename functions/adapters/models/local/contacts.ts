@@ -403,6 +403,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             if (role && /^(?:no longer|not|never|still|also|just|about|going|leaving|moving|gone|been|done|off|away|back|out|up|down|home|ready|sure|able|due|keen|free|busy|late|early|sick|fine)\b/.test(role)) continue;
             // "he's gone by the middle of August": a month, a weekday, a season or a holiday employs no one.
             if (org && WHEN_WORD.test(org)) continue;
+            // "I went to Ray's yesterday for the cherry": a visit to a shop, not a new employer.
+            if (org && !role && /\b(?:went|go|going|gone) to\b/.test(match[0]) && !EMPLOYED.test(match[0]) && (/['’]s$/u.test(org) || /^,?\s+(?:for|to (?:buy|get|pick|see|collect))\b/.test(text.slice((match.index ?? 0) + match[0].length)))) continue;
             // "Biscuit's vet appointment at Clifton Vets": an event someone has somewhere is no job.
             if (role && /\b(?:appointment|meeting|party|birthday|wedding|dinner|lunch|exam|test|interview|flight|booking|reservation|class|lesson|session|check-?up|operation|surgery|scan|holiday|trip|visit|match|gig|concert)s?$/i.test(role)) continue;
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
