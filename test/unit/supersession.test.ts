@@ -771,3 +771,10 @@ describe('stop 49: e-mail addresses and codes given anew', () => {
     expect(retiredMarker(retiredIn(lines[1]!, retired))).toBe('(later: QUAY26)');
   });
 });
+
+describe("stop 49: what someone can't do", () => {
+  it('reads a supplier who cannot do the job as replaced, and not someone who cannot say or believe something', () => {
+    expect(namesReplaced("Corbett Couriers can't guarantee the Tuesday slot. Switched to Fenland Freight.")).toEqual([{ replaced: 'Corbett Couriers', by: 'Fenland Freight' }]);
+    expect(namesReplaced("Honestly Agnes can't believe it either. We went with the blue one.")).toEqual([]);
+  });
+});
