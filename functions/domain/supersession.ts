@@ -358,8 +358,8 @@ export function states(text: string, value: string): boolean {
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
 const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
-/** An e-mail address, without the full stop that may end its sentence. */
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
+/** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
+const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
@@ -464,9 +464,8 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
     const values = CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : [];
-    // "£110 instead of £85", "2 laps not 3": the value said as the old one is no new value, and no value the change
-    // keeps beside it.
-    // (And "from £80 to £65": the value a change goes from.)
+    // "£110 instead of £85", "2 laps not 3", "came down from £80 to £65": the value said as the old one is no new
+    // value, and no value the change keeps beside it.
     const old = (v: { index: number; value: string }) =>
       OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index)) ||
       (/\bfrom\s+$/i.test(unit.text.slice(Math.max(0, v.index - 6), v.index)) && /^\s+to\s+[£$€]?\d/i.test(unit.text.slice(v.index + v.value.length, v.index + v.value.length + 12)));
@@ -731,7 +730,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|help\s+it|get\s+over|thank)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? down|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
@@ -844,7 +843,7 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     if (!old.colour && value && TAKING_OVER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
   // The sentences that say something replaced something, read once.
-  // A sentence whose only word of it is "new" names what is new just after it ("our new guy Dan"), not whoever
+  // A sentence whose only word of replacing is "new" names what is new just after it ("our new guy Dan"), not whoever
   // took something new on ("Gordon's taken on a new apprentice, a girl called Jade": neither replaced anyone).
   const cued = sentencesOf(text).flatMap((sentence) => {
     const cue = REPLACING_CUE.exec(sentence.text);

@@ -470,6 +470,11 @@ describe('changes said by records, read in time linear in the records', () => {
     'gary is away. our new agent is denise. '.repeat(900),
     `${'£40 a session '.repeat(2_000)} going up to £46 a session`,
     Array.from({ length: 1_000 }, (_, i) => `now £${i} new`).join(' '),
+    // No space for an e-mail address to end at, and no @.
+    `now ${'a.b'.repeat(11_000)}`,
+    `now ${'x@y'.repeat(11_000)}`,
+    // Many values, each said with the one it replaces.
+    'now 3 laps not 4 '.repeat(2_000),
   ];
   const prose = Array.from({ length: 400 }, (_, i) => [
     `Yesterday I met Priya Raman, the new manager at Northwind, and we talked about release ${i}.`,
