@@ -977,8 +977,9 @@ export function retiredIn(
 ): RetiredValue[] {
   // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
   // So is one that gives a number a change said in words replaced ("changed their box office line, it's now …").
+  // And one that gives an e-mail address the question's latest answer replaced.
   if (line.kind === 'contact') {
-    const numberReplaced = retired.filter((r) => r.loose && r.reason === 'superseded' && /\d{3}/.test(r.value) && states(line.text, r.value) && !(r.now && states(line.text, r.now)));
+    const numberReplaced = retired.filter((r) => r.loose && r.reason === 'superseded' && (/\d{3}/.test(r.value) || r.value.includes('@')) && states(line.text, r.value) && !(r.now && states(line.text, r.now)));
     return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !COLOUR_AT.test(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
   }
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).

@@ -761,6 +761,8 @@ describe('stop 49: e-mail addresses and codes given anew', () => {
     ];
     const retired = answersReplaced('Which email address do supplier invoices go to?', lines);
     expect(retiredMarker(retiredIn(lines[0]!, retired))).toBe('(later: ledger@fennelbakery.co.uk)');
+    // A contact line that gives the old address is marked too.
+    expect(retiredMarker(retiredIn({ id: 'c_nia', kind: 'contact', label: 'Nia', text: 'Reach: email accounts@fennelbakery.co.uk.' }, retired))).toBe('(later: ledger@fennelbakery.co.uk)');
     // Its digits are no count, and a sentence's full stop is not part of it.
     expect(changesSaid([record('e3', 'the rota address is now rota2@fennelbakery.co.uk.', '2026-03-02T09:00:00Z')]).map((r) => r.now)).toEqual(['rota2@fennelbakery.co.uk']);
   });
