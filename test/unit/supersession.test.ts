@@ -482,19 +482,24 @@ describe('changes said by records, read in time linear in the records', () => {
     'Remind me to send the contract to Omar by Friday, and book a table for two.',
     'I really love oolong tea, though my favourite colour is still teal.',
   ][i % 4]).join(' ');
-  /** The quickest of two reads after one to warm up: the least disturbed by other work on the machine. */
+  /** The quickest of three reads after one to warm up: the least disturbed by other work on the machine. */
   const fastest = (text: string) => {
     const units = [long('r1', text), long('r2', text.slice(0, 4_000))];
     changesSaid(units);
-    return Math.min(...[0, 1].map(() => {
+    return Math.min(...[0, 1, 2].map(() => {
       const started = performance.now();
       changesSaid(units);
       return performance.now() - started;
     }));
   };
 
-  it.each(hostile.map((text, i) => [i, text]))('reads a 32 KB adversarial record %i no slower than three times 32 KB of prose', (_, text) => {
-    expect(fastest(text)).toBeLessThan(3 * fastest(prose) + 50);
+  // Linear in the record's length: 32 KB against its first 8 KB (with the same 4 KB beside each) takes about 3 times as
+  // long when the read is linear and about 13 times when it is quadratic; a wall-clock bound against prose alone
+  // failed on a busy machine for a linear read (90 ms against 88).
+  // (A quarter keeps the record's last words, where some say their change: "… going up to £46 a session".)
+  const quarter = (text: string) => `${text.slice(0, 32_768).slice(0, 8_192 - 200)}${text.slice(0, 32_768).slice(-200)}`;
+  it.each([...hostile, prose].map((text, i) => [i, text]))('reads a 32 KB record %i (the last is prose) in time linear in its length', (_, text) => {
+    expect(fastest(text)).toBeLessThan(7 * fastest(quarter(text)) + 20);
   });
 });
 
