@@ -502,7 +502,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     }
     // A value said with the one it replaces ("2 laps not 3", "£110 instead of £85"): a line said before that states
     // the old one (with the new one's unit when the old is said bare) is marked, whatever words it says around it.
-    for (const m of unit.text.matchAll(SAID_INSTEAD)) {
+    for (const m of pairs) {
       const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
       const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       const by = unitWord ? `${now} ${unitWord}` : now!;
