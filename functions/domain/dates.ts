@@ -189,9 +189,15 @@ function pastAt(sentence: string, start: number, end: number, surrounding: strin
   if (told !== undefined) return told;
   // "dinner on the 14th?", "drinks friday night or sat?": a question about a day is a plan.
   const question = /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
-  if (question || surrounding === undefined || own.trim().split(/\s+/).length > 4) return false;
+  // A sentence that opens with the day and tells no tense of its own is an answer in brief ("Wednesday, at twelve
+  // past three in the morning, three days late."), however long: its message says when.
+  const opensWithIt = OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
+  if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt)) return false;
   return messageTense(surrounding) ?? false;
 }
+
+/** What may come before a day that opens its sentence: nothing, or "on", "the", "it was" and the like. */
+const OPENS_WITH_DAY = /^\s*(?:(?:it was|that was|on|the|oh|just|erm|um)[\s,]+){0,2}$/i;
 
 /** How far either side of a date its clause and sentence are looked for. */
 const TENSE_WINDOW = 240;

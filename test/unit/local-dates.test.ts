@@ -46,6 +46,11 @@ describe('relative dates', () => {
     const message = 'huge news: the baby came early! tuesday night. dinner on the 20th to celebrate?';
     expect(anchorAllDates('tuesday night.', at, message)).toBe('tuesday night (2025-01-14).');
     expect(anchorAllDates('dinner on the 20th to celebrate?', at, message)).toBe('dinner on the 20th (2025-01-20) to celebrate?');
+    // So is a longer sentence that opens with the day and has no tense of its own: an answer in brief.
+    const born = 'Monday, at twenty past four in the morning, a week early. Eight pounds exactly. Sam drove us in.';
+    expect(anchorAllDates('Monday, at twenty past four in the morning, a week early.', at, born)).toBe('Monday (2025-01-13), at twenty past four in the morning, a week early.');
+    const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
+    expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
     expect(anchorAllDates('It was on the 28th.', at)).toBe('It was on the 28th (2024-12-28).');
     expect(anchorAllDates('We brought her home the Saturday before last.', at)).toBe('We brought her home the Saturday before last (2025-01-04).');
