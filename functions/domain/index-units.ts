@@ -5,6 +5,7 @@
  * fact or task carries its evidence ids; a summary its range and its sources
  * (base level: record ids) or children (higher levels: summary ids).
  */
+import { withFigures } from './amounts.js';
 import { anchorAllDates, withoutAnchoredDates } from './dates.js';
 import { LEVEL_NAMES, type Ladder } from './ladders.js';
 import { projectOf } from './scope.js';
@@ -97,7 +98,7 @@ export function recordUnit(record: RecordLike): IndexUnit {
   // Content that repeats its speaker ("Caroline: ...") says it once, in the line's citation.
   const prefix = `${speaker}:`;
   if (content.startsWith(prefix)) content = content.slice(prefix.length);
-  const text = squash(splitSentences(content).map((sentence) => anchorAllDates(sentence, record.timestamp, content)).join(' '));
+  const text = squash(splitSentences(content).map((sentence) => withFigures(anchorAllDates(sentence, record.timestamp, content))).join(' '));
   return {
     id: record.id,
     kind: 'record',
