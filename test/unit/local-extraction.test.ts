@@ -2029,3 +2029,26 @@ describe("stop 49: a visit to a shop is no new job", () => {
     expect(contact('Bernie', 'Bernie went to Harcourt Timber last month, as their yard manager.')).toMatchObject({ organisation: 'Harcourt Timber' });
   });
 });
+
+describe('stop 50: whose number a chat gives, and likings that name nothing', () => {
+  it('gives "her numbers …" and "priyas number …" to the person meant, not to the one texting', () => {
+    const said = contacts(
+      { content: 'priya his gf is the decoy, Priya is taking him to dinner first', speaker: 'Tash' },
+      { content: 'her numbers 07700 900412 save it pls', speaker: 'Tash' },
+    );
+    expect(said.find((c) => c.name === 'Tash')?.channels ?? []).toEqual([]);
+    const corrected = contacts(
+      { content: 'Priya is taking him bowling first', speaker: 'Tash' },
+      { content: 'omg i gave u priyas number wrong the last 2 digits r swapped its 07700 900421', speaker: 'Tash' },
+    );
+    expect(corrected.find((c) => c.name === 'Priya')?.channels).toEqual([expect.objectContaining({ type: 'phone', value: '07700 900421' })]);
+    expect(corrected.find((c) => c.name === 'Tash')?.channels ?? []).toEqual([]);
+    // The author's own number is still the author's.
+    expect(contact('Tash', { content: 'Priya is sorted. my number is 07700 900555 if u need me', speaker: 'Tash' })?.channels).toEqual([{ type: 'phone', value: '07700 900555' }]);
+  });
+
+  it('keeps no liking of "that" or "it" with nothing after it', () => {
+    expect(contact('Jay', { content: 'so lemon drizzle. Jay likes that too so fine', speaker: 'Tash' })?.preferences ?? []).toEqual([]);
+    expect(contact('Jay', { content: 'Jay loves that band from Leeds.', speaker: 'Tash' })?.preferences).toEqual(['loves that band from Leeds']);
+  });
+});

@@ -193,6 +193,8 @@ const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
 /** A sentence that goes on about someone already named: "she …", "btw he …". */
 const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and) )?(she|he)\b/i;
 const PREFERENCE_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e) (?:really )?(likes|loves|prefers|enjoys|hates|dislikes|is allergic to|can't stand) ([^.,;!?]+)`, 'gu');
+/** What a liking names when it names nothing by itself: a pronoun or a "that" with no noun after it. */
+const SAYS_NOTHING_LIKED = /^\s*(?:it|that|this|them|those|these|him|her|one|so)\b(?!\s+(?!(?:to|too|so|as|a\s+lot|very|much|anyway|fine|really|though|tho|lol|haha)\b)[\p{L}])/iu;
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PHONE_PATTERN = /(?<![\p{L}\p{N}_/#.,-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{2,5}(?:[\s.-]?\d{2,4}){1,3}/gu;
 /**
@@ -558,18 +560,20 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       }
       for (const match of held.matchAll(PREFERENCE_PATTERN)) {
         const person = subject(match[1]!);
-        if (person) addUnique(person.preferences, `${match[2]} ${trimPhrase(match[3]!)}`, (p) => p.toLowerCase());
+        // "jay likes that too", "she loves it": what is liked is in another sentence; this one names nothing.
+        if (person && !SAYS_NOTHING_LIKED.test(match[3]!)) addUnique(person.preferences, `${match[2]} ${trimPhrase(match[3]!)}`, (p) => p.toLowerCase());
       }
       // An assistant's "your number is now …" is the user's; an assistant naming no one gives no one a number.
       const reach = EMAIL_PATTERN.test(sentence) || phonesIn(sentence).length > 0;
       EMAIL_PATTERN.lastIndex = 0;
       const addressee = reach && record.role === 'assistant' && /\byour\b/i.test(sentence) && userName ? observe(userName, record) : undefined;
       // "Her number is …": the person "her" stands for; "my number is …" the author's own.
-      const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:number|phone|mobile|cell|e-?mail|address|line)\b/i.test(sentence);
+      // "her numbers 07700 …" is texting's "her number's".
+      const theirs = /\b(?:her|his|their)\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:numbers?|phone|mobile|cell|e-?mail|address|line)\b/i.test(sentence);
       const owner = theirs ? (named.length === 1 ? named[0] : named.length === 0 ? (relatedInRecord ?? lastPerson) : undefined) : undefined;
       // "he's only on tbrannigan@… now": said of the person just spoken of, not of the one saying it.
       const firstPerson = /\b(?:my|me|mine|i|i'm|i’m|im)\b/i.test(sentence);
-      const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is|his|him)\b/i.test(sentence) && !firstPerson;
+      const ofSomeoneElse = /\b(?:he|she|he's|she's|he’s|she’s|he is|she is|his|him|her)\b/i.test(sentence) && !firstPerson;
       // "agent is a guy called Gareth btw, if i'm not around. 0113 496 0721": a number said alone, after a sentence of
       // the same record that named one person, is that person's, not the speaker's.
       const spokenBefore = !firstPerson && named.length === 0 && spokenEarlier && spokenEarlier.record === record ? observe(spokenEarlier.name, record) : undefined;
@@ -581,7 +585,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const lowerPossessor = POSSESSED_REACH_LOWER.exec(sentence)?.[1];
       const knownLower = lowerPossessor ? [...[...observations.values()].map((o) => o.name), ...knownNames].find((name) => name.split(' ')[0]!.toLowerCase() === lowerPossessor) : undefined;
       const possessor = POSSESSED_REACH.exec(sentence)?.[1] ?? knownLower?.split(' ')[0];
-      const theirsByName = !theirs && possessor && !firstPerson && (named.length === 0 || named.some((o) => sameName(o.name, possessor))) ? observe(possessor, record) : undefined;
+      // "i gave u priyas number wrong, its …": Priya's, though the sentence says "i"; "my number" or "call me" is the author's.
+      const ownReach = /\b(?:my|mine)\s+(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+)?(?:number|phone|mobile|cell|e-?mail)\b|\b(?:call|text|ring|reach|phone|message)\s+me\b/i.test(sentence);
+      const theirsByName = !theirs && possessor && !ownReach && (!firstPerson || knownLower !== undefined || POSSESSED_REACH.test(sentence)) && (named.length === 0 || named.some((o) => sameName(o.name, possessor))) ? observe(possessor, record) : undefined;
       // "pete's got a new phone, 07700 …", "the shop's number is …": someone's or something's the batch does not know by that name; not the speaker's.
       const unknownOwner = lowerPossessor !== undefined && !knownLower && !firstPerson && named.length === 0;
       const target = unknownOwner ? undefined : theirs ? (owner !== speaker ? owner : undefined) : theirsByName && theirsByName !== speaker ? theirsByName : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
@@ -681,7 +687,8 @@ const LINE_NEWS = /\b(?!(?:my|your|his|her|their|phone|mobile|cell|contact|old|n
 /** A way to reach someone said as theirs by name: "Idris's number", "Bea's new mobile". */
 const POSSESSED_REACH = /\b(\p{Lu}[\p{Ll}-]+)['’]s\s+(?:got\s+(?:a\s+)?)?(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+){0,2}(?:number|phone|mobile|cell|e-?mail|line)\b/u;
 /** The same in lower-case chat ("sanne's got a new work phone"): taken only for a name the batch or the store knows. */
-const POSSESSED_REACH_LOWER = /\b(\p{Ll}[\p{Ll}-]+)['’]s\s+(?:got\s+(?:a\s+)?)?(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+){0,2}(?:number|phone|mobile|cell|e-?mail|line)\b/u;
+// Texting drops the apostrophe too ("priyas number"): only a name known elsewhere is read so (below).
+const POSSESSED_REACH_LOWER = /\b(?!(?:here|there|that|what|it|let|this|who)s\b)(\p{Ll}[\p{Ll}-]+?)['’]?s\s+(?:got\s+(?:a\s+)?)?(?:(?:new|work|home|mobile|cell|phone|contact|direct)\s+){0,2}(?:number|phone|mobile|cell|e-?mail|line)\b/u;
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address|one)\b|\bthe old one\b|\buse\b[^.!?]{0,40}\bnow\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
