@@ -32,15 +32,18 @@ export function labelledDay(summary: { readonly ladder?: string; readonly level?
 }
 
 /**
- * A summary whose every line cites its records, as one compact run for a
+ * A summary of dated lines citing their records, as one compact run for a
  * context line: the date once per day, then `[ids] text` ("2026-11-02 [D3:5]
  * Booked the venue. [D3:7] Paid the deposit."; no date before the first line
- * when it is `dateShown`, a day's label). Undefined when any line cites
- * nothing (a model's summary): the caller cites the summary's sources instead.
+ * when it is `dateShown`, a day's label). A dated line that cites nothing (a
+ * day summarised verbatim without its ids, to fit its bound) is kept with its
+ * date alone ("2026-11-03: Paid."). Undefined when a line is not a dated one
+ * or none cites a record (a model's summary): the caller cites the summary's
+ * sources instead.
  */
 export function citedRun(text: string, dateShown?: string): string | undefined {
   const parsed = text.split('\n').filter((l) => l.trim()).map(parseSummaryLine);
-  if (parsed.length === 0 || parsed.some((l) => !l || l.ids.length === 0)) return undefined;
+  if (parsed.length === 0 || parsed.some((l) => !l) || parsed.every((l) => l!.ids.length === 0)) return undefined;
   return joinRun((parsed as SummaryLine[]).map((l) => ({ ...l, text: l.text.trim() })), dateShown);
 }
 
@@ -60,7 +63,8 @@ export interface RunPart {
   readonly text: string;
 }
 
-const RUN_MARK = /(?:^|\s)(?:(\d{4}-\d{2}-\d{2}) )?\[(\S+(?:, \S+)*)\] /g;
+/** Where a part of a run starts: "2026-11-02 [r1] ", "[r2, r3] ", or a part citing nothing, "2026-11-03: ". */
+const RUN_MARK = /(?:^|\s)(?:(?:(\d{4}-\d{2}-\d{2}) )?\[(\S+(?:, \S+)*)\] |(\d{4}-\d{2}-\d{2}): )/g;
 
 /** The lines of a cited run (`citedRun`), each with the date stated before it, if any. */
 export function splitRun(run: string): RunPart[] {
@@ -68,8 +72,8 @@ export function splitRun(run: string): RunPart[] {
   let date: string | undefined;
   return marks.map((mark, i) => {
     const end = i + 1 < marks.length ? marks[i + 1]!.index : run.length;
-    date = mark[1] ?? date;
-    return { ...(date ? { date } : {}), ids: mark[2]!.split(', '), text: run.slice(mark.index + mark[0].length, end).trim() };
+    date = mark[1] ?? mark[3] ?? date;
+    return { ...(date ? { date } : {}), ids: mark[2] ? mark[2].split(', ') : [], text: run.slice(mark.index + mark[0].length, end).trim() };
   });
 }
 
@@ -78,6 +82,11 @@ export function joinRun(parts: readonly RunPart[], dateShown?: string): string {
   let lastDate = dateShown;
   return parts
     .map((part) => {
+      // A part citing nothing always states its date: it is what marks where the part starts.
+      if (part.ids.length === 0) {
+        lastDate = part.date ?? lastDate;
+        return lastDate ? `${lastDate}: ${part.text}` : part.text;
+      }
       const head = part.date && part.date !== lastDate ? `${part.date} [${part.ids.join(', ')}]` : `[${part.ids.join(', ')}]`;
       lastDate = part.date ?? lastDate;
       return `${head} ${part.text}`;
@@ -87,5 +96,5 @@ export function joinRun(parts: readonly RunPart[], dateShown?: string): string {
 
 /** The ids a rendered run cites. */
 export function runIds(run: string): string[] {
-  return [...run.matchAll(RUN_MARK)].flatMap((mark) => mark[2]!.split(', '));
+  return [...run.matchAll(RUN_MARK)].flatMap((mark) => (mark[2] ? mark[2].split(', ') : []));
 }

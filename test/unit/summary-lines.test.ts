@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citedRun, formatSummaryLine, parseSummaryLine, withoutCitations } from '../../functions/domain/summary-lines.js';
+import { citedRun, formatSummaryLine, joinRun, parseSummaryLine, runIds, splitRun, withoutCitations } from '../../functions/domain/summary-lines.js';
 import { summariseExtractively } from '../../functions/adapters/models/local/summaries.js';
 import { verbatimSummary } from '../../functions/use-cases/summaries.js';
 
@@ -20,7 +20,17 @@ describe('summary lines', () => {
     expect(citedRun(text)).toBe('2026-11-02 [r1] Booked the venue. [r2, r3] Sent the invitations 2026-11-04 [r7] Paid the deposit.');
     expect(citedRun(text, '2026-11-02')).toBe('[r1] Booked the venue. [r2, r3] Sent the invitations 2026-11-04 [r7] Paid the deposit.');
     expect(citedRun('The week was about the wedding venue and the invitations.')).toBeUndefined();
-    expect(citedRun('2026-11-02 [r1]: Booked the venue.\n2026-11-02: Paid.')).toBeUndefined();
+    // A dated line citing nothing (a day summarised without its ids to fit its bound) keeps its date as its mark.
+    const partly = citedRun('2026-11-02 [r1]: Booked the venue.\n2026-11-02: Paid.\n2026-11-02 [r4]: Sent the invitations.');
+    expect(partly).toBe('2026-11-02 [r1] Booked the venue. 2026-11-02: Paid. [r4] Sent the invitations.');
+    expect(splitRun(partly!)).toEqual([
+      { date: '2026-11-02', ids: ['r1'], text: 'Booked the venue.' },
+      { date: '2026-11-02', ids: [], text: 'Paid.' },
+      { date: '2026-11-02', ids: ['r4'], text: 'Sent the invitations.' },
+    ]);
+    expect(joinRun(splitRun(partly!))).toBe(partly);
+    expect(runIds(partly!)).toEqual(['r1', 'r4']);
+    expect(citedRun('2026-11-02: Booked the venue.\n2026-11-02: Paid.')).toBeUndefined();
   });
 
   it('cite the record each sentence came from, up the ladder', () => {
