@@ -273,6 +273,10 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: str
 const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
 /** Words that report what was said or meant ("I said code freeze was june 9"). */
 const REPORTED_WORDS = /\b(?:said|says|thought|told|wrote|heard|mentioned|supposed to|meant to)\b/i;
+/** Words that report what someone said of a day to come, with a deadline ("emailed saying … before 18 July"). */
+const REPORTED_DEADLINE_WORDS = /\b(?:said|says|saying|told|wrote|heard|mentioned|promised|agreed|confirmed|warned|emailed|texted|rang)\b/i;
+/** A day said as a deadline ("before 18 July", "by June 9"): what is to come, whatever tense the news of it was told in. */
+const DEADLINE_BEFORE = /\b(?:before|by|until|till|ahead of|no later than)\s+(?:the\s+)?$/i;
 /** "June 23", "23 June", "the 7th of March": a day and a month said without a year. */
 const MONTH_DAY = new RegExp(`\\b(?:(${MONTHS}) ([0-3]?\\d)(?:st|nd|rd|th)?|([0-3]?\\d)(?:st|nd|rd|th)?(?: of)? (${MONTHS}))\\b(?!,? \\d{4}|,? '\\d\\d| \\(|:\\d| (?:next|this|last) year)`, 'gi');
 
@@ -310,7 +314,12 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
     if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
     // "I said code freeze was june 9", said on June 2: what was said of a day a week off is of that one, not last
     // year's (only in reported words: "my dad passed away on May 2" stays in the past).
-    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= 14 * DAY_MS && REPORTED_WORDS.test(sentence.slice(Math.max(0, match.index - TENSE_WINDOW), end))) when = on(year);
+    // So is a day some weeks off said as a deadline in reported words ("Podium emailed saying they can't get the
+    // medals to us before 18 July", said on 20 June).
+    const told = sentence.slice(Math.max(0, match.index - TENSE_WINDOW), end);
+    const deadline = DEADLINE_BEFORE.test(sentence.slice(Math.max(0, match.index - 20), match.index)) && REPORTED_DEADLINE_WORDS.test(told);
+    const ahead = deadline ? 62 : REPORTED_WORDS.test(told) ? 14 : 0;
+    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= ahead * DAY_MS) when = on(year);
     // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
     const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
     if (named) {
