@@ -723,7 +723,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
 }
 
 /** Colours: a value of their own kind ("sage green" for "navy blue"). */
-const COLOUR = 'red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|mustard|sage|cream|beige|gold|silver|lilac|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|crimson|mint|peach|violet|indigo|emerald|scarlet|aqua|plum';
+const COLOUR = 'red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|claret|mustard|sage|cream|beige|gold|silver|bronze|copper|lilac|mauve|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|fuchsia|crimson|mint|peach|violet|indigo|cobalt|cyan|emerald|scarlet|aqua|plum|ochre|taupe';
 const COLOUR_AT = new RegExp(`^(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'iu');
 const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'giu');
 /** A name as said: capitalised words, with "&", "and" or "of" between ("Crisp & Co", "Luca's Trattoria", "Mrs Okafor"). */
@@ -825,6 +825,9 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 /** Who is said to move or go, just before "moving to …": a person, not the thing moved ("moved it to", "we've moved the party to"). */
 const MOVER = /\b(?:she|he|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+have|\s+was|\s+were|\s+will\s+be)?(?:\s+(?:now|just|finally|also|already))?\s*$/i;
 
+/** The words before a value that say something else was chosen in its place. */
+const INSTEAD_BEFORE = /(?<![\p{L}])(?:instead of|rather than)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
+
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
@@ -837,6 +840,13 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     }
   }
   const kinds = old.colour ? COLOURS : NAMES;
+  // "claret ribbons on the medals instead of navy", "Mo rather than Gary": what replaced it is said just before, in its sentence.
+  if (INSTEAD_BEFORE.test(behind(text, old.index))) {
+    const start = Math.max(0, text.lastIndexOf('.', old.index - 1) + 1, old.index - NEAR);
+    const before = [...text.slice(start, old.index).matchAll(new RegExp(kinds.source, kinds.flags))].map((m) => (old.colour ? m[0] : bareName(m[0]))).filter((v) => v && !(!old.colour && (NOT_A_NAME.test(v) || COLOUR_AT.test(v))));
+    const found = other(before.at(-1));
+    if (found) return found;
+  }
   for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;

@@ -692,11 +692,14 @@ describe('the answers a block holds to a question about what something is now', 
   it('reads a 32 KB record of repeated answers no slower than three times 32 KB of prose', () => {
     const hostile = [record('h1', '£40 a head '.repeat(3_000).slice(0, 32_768), '2026-05-01T09:00:00Z'), record('h2', 'now £41 a head', '2026-05-02T09:00:00Z')];
     const prose = [record('h1', 'We met the caterers about the dinner and talked through the menu for the evening. '.repeat(400).slice(0, 32_768), '2026-05-01T09:00:00Z'), hostile[1]!];
+    // Best of three each: one timing on a busy machine (two test workers on two cores) is mostly the machine.
     const time = (units: typeof hostile) => {
       answersReplaced('How much is it per head?', units);
-      const started = performance.now();
-      answersReplaced('How much is it per head?', units);
-      return performance.now() - started;
+      return Math.min(...[0, 1, 2].map(() => {
+        const started = performance.now();
+        answersReplaced('How much is it per head?', units);
+        return performance.now() - started;
+      }));
     };
     expect(time(hostile)).toBeLessThan(3 * time(prose) + 50);
   });
