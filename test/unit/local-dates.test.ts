@@ -49,6 +49,11 @@ describe('relative dates', () => {
     // So is a longer sentence that opens with the day and has no tense of its own: an answer in brief.
     const born = 'Monday, at twenty past four in the morning, a week early. Eight pounds exactly. Sam drove us in.';
     expect(anchorAllDates('Monday, at twenty past four in the morning, a week early.', at, born)).toBe('Monday (2025-01-13), at twenty past four in the morning, a week early.');
+    // A day some weeks off said as a deadline in reported words is the one to come; a past day stays past.
+    const june = '2025-06-20T10:00:00Z';
+    expect(anchorAllDates("They've just emailed saying they can't get the medals to us before 18 July.", june)).toBe("They've just emailed saying they can't get the medals to us before 18 July (2025-07-18).");
+    expect(anchorAllDates('I emailed her on 3 July.', june)).toBe('I emailed her on 3 July (2024-07-03).');
+    expect(anchorAllDates('We had finished the house by 2 August.', june)).toBe('We had finished the house by 2 August (2024-08-02).');
     const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
     expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');

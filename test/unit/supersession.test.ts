@@ -793,3 +793,15 @@ describe("stop 49: what someone can't do", () => {
     expect(namesReplaced("Honestly Agnes can't believe it either. We went with the blue one.")).toEqual([]);
   });
 });
+
+describe('stop 50: what was chosen instead is said before "instead of"', () => {
+  it('reads the colour or name said before "instead of" or "rather than" as what replaced the one after', () => {
+    expect(namesReplaced('Also Tom wants claret ribbons on the medals instead of navy so they match the kit.')).toEqual([{ replaced: 'navy', by: 'claret' }]);
+    expect(namesReplaced('We booked Hartley Hire rather than Swift this year.')).toEqual([{ replaced: 'Swift', by: 'Hartley Hire' }]);
+    // A line said before it with the old colour is marked with the new one.
+    const changes = changesSaid([record('c2', 'Also Tom wants claret ribbons on the medals instead of navy so they match the kit.', '2025-06-15T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('c1', 'Medals: 200 on a navy ribbon at £1.20 each.', '2025-06-01T10:00:00Z'), changes))).toBe('(later: claret)');
+    // Nothing said before it in its sentence: no replacement.
+    expect(namesReplaced('No thanks. Instead of navy, hmm, not sure yet.')).toEqual([]);
+  });
+});
