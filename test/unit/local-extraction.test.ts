@@ -2052,3 +2052,15 @@ describe('stop 50: whose number a chat gives, and likings that name nothing', ()
     expect(contact('Jay', { content: 'Jay loves that band from Leeds.', speaker: 'Tash' })?.preferences).toEqual(['loves that band from Leeds']);
   });
 });
+
+describe('stop 50: terse notes name things, not people', () => {
+  it('makes no contact of "Medals from Podium Awards" or of a firm whose name says it sells awards', () => {
+    const said = contacts(
+      { content: 'Medals: going with Podium Awards, 200 medals on a navy ribbon at £1.20 each, plus 4 trophies.', speaker: 'Dan' },
+      { content: 'Medals from Podium Awards: 200 at £1.20 = £240, navy ribbon, plus 4 trophies.', role: 'assistant' },
+    );
+    expect(said.map((c) => c.name)).toEqual(['Dan']);
+    // A person from a firm is still read so.
+    expect(contact('Søren', 'I spoke with Søren from Kestrel Bank this morning.')).toMatchObject({ organisation: 'Kestrel Bank' });
+  });
+});

@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, englishWordNotName, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -51,6 +51,8 @@ interface RoleRule {
   readonly always?: boolean;
   /** The role is kept only when it reads as a job title; the rest of the match stands either way. */
   readonly roleIfJob?: boolean;
+  /** Who must read as a name, not a capitalised English word ("Medals from Podium Awards" is no one from there). */
+  readonly named?: boolean;
 }
 
 /** Work said as what is done, and who does it. */
@@ -112,7 +114,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "Priya Nair from the claims team", "Sam on our billing desk": the team someone works in, said in lower case.
   { pattern: new RegExp(`\\b(${NAME}) (?:from|on|in|with) (?:the|our|your) ((?:[a-z]+ ){1,2}(?:team|department|desk|office))\\b`, 'gu'), who: 1, role: 2, org: 0, department: true },
   // "I met José Álvarez from Ferrotek", "spoke with Søren from Kestrel Bank"
-  { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0 },
+  { pattern: new RegExp(`\\b(${NAME}) from (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0, named: true },
   // "promoted to purchasing director", "was made COO", "has been named head of sourcing at X"
   { pattern: new RegExp(`\\b${WHO} (?:got |was |has been |'s been |have been |was just |has just been )?(?:promoted to|made|named|appointed|elected) ${ARTICLES}${ROLE}(?: (?:at|of) (?:the )?(${ORG}))?`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "Our engineer, Tomasz, will call you", "your account manager Hannah Reyes": a job said before the name.
@@ -395,6 +397,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
           for (const [text, match] of readings.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => [text, m] as const))) {
             // "I'm" can read as a name: it is the author.
             const who = rule.who === 0 || !match[rule.who] || /^[Ii](?:['’](?:m|ve|d|ll))?$/.test(match[rule.who]!) ? 'I' : match[rule.who]!;
+            if (rule.named && who !== 'I' && !who.includes(' ') && englishWordNotName(who)) continue;
             const org = rule.org ? (match[rule.org] ? cleanOrg(match[rule.org]!) : undefined) : undefined;
             const said = rule.role && match[rule.role] ? trimPhrase(match[rule.role]!.replace(/^the /, '').replace(CHAT_TAIL, '')) : undefined;
             // "I accepted the Koru Labs job, starts monday!": what follows the comma is no job title.

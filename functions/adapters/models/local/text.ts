@@ -229,6 +229,10 @@ const MOTION_BEFORE = /\b(?:mov(?:e|es|ed|ing)|driv(?:e|es|ing|en)|drove|go|goes
 const SHOW_BEFORE = /\b(?:tickets?|seats?|passes|screening|showing|premiere|matinee|sequel|trailer)\s*$/i;
 
 /** A capitalised English word that compromise's lexicon does not know as a first name ("Sinners", "Wicked"; not "Grace"). */
+export function englishWordNotName(name: string): boolean {
+  return showTitle(name);
+}
+
 function showTitle(name: string): boolean {
   const first = name.split(' ')[0]!.toLowerCase();
   const firstName = (lexiconTags(first) ?? []).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName');
@@ -236,7 +240,7 @@ function showTitle(name: string): boolean {
 }
 
 /** Last words that make a name a business or an institution, not a person. */
-const BUSINESS_WORD = /^(?:vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering|fiber|fibre|broadband|telecoms?|wireless|networks?|communications|internet|accounting|accountants|architects|consulting|consultants|realty|properties|rentals|cabins|resort|motel|hostel|spa|storage|plumbing|electrical|construction|builders|roofing|landscaping|cleaners|cleaning|media|agency|travel|tours|foods|veterinary|kennels|grooming)$/i;
+const BUSINESS_WORD = /^(?:awards|trophies|hire|supplies|printers|printing|prints|signs|engraving|events|traders|wholesale|merchants|vets?|ltd|limited|inc|plc|llc|gmbh|co|cafe|café|bakery|clinic|surgery|dental|dentists?|pharmacy|hospital|school|academy|college|university|bank|hotel|studios?|gym|salon|garage|motors|bar|pub|restaurant|kitchen|deli|market|library|church|centre|center|group|labs?|partners|associates|solutions|systems|technologies|energy|buses|railways?|airlines?|insurance|council|physio|physiotherapy|osteopathy|chiropractic|logistics|couriers|removals|movers|services|health|healthcare|fitness|pavilion|stadium|arena|hall|station|pizzeria|trattoria|bistro|brasserie|diner|tavern|inn|bakehouse|patisserie|creamery|roastery|brewery|distillery|winery|florists?|caterers?|catering|fiber|fibre|broadband|telecoms?|wireless|networks?|communications|internet|accounting|accountants|architects|consulting|consultants|realty|properties|rentals|cabins|resort|motel|hostel|spa|storage|plumbing|electrical|construction|builders|roofing|landscaping|cleaners|cleaning|media|agency|travel|tours|foods|veterinary|kennels|grooming)$/i;
 
 /** A number written as a word, as a name would open a sentence ("Twenty-two", "Three"). */
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:-\p{L}+)?$/iu;
