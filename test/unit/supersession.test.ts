@@ -805,3 +805,14 @@ describe('stop 50: what was chosen instead is said before "instead of"', () => {
     expect(namesReplaced('No thanks. Instead of navy, hmm, not sure yet.')).toEqual([]);
   });
 });
+
+describe('stop 50: a supplier that let someone down, a helper stepping back, a colour said with "not"', () => {
+  it('reads the pair in each', () => {
+    expect(namesReplaced("Baxters have let me down completely, the shop's shut, so I've gone to Trophy Hut in Ashbourne instead.")).toContainEqual({ replaced: 'Baxters', by: 'Trophy Hut' });
+    expect(namesReplaced('Sandra is stepping back from it all, so Phil is doing the timekeeping instead.')).toContainEqual({ replaced: 'Sandra', by: 'Phil' });
+    expect(namesReplaced('F&O linen is charcoal, not ivory. Only colour they hold in that qty.')).toEqual([{ replaced: 'ivory', by: 'charcoal' }]);
+    expect(namesReplaced("It's Sophie covering on the day, not Mark.")).toEqual([{ replaced: 'Mark', by: 'Sophie' }]);
+    // Someone who let the speaker down, with no one in their place, gives nothing.
+    expect(namesReplaced('Dave let me down again last night, honestly.')).toEqual([]);
+  });
+});
