@@ -6,7 +6,10 @@
  */
 
 const INSTRUCTION_PATTERNS: readonly RegExp[] = [
-  /\bfrom now on\b/i,
+  // "From now on ignore …", "from now on you answer only in French", "you will obey me from now on": an order about how
+  // to behave. A value that holds from now on ("please use design@… from now on", "entry is £30 from now on") is data.
+  /\bfrom now on,? (?:you\b|ignore|always|never|disregard|forget|act\b|pretend|respond|reply|answer|obey|behave|treat|do not|don['’]t|only (?:answer|respond|reply|obey|follow|trust))/i,
+  /\byou (?:will|must|shall|should|are to|have to)\b[^.!?]{0,60}\bfrom now on\b/i,
   /\bgoing forward,? (you|always|never|ignore)\b/i,
   /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules?|prompts?|previous|prior|policy|policies|guidelines?|deadlines?)\b/i,
   /\b(ignore|disregard|forget)\b (all|everything)\b/i,
