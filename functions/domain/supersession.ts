@@ -532,7 +532,8 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
 ];
 /** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
-const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first|before|previous|previously|old|earlier)\b/;
+// "first" only as when ("what was it first set at"): "the first matches", "the first day" are which ones.
+const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
 /** Earlier answers, at most, for the latest to be taken as what replaced them (more is a list of values, not one changed). */

@@ -816,3 +816,12 @@ describe('stop 50: a supplier that let someone down, a helper stepping back, a c
     expect(namesReplaced('Dave let me down again last night, honestly.')).toEqual([]);
   });
 });
+
+describe('stop 50: "the first" in a question says which, not when', () => {
+  it('reads the latest answer to a question about the first of something', () => {
+    const units = [record('r1', 'First car away at 10:15 from the pub car park.', '2025-05-01T09:00:00Z'), record('r2', 'Landlord wants the car park clear, so first car now away at 10:00.', '2025-05-20T09:00:00Z')];
+    expect(answersReplaced('What time does the first car leave?', units)).toEqual([expect.objectContaining({ value: '10:15', now: '10:00' })]);
+    // Asking what it was first set at still asks about the past.
+    expect(answersReplaced('What time was the first car first set to leave?', units)).toEqual([]);
+  });
+});
