@@ -812,6 +812,8 @@ describe('stop 50: a supplier that let someone down, a helper stepping back, a c
     expect(namesReplaced('Sandra is stepping back from it all, so Phil is doing the timekeeping instead.')).toContainEqual({ replaced: 'Sandra', by: 'Phil' });
     expect(namesReplaced('F&O linen is charcoal, not ivory. Only colour they hold in that qty.')).toEqual([{ replaced: 'ivory', by: 'charcoal' }]);
     expect(namesReplaced("It's Sophie covering on the day, not Mark.")).toEqual([{ replaced: 'Mark', by: 'Sophie' }]);
+    expect(namesReplaced('Mark Ellis on leave 15–19 Sept. Sophie Tran (facilities) covering as on-site contact.')).toEqual([{ replaced: 'Mark Ellis', by: 'Sophie Tran' }]);
+    expect(namesReplaced("Rachel is on leave next week so I'm covering her clients.")).toEqual([]);
     // Someone who let the speaker down, with no one in their place, gives nothing.
     expect(namesReplaced('Dave let me down again last night, honestly.')).toEqual([]);
   });
