@@ -61,7 +61,7 @@ function amountBefore(text: string, end: number, digitsToo: boolean): Said | und
     if (isNumber || ((word === 'and' || word === 'a') && run.length > 0)) run.unshift({ word, index: offset + words[i]!.index! });
     else break;
   }
-  // "a" only before a scale ("a hundred", "a grand" is read by the caller); "and" only between number words.
+  // "a" only before a scale ("a hundred and twenty"); "and" only between number words.
   while (run.length > 0 && (run[0]!.word === 'and' || (run[0]!.word === 'a' && !(run[1] && run[1].word in SCALES)))) run.shift();
   for (const { word, index } of run) {
     start ??= index;

@@ -230,10 +230,6 @@ const SHOW_BEFORE = /\b(?:tickets?|seats?|passes|screening|showing|premiere|mati
 
 /** A capitalised English word that compromise's lexicon does not know as a first name ("Sinners", "Wicked"; not "Grace"). */
 export function englishWordNotName(name: string): boolean {
-  return showTitle(name);
-}
-
-function showTitle(name: string): boolean {
   const first = name.split(' ')[0]!.toLowerCase();
   const firstName = (lexiconTags(first) ?? []).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName');
   return !firstName && inWordList(first);
@@ -375,7 +371,7 @@ export function personNames(sentence: string, organisations: readonly string[] =
       // "the Fox and Hounds": after "and", a capitalised common word is part of a name, not a person.
       if (match[0].startsWith('and ') && !match[1]!.includes(' ') && commonWord(match[1]!)) continue;
       // "tickets for Sinners", "two seats for Wicked": an English word after them names the show, unless the lexicon knows it as a first name ("seats for Priya" stays).
-      if (pattern === MENTION_PATTERN && /^(?:to|for) /.test(match[0]) && SHOW_BEFORE.test(sentence.slice(0, match.index ?? 0)) && showTitle(match[1]!)) continue;
+      if (pattern === MENTION_PATTERN && /^(?:to|for) /.test(match[0]) && SHOW_BEFORE.test(sentence.slice(0, match.index ?? 0)) && englishWordNotName(match[1]!)) continue;
       if (pattern === MENTION_PATTERN && /^(?:to|from|into) /.test(match[0]) && !/^['’]s\b/u.test(sentence.slice((match.index ?? 0) + match[0].length))) {
         // Where one goes or comes from is a place ("moving to Worcester", "drove all the way to Aberystwyth"), and so is
         // a place compromise knows ("the train to Leeds"); "Sam's" after it is still someone's.
