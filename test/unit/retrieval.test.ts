@@ -326,6 +326,21 @@ describe('recall rendering', () => {
     expect(rendered.included.map((i) => [i.id, i.kind])).toEqual([['D3:5', 'record'], ['f1', 'fact'], ['time:0:19485', 'summary']]);
   });
 
+  it('reads a summary with a line citing nothing as a run, and shows none of its lines that a record shown says', () => {
+    // A week above a day that was stored without its ids: one line cites nothing.
+    const week = summaryUnit({ id: 'time:1:2800', ladder: 'time', level: 1, from: '2023-05-08', to: '2023-05-14', text: '2023-05-08 [D3:5]: I went to the LGBTQ support group yesterday.\n2023-05-09: The support group meets on Mondays now.', sources: [], children: ['time:0:19485'], empty: false })!;
+    expect(week.cites).toBe(true);
+    const units = [record('D3:5', 'I went to the LGBTQ support group yesterday.', '2023-05-08T13:56:00Z'), record('D4:2', 'The support group meets on Mondays now.', '2023-05-09T10:00:00Z'), week];
+    const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: ['support', 'group'] });
+    // Both records are shown; the week's two lines say nothing they do not, so it is left out.
+    expect(rendered.markdown).toContain('- D3:5 Caroline: I went to the LGBTQ support group yesterday (2023-05-07).');
+    expect(rendered.markdown).toContain('- D4:2 Caroline: The support group meets on Mondays now.');
+    expect(rendered.markdown).not.toContain('week 2023-05-08');
+    // With the records not ranked, the week shows both lines, each with its mark.
+    const alone = renderRecall(snapshot, ranked([week]), { maxTokens: 1000, countTokens, terms: ['support', 'group'] });
+    expect(alone.markdown).toContain('2023-05-08 [D3:5] I went to the LGBTQ support group yesterday. 2023-05-09: The support group meets on Mondays now.');
+  });
+
   it('leaves out the sentences of a record that only react, and keeps a record that is nothing else whole', () => {
     const units = [
       record('D4:11', 'JOSHHHH!!! So proud of you, Caroline! They rang this afternoon: data analyst at Fernway, starting 15th May.', '2023-05-08T13:56:00Z'),
