@@ -49,9 +49,6 @@ function amountBefore(text: string, end: number, digitsToo: boolean): Said | und
   const words = [...before.matchAll(/[\p{L}]+(?:-[\p{L}]+)?|[^\p{L}\s]+/gu)];
   let total = 0;
   let current = 0;
-  let start: number | undefined;
-  let seen = 0;
-  let numberWords = 0;
   // Read back from the money word: the words that form the amount, until one that is not part of it.
   const run: { word: string; index: number }[] = [];
   for (let i = words.length - 1; i >= 0 && run.length < MAX_WORDS; i -= 1) {
@@ -63,15 +60,14 @@ function amountBefore(text: string, end: number, digitsToo: boolean): Said | und
   }
   // "a" only before a scale ("a hundred and twenty"); "and" only between number words.
   while (run.length > 0 && (run[0]!.word === 'and' || (run[0]!.word === 'a' && !(run[1] && run[1].word in SCALES)))) run.shift();
-  for (const { word, index } of run) {
-    start ??= index;
+  if (!run.some(({ word }) => word !== 'and' && word !== 'a')) return undefined;
+  for (const { word } of run) {
     if (word === 'and') continue;
     if (word === 'a') {
       current += 1;
       continue;
     }
     for (const part of word.split('-')) {
-      numberWords += 1;
       if (part in UNITS) current += UNITS[part]!;
       else if (part in TENS) current += TENS[part]!;
       else if (part === 'hundred') current = (current || 1) * 100;
@@ -80,10 +76,8 @@ function amountBefore(text: string, end: number, digitsToo: boolean): Said | und
         current = 0;
       }
     }
-    seen += 1;
   }
-  if (start === undefined || seen === 0 || numberWords === 0) return undefined;
-  return { value: total + current, start };
+  return { value: total + current, start: run[0]!.index };
 }
 
 /** Pence said after "pounds": "thirteen pounds twenty", "four pounds fifty pence". */

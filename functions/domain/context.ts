@@ -500,10 +500,6 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const said = flat(text);
     return said.length > 0 && ids.some((id) => recordText.get(id)?.includes(said));
   };
-  const saidByPrinted = (text: string) => {
-    const said = flat(text);
-    return said.length > 0 && [...printed].some((id) => recordText.get(id)?.includes(said));
-  };
   const taken = new Set<number>();
   const perSession = new Map<string, number>();
   const lines: RecallLine[] = [];
@@ -582,7 +578,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
         if (matching.length > 0) parts = matching;
       }
       // A part citing nothing (a day summarised without its ids) is left out when a record shown says it.
-      parts = parts.filter((part) => (part.ids.length === 0 ? !saidByPrinted(part.text) : part.ids.some((id) => !printed.has(id))));
+      parts = parts.filter((part) => (part.ids.length === 0 ? !quotes(part.text, [...printed]) : part.ids.some((id) => !printed.has(id))));
       if (parts.length === 0) continue;
       text = shown(unit, joinRun(parts, labelledDay(unit, unit.at)));
     } else text = shown(unit);

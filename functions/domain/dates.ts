@@ -191,8 +191,8 @@ function pastAt(sentence: string, start: number, end: number, surrounding: strin
   const question = /\?/.test(sentence.slice(end, end + 40).split(/[.!]/)[0]!);
   // A sentence that opens with the day and tells no tense of its own is an answer in brief ("Wednesday, at twelve
   // past three in the morning, three days late."), however long: its message says when.
-  const opensWithIt = OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
-  if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt)) return false;
+  const opensWithIt = () => OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
+  if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt())) return false;
   return messageTense(surrounding) ?? false;
 }
 
