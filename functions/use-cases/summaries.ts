@@ -179,13 +179,13 @@ async function writeBase(
  * cut. Every call counts against the run's budget.
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
-  // Sources no longer than the summary they would make are their own summary: no call.
-  // Its lines cite their records when that still fits the bound; a quiet day never becomes a model call for its ids.
+  // Sources no longer than the summary they would make are their own summary: no call. The bound is on what the
+  // lines say; the ids they cite are not counted, so a long record id neither makes a quiet day a model call nor
+  // leaves its lines citing nothing.
   const bound = Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens);
-  for (const cite of [true, false]) {
-    const verbatim = verbatimSummary(input.sources, cite);
-    const tokens = countTokens(verbatim);
-    if (tokens <= bound) return { text: verbatim, tokens, inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  if (countTokens(verbatimSummary(input.sources, false)) <= bound) {
+    const verbatim = verbatimSummary(input.sources);
+    return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
   }
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {

@@ -8,6 +8,7 @@ import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
 import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
 import { agent, fakeWorld, message } from '../../support/fake-ports.js';
+import { countTokens } from '../../../functions/commons/tokens.js';
 
 /** Small fan-ins so a parent completes after two or three children; every summary asked of the model (none written verbatim), unless a test says otherwise. */
 const ladders: LadderConfig = { fanIns: { time: [7, 4, 3, 4], count: [2, 3] }, maxTokens: [160, 240, 320], verbatimTokens: [0, 0, 0, 0, 0] };
@@ -267,7 +268,7 @@ describe('base summaries and the sweep', () => {
     expect(world.model.requests.filter((request) => request.task === 'summary')).toEqual([]);
   });
 
-  it('writes a quiet day verbatim without its ids, rather than call the model, when the ids alone would break the bound', async () => {
+  it('writes a quiet day verbatim citing its long ids, rather than call the model or drop the ids: the bound is on what the lines say', async () => {
     const world = fakeWorld({ batchSize: 50, model: quiet });
     const longId = (n: number) => `${n}-${'9f3a7c1e5b2d8046'.repeat(7)}`;
     await ingestEvents(world.ingest, agent, [
@@ -280,9 +281,30 @@ describe('base summaries and the sweep', () => {
     await placeRecords(world.summaryDeps, agent, await world.rawLog.getRange(agent, 1, 4));
 
     const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
-    expect(day).toMatchObject({ modelId: VERBATIM_MODEL_ID, text: expect.stringMatching(/^2026-11-02: Booked the barn/) });
-    expect(day!.tokens).toBeLessThanOrEqual(DEFAULT_LADDERS.maxTokens[0]!);
+    expect(day).toMatchObject({ modelId: VERBATIM_MODEL_ID, sources: [longId(1), longId(2), longId(3)] });
+    expect(day!.text.split('\n')).toEqual([
+      `2026-11-02 [${longId(1)}]: Booked the barn near Harrogate for the wedding on the 21st of June.`,
+      `2026-11-02 [${longId(2)}]: Priya starts at Globex on 9 November as a sales director.`,
+      `2026-11-02 [${longId(3)}]: The deposit of four hundred pounds went out this morning.`,
+    ]);
+    // The ids alone take the text over the level's bound; what the lines say is within it.
+    expect(day!.tokens).toBeGreaterThan(DEFAULT_LADDERS.maxTokens[0]!);
+    expect(countTokens(day!.text.replace(/ \[[^\]]+\]/g, ''))).toBeLessThanOrEqual(DEFAULT_LADDERS.maxTokens[0]!);
     expect(world.model.requests.filter((request) => request.task === 'summary')).toEqual([]);
+  });
+
+  it('still asks the model for a day whose lines alone break the bound, however short its ids', async () => {
+    const world = fakeWorld({ batchSize: 50, model: quiet });
+    const sentence = (n: number) => `Item ${n}: ${Array.from({ length: 12 }, (_, i) => `detail ${i} of the order`).join(', ')}.`;
+    await ingestEvents(world.ingest, agent, [
+      message(sentence(1), { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
+      message(sentence(2), { id: 'r2', timestamp: '2026-11-02T09:05:00Z' }),
+      message('Bought flowers.', { id: 'r3', timestamp: '2026-11-03T09:00:00Z' }),
+    ]);
+
+    await placeRecords(world.summaryDeps, agent, await world.rawLog.getRange(agent, 1, 3));
+
+    expect(world.model.requests.filter((request) => request.task === 'summary').length).toBeGreaterThan(0);
   });
 
   it('asks once for a day and an interaction that hold the same records', async () => {
