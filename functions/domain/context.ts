@@ -116,9 +116,10 @@ const projectField = (project: unknown) => (typeof project === 'string' && proje
 
 function candidates(snapshot: Snapshot): Candidate[] {
   const list: Candidate[] = [];
-  // What the stores retired, and what the summaries' lines say changed in so many words.
+  // What the stores retired, what the records said changed in so many words (read as they were indexed), and what
+  // the summaries' lines say changed.
   const summaries = [...snapshot.time, ...snapshot.count].map((summary) => ({ id: summary.id, kind: 'summary', text: summary.text }));
-  const retired = [...retiredOf(snapshot), ...changesSaid(saidIn(summaries))];
+  const retired = [...retiredOf(snapshot), ...(snapshot.index?.said ?? []), ...changesSaid(saidIn(summaries))];
   const provenance = (at: string | undefined, evidence: unknown) => {
     const ids = (evidence as string[] | undefined) ?? [];
     return ` _(${day(at)}${ids.length ? `; evidence ${ids.slice(-3).join(', ')}` : ''})_`;

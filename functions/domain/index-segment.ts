@@ -10,6 +10,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { IndexUnit } from './index-units.js';
+import type { RetiredValue } from './supersession.js';
 
 export interface SegmentUnit extends IndexUnit {
   /** Index terms, space separated (see `indexTerms`). */
@@ -55,6 +56,22 @@ export interface IndexManifest {
    * assembled just before they were replaced may still name them.
    */
   readonly retired?: readonly { readonly key: string; readonly at: string }[];
+  /**
+   * The latest changes the indexed records said in so many words (`changesSaid`, read once per batch, at most
+   * `MAX_SAID_IN_MANIFEST`, newest kept): the context without a question marks with them the summary lines and
+   * items said before, as a recall block does with the records it ranks. Dropped with the records they came from.
+   */
+  readonly said?: readonly RetiredValue[];
+}
+
+/** Changes said kept in the manifest, the newest. */
+export const MAX_SAID_IN_MANIFEST = 40;
+
+/** The said changes kept after adding `added`: one per id (a redelivered batch adds nothing), the newest `MAX_SAID_IN_MANIFEST`. */
+export function keepSaid(current: readonly RetiredValue[] | undefined, added: readonly RetiredValue[]): RetiredValue[] {
+  const byId = new Map<string, RetiredValue>();
+  for (const value of [...(current ?? []), ...added]) byId.set(value.itemId, value);
+  return [...byId.values()].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '')).slice(-MAX_SAID_IN_MANIFEST);
 }
 
 /** How long a replaced segment outlives the manifest that stopped listing it. */

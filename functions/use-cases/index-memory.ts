@@ -20,9 +20,10 @@ import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { withoutAnchoredDates } from '../domain/dates.js';
 import { MemoryServiceError } from '../domain/errors.js';
-import { buildSegment, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
+import { buildSegment, keepSaid, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
 import { answeredQuestion, itemUnit, pronounReferent, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
+import { changesSaid, type RetiredValue } from '../domain/supersession.js';
 import { withoutCitations } from '../domain/summary-lines.js';
 import type { UpdaterView } from '../domain/views.js';
 import type { EmbeddingPort } from '../ports/embeddings.js';
@@ -105,7 +106,7 @@ async function updateManifest(deps: IndexDependencies, agent: AgentKey, change: 
 }
 
 /** Adds units as one new segment, then merges tiers that are full. */
-async function addSegment(deps: IndexDependencies, agent: AgentKey, units: readonly IndexUnit[], recordsThrough?: number, previous?: IndexUnit): Promise<IndexManifest | undefined> {
+async function addSegment(deps: IndexDependencies, agent: AgentKey, units: readonly IndexUnit[], recordsThrough?: number, previous?: IndexUnit, said: readonly RetiredValue[] = []): Promise<IndexManifest | undefined> {
   if (units.length === 0) return undefined;
   const segment = await toSegment(deps.embeddings, units, new Map(), previous);
   const stored = await deps.segments.put(agent, 't0', segment);
@@ -114,6 +115,7 @@ async function addSegment(deps: IndexDependencies, agent: AgentKey, units: reado
     ...current,
     segments: [...current.segments, ref],
     recordsThrough: Math.max(current.recordsThrough, recordsThrough ?? 0),
+    ...(said.length > 0 || current.said ? { said: keepSaid(current.said?.filter((value) => !value.records.some((id) => current.dropped.includes(id))), said) } : {}),
   }));
   return compact(deps, agent, manifest!);
 }
@@ -161,13 +163,16 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   const firstGiven = records.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
   const gapEnd = Math.min(firstGiven - 1, through);
   if (deps.rawLog && gapEnd > done) pending = [...(await deps.rawLog.getRange(agent, done + 1, gapEnd)), ...pending];
-  const units = [...pending.map(recordUnit), ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
+  const recordUnits = pending.map(recordUnit);
+  const units = [...recordUnits, ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
+  // What these records say changed, read once here for the context without a question (IndexManifest.said).
+  const said = changesSaid(recordUnits.map((unit) => ({ id: unit.id, kind: unit.kind, text: unit.text, at: unit.at, speaker: unit.speaker })));
   // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
   // reply that opens a batch is read with what it answers.
   const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
   const before = deps.rawLog && Number.isFinite(first) && first > 1 ? await deps.rawLog.get(agent, first - 1) : undefined;
-  return addSegment(deps, agent, units, Math.max(done, through), before ? recordUnit(before) : undefined);
+  return addSegment(deps, agent, units, Math.max(done, through), before ? recordUnit(before) : undefined, said);
 }
 
 /** Indexes summaries written by the ladder or the sweep. */
@@ -209,7 +214,12 @@ export async function refreshItems(deps: IndexDependencies, agent: AgentKey, vie
  */
 export async function dropUnits(deps: IndexDependencies, agent: AgentKey, ids: readonly string[]): Promise<IndexManifest | undefined> {
   if (ids.length === 0) return deps.manifests.read(agent);
-  return updateManifest(deps, agent, (current) => (current.version === 0 ? undefined : { ...current, dropped: [...new Set([...current.dropped, ...ids])] }));
+  const gone = new Set(ids);
+  return updateManifest(deps, agent, (current) =>
+    current.version === 0
+      ? undefined
+      : { ...current, dropped: [...new Set([...current.dropped, ...ids])], ...(current.said ? { said: current.said.filter((value) => !value.records.some((id) => gone.has(id))) } : {}) },
+  );
 }
 
 /** Deletes an agent's whole index: its manifest, then every segment. */

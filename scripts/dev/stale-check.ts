@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/dev/stale-check.ts --dir <dir> [--dump] [--show <words>] [--markers]   (dir holds the conversations and changes.json;
  *                                                           --dump writes each agent's items (the first 100 of each kind) to items-<file>;
- *                                                           --show <words> prints the block of each change whose subject has them;
+ *                                                           --show <words> prints both blocks of each change whose subject has them;
  *                                                           --markers prints each marked line that states no listed old value)
  *
  * A conversation: [{ "id", "role": "user"|"assistant", "speaker"?, "content", "timestamp" }, ...].
@@ -84,7 +84,7 @@ try {
     const agent = agents.get(change.file)!;
     const whole = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=2000`)).markdown;
     const asked = (await call<{ markdown: string }>('GET', `/v1/agents/${agent}/context?maxTokens=1024&query=${encodeURIComponent(change.question)}`)).markdown;
-    if (values.show && change.subject.includes(values.show)) process.stdout.write(`\n--- block for "${change.question}"\n${asked}\n---\n`);
+    if (values.show && change.subject.includes(values.show)) process.stdout.write(`\n--- context without a question\n${whole}\n--- block for "${change.question}"\n${asked}\n---\n`);
     const stating = [...linesStating(whole, change), ...linesStating(asked, change)];
     const olds = changes.filter((c) => c.file === change.file).map((c) => c.old.toLowerCase());
     for (const line of asked.split('\n')) {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentKey } from '../../functions/domain/agent-key.js';
-import type { IndexManifest, IndexSegment } from '../../functions/domain/index-segment.js';
+import { keepSaid, MAX_SAID_IN_MANIFEST, type IndexManifest, type IndexSegment } from '../../functions/domain/index-segment.js';
+import { renderContext } from '../../functions/domain/context.js';
+import type { Snapshot } from '../../functions/domain/snapshot.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 import type { EmbeddingPort } from '../../functions/ports/embeddings.js';
 import type { RawRecord } from '../../functions/ports/pipeline.js';
 import type { IndexManifestStore, IndexSegmentStore } from '../../functions/ports/retrieval-index.js';
@@ -180,5 +183,45 @@ describe('index maintenance', () => {
     expect(reader.cachedBytes).toBeLessThanOrEqual(segmentBytes * 1.5);
     // The first manifest's index held the evicted segment: it is gone with it, and reading it fetches again.
     expect((await reader.index(first)).fetched).toBe(1);
+  });
+});
+
+describe('changes said, kept with the index for the context without a question', () => {
+  const said = (id: string, sequence: number, content: string, timestamp: string) => ({ id, sequence, timestamp, role: 'user', content });
+  const withIndex = (manifest: IndexManifest): Snapshot => ({
+    tenantId: 'default',
+    agentId: 'a',
+    version: 3,
+    generatedAt: '2026-07-01T00:00:00Z',
+    freshness: { lastConsolidatedSequence: 2, lastIngestedSequence: 2, pendingRecords: 0 },
+    time: [{ id: 'time:3:0', level: 3, name: '12 weeks', from: '2026-05-25', to: '2026-08-16', text: '2026-06-01 [m1]: Medals: 200 on a navy ribbon at £1.20 each.', tokens: 20, asOf: '2026-07-01T00:00:00Z' }],
+    count: [],
+    index: manifest,
+  });
+  const standing = (snapshot: Snapshot) => renderContext(snapshot, { maxTokens: 1_000, now: '2026-07-01T00:00:00Z', countTokens }).markdown;
+
+  it('marks a summary line said before a change that no summary kept, and forgets the change with its record', async () => {
+    const { deps, manifest } = fakes();
+    await indexBatch(deps, agent, 1, [said('m1', 1, 'Medals: 200 on a navy ribbon at £1.20 each.', '2026-06-01T10:00:00Z')]);
+    expect(manifest()!.said ?? []).toEqual([]);
+    await indexBatch(deps, agent, 2, [said('m2', 2, 'Podium rang: we are going with claret ribbons instead of navy.', '2026-06-20T10:00:00Z')]);
+    expect(manifest()!.said).toEqual([expect.objectContaining({ records: ['m2'], value: 'claret', replaces: 'navy' })]);
+    // Delivered again, the batch adds nothing.
+    await indexBatch(deps, agent, 2, [said('m2', 2, 'Podium rang: we are going with claret ribbons instead of navy.', '2026-06-20T10:00:00Z')]);
+    expect(manifest()!.said).toHaveLength(1);
+
+    expect(standing(withIndex(manifest()!))).toMatch(/navy ribbon at £1\.20 each\. \(later: claret\)/);
+
+    await dropUnits(deps, agent, ['m2']);
+    expect(manifest()!.said).toEqual([]);
+    expect(standing(withIndex(manifest()!))).not.toContain('(later:');
+  });
+
+  it('keeps the newest changes, at most MAX_SAID_IN_MANIFEST, one per id', () => {
+    const value = (n: number) => ({ itemId: `said:r${n}`, records: [`r${n}`], value: `£${n}`, reason: 'later' as const, at: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}Z`, now: `£${n}` });
+    const kept = keepSaid(Array.from({ length: 30 }, (_, i) => value(i)), [value(5), ...Array.from({ length: 20 }, (_, i) => value(30 + i))]);
+    expect(kept).toHaveLength(MAX_SAID_IN_MANIFEST);
+    expect(kept.at(-1)!.itemId).toBe('said:r49');
+    expect(new Set(kept.map((v) => v.itemId)).size).toBe(kept.length);
   });
 });
