@@ -209,7 +209,8 @@ const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
-  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
+  // A time with a dot and no am or pm ("9.15") only after words that say a time follows ("kick-off at 9.15"): bare, it may be any decimal.
+  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|(?<=\b(?:at|to|from|until|till|by|before|after|kick-?off|start|starts|setup|set-up|doors|opens?|closes?)\s)[012]?\d\.[0-5]\d(?![\d%\p{L}]|[.,]\d|\s(?:kg|km|miles?|cm|mm|ml|litres?|lbs?|g|m|per|percent|an?)\b)|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
   ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
   // A number said in words is a count, not an amount said in words ("three hundred and ten for the beech").
@@ -357,7 +358,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -731,7 +732,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
@@ -743,7 +744,7 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 /** "Agata is taking over", "Nadia's stepping in". */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:over|in)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -752,7 +753,7 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -920,7 +921,8 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
  */
 function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text)): { kind: string; value: string; index: number }[] {
-  const kind = valuesIn(r.value)[0]?.kind;
+  // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
+  const kind = valuesIn(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
   if (!kind) return [];
   const about = new Set(r.about ?? []);
   const unit = kind === 'number' ? unitOf(r.value) : undefined;

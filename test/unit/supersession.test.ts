@@ -827,3 +827,20 @@ describe('stop 50: "the first" in a question says which, not when', () => {
     expect(answersReplaced('What time was the first car first set to leave?', units)).toEqual([]);
   });
 });
+
+describe('stop 51: someone ill and who does it instead, a time agreed, a time written with a dot', () => {
+  it('reads an illness as the end of a part, and "is going to do" as who took it', () => {
+    expect(namesReplaced("Bernie's not well so Hayley from the U11s is going to do the raffle.")).toEqual([{ replaced: 'Bernie', by: 'Hayley' }]);
+    expect(namesReplaced('Dana is ill so Priya will run the stall.')).toEqual([{ replaced: 'Dana', by: 'Priya' }]);
+    // Sick of something is no illness.
+    expect(namesReplaced("Honestly I'm sick of the rain. Dave will do the run.")).toEqual([]);
+  });
+
+  it('reads a time agreed, and a time with a dot where words say a time follows', () => {
+    const changes = changesSaid([record('k2', 'Agreed: first kick-off at 9.15. Presentations at 3.45.', '2025-06-15T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('k1', 'Squads of ten. First kick-off 9.30, presentations 3.45.', '2025-05-27T10:00:00Z'), changes))).toBe('(later: 9.15)');
+    // Not agreed is no change; a decimal with its unit is no time.
+    expect(changesSaid([record('k3', "Tom's suggestion of 9.00 is noted but not agreed.", '2025-06-05T10:00:00Z')])).toEqual([]);
+    expect(changesSaid([record('k4', 'The dose went up to 2.50 ml a day.', '2025-06-05T10:00:00Z')]).map((v) => v.value)).not.toContain('2.50');
+  });
+});
