@@ -56,6 +56,19 @@ export function withoutCitations(text: string): string {
     .replace(/ \[\S+(?:, \S+)*\](?=[;.]|$)/gm, '');
 }
 
+/**
+ * What an extractive summary's lines cost against a level's bound: their words and dates, and each id they cite
+ * as a short one (`ID_TOKENS`, what " [D3:5]" or ", conv2-13" costs). A long id (a client's 34-character event id
+ * is about 25 tokens) then neither crowds out the lines it cites nor makes a quiet day a model call.
+ */
+export const ID_TOKENS = 5;
+
+export function summaryTokens(text: string, countTokens: (text: string) => number): number {
+  let ids = 0;
+  for (const line of text.split('\n')) ids += parseSummaryLine(line)?.ids.length ?? 0;
+  return countTokens(ids > 0 ? withoutCitations(text) : text) + ids * ID_TOKENS;
+}
+
 /** One line of a cited run: its date (the last one the run states before it, if any), the ids it cites, its text. */
 export interface RunPart {
   readonly date?: string;

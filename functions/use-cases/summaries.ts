@@ -23,7 +23,7 @@ import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPerio
 import { MemoryServiceError } from '../domain/errors.js';
 import { anchorRelativeDates } from '../domain/dates.js';
 import { looksLikeInstruction } from '../domain/instructions.js';
-import { formatSummaryLine, parseSummaryLine } from '../domain/summary-lines.js';
+import { formatSummaryLine, parseSummaryLine, summaryTokens } from '../domain/summary-lines.js';
 import type { ModelPort, SummaryInput } from '../ports/model.js';
 import { countTokens } from '../commons/tokens.js';
 import { renderSummaryPrompt } from '../domain/prompts/summary.v2.js';
@@ -179,14 +179,12 @@ async function writeBase(
  * cut. Every call counts against the run's budget.
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
-  // Sources no longer than the summary they would make are their own summary: no call. The bound is on what the
-  // lines say; the ids they cite are not counted, so a long record id neither makes a quiet day a model call nor
-  // leaves its lines citing nothing.
+  // Sources no longer than the summary they would make are their own summary: no call. Each id a line cites counts
+  // as a short one (summaryTokens), so a long record id neither makes a quiet day a model call nor leaves its
+  // lines citing nothing.
   const bound = Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens);
-  if (countTokens(verbatimSummary(input.sources, false)) <= bound) {
-    const verbatim = verbatimSummary(input.sources);
-    return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
-  }
+  const verbatim = verbatimSummary(input.sources);
+  if (summaryTokens(verbatim, countTokens) <= bound) return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {
     const partials: SummaryInput['sources'][number][] = [];
@@ -288,10 +286,11 @@ function levelBound(ladders: LadderConfig, level: number): number {
   return ladders.maxTokens[Math.min(level, ladders.maxTokens.length - 1)]!;
 }
 
+/** Whole lines kept within the bound (an extractive summary's ids counted as short ones: `summaryTokens`). */
 function truncateToTokens(text: string, maxTokens: number): string {
-  if (countTokens(text) <= maxTokens) return text;
+  if (summaryTokens(text, countTokens) <= maxTokens) return text;
   const lines = text.split('\n');
-  while (lines.length > 1 && countTokens(lines.join('\n')) > maxTokens) lines.pop();
+  while (lines.length > 1 && summaryTokens(lines.join('\n'), countTokens) > maxTokens) lines.pop();
   return lines.join('\n');
 }
 

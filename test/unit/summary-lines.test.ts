@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { citedRun, formatSummaryLine, joinRun, parseSummaryLine, runIds, splitRun, withoutCitations } from '../../functions/domain/summary-lines.js';
+import { citedRun, formatSummaryLine, ID_TOKENS, joinRun, parseSummaryLine, runIds, splitRun, summaryTokens, withoutCitations } from '../../functions/domain/summary-lines.js';
+import { countTokens } from '../../functions/commons/tokens.js';
 import { summariseExtractively } from '../../functions/adapters/models/local/summaries.js';
 import { verbatimSummary } from '../../functions/use-cases/summaries.js';
 
@@ -47,5 +48,24 @@ describe('summary lines', () => {
     expect(week.text).toBe(day.text);
     expect(verbatimSummary([{ id: 'time:0:1', at, text: day.text }])).toBe(day.text);
     expect(verbatimSummary([{ id: 'r1', at, text: 'Booked the barn.', role: 'user' }], false)).toBe('2026-11-02: Booked the barn.');
+  });
+
+  it('count each id a line cites as a short one, so a long id crowds out no line', () => {
+    const short = '2026-11-02 [D1:3]: Booked the barn.\n2026-11-02 [D1:4, D1:5]: Paid the deposit.';
+    // What " [D1:3]" costs: the text counted as written.
+    expect(summaryTokens(short, countTokens)).toBe(countTokens(short));
+    const longId = (n: number) => `e-${'BnvA3M9AojtQr3TiZMhCCjJSM0t75mi'}${n}`;
+    const long = `2026-11-02 [${longId(3)}]: Booked the barn.\n2026-11-02 [${longId(4)}, ${longId(5)}]: Paid the deposit.`;
+    expect(countTokens(long)).toBeGreaterThan(countTokens(short) + 40);
+    expect(summaryTokens(long, countTokens)).toBe(summaryTokens(short, countTokens));
+    expect(summaryTokens('A model summary with no ids.', countTokens)).toBe(countTokens('A model summary with no ids.'));
+    expect(ID_TOKENS).toBe(countTokens('2026-11-02 [D1:3]: x') - countTokens('2026-11-02: x'));
+
+    // The local model keeps as many lines of a day whatever its ids' length.
+    const at = '2026-11-02T09:00:00Z';
+    const sentences = ['We booked the barn near Harrogate for the wedding on 21 June.', 'Priya starts at Globex on 9 November as sales director.', 'The deposit of £400 went out on Monday.', 'Dana moved to Leeds in October for the new job.', 'The caterer quoted £42 a head for 80 guests.', 'Tom will drive the minibus from York at 9am.'];
+    const day = (id: (n: number) => string) =>
+      summariseExtractively({ ladder: 'time', level: 0, from: '2026-11-02', to: '2026-11-02', maxTokens: 160, sources: sentences.map((text, n) => ({ id: id(n), at, text, role: 'user' })) }).text.split('\n').length;
+    expect(day(longId)).toBe(day((n) => `D1:${n}`));
   });
 });
