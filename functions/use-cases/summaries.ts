@@ -179,12 +179,14 @@ async function writeBase(
  * cut. Every call counts against the run's budget.
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
-  // Sources no longer than the summary they would make are their own summary: no call. Each id a line cites counts
-  // as a short one (summaryTokens), so a long record id neither makes a quiet day a model call nor leaves its
-  // lines citing nothing.
+  // Sources no longer than the summary they would make are their own summary: no call. What they say is measured
+  // against the bound, not the ids they cite, which are kept: a record id, however long, neither makes a quiet day a
+  // model call nor leaves its lines citing nothing.
   const bound = Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens);
-  const verbatim = verbatimSummary(input.sources);
-  if (summaryTokens(verbatim, countTokens) <= bound) return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  if (countTokens(verbatimSummary(input.sources, false)) <= bound) {
+    const verbatim = verbatimSummary(input.sources);
+    return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  }
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {
     const partials: SummaryInput['sources'][number][] = [];
@@ -218,7 +220,7 @@ export const VERBATIM_MODEL_ID = 'verbatim';
  * child's own dated lines kept with their ids), relative dates anchored to the
  * record's day, an assistant's lines marked as its own, and nothing that reads
  * as an instruction to the memory (as a model's summary would leave it out).
- * `cite: false` leaves every id out (to measure the text alone).
+ * `cite: false` leaves every id out (to measure what the lines say against a bound).
  */
 export function verbatimSummary(sources: SummaryInput['sources'], cite = true): string {
   const lines: string[] = [];
