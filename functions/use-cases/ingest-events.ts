@@ -212,11 +212,13 @@ async function enqueueClosedBatches(deps: IngestDependencies, agent: AgentKey, a
     batches.push(batch);
   }
   for (const batch of batches) {
+    // The time it is sent, taken before the send: a consumer may mark the job arrived before the send returns.
+    const queuedAt = now().toISOString();
     await callDependency(`enqueue batch ${batch.index}`, () =>
       deps.queue.enqueue({ tenantId: agent.tenantId, agentId: agent.agentId, ...batch }),
     );
     await callDependency(`mark batch ${batch.index} queued`, () =>
-      deps.ledger.markBatchQueued(agent, batch, now().toISOString()),
+      deps.ledger.markBatchQueued(agent, batch, queuedAt),
     );
   }
   return batches;

@@ -179,13 +179,13 @@ async function writeBase(
  * cut. Every call counts against the run's budget.
  */
 async function summarise(deps: LadderDependencies, input: SummaryInput, budget?: BatchBudget, depth = 0): Promise<{ text: string; tokens: number; inputTokens: number; modelId: string }> {
-  // Sources no longer than the summary they would make are their own summary: no call. What they say is measured
-  // against the bound, not the ids they cite, which are kept: a record id, however long, neither makes a quiet day a
-  // model call nor leaves its lines citing nothing.
+  // Sources no longer than the summary they would make are their own summary: no call. Its lines cite their records
+  // when that fits the bound, each id counted as a short one (summaryTokens: a long id costs what a short one does);
+  // a quiet day never becomes a model call for its ids, but is kept without them.
   const bound = Math.min(input.maxTokens, deps.ladders.verbatimTokens?.[input.level] ?? input.maxTokens);
-  if (countTokens(verbatimSummary(input.sources, false)) <= bound) {
-    const verbatim = verbatimSummary(input.sources);
-    return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
+  for (const cite of [true, false]) {
+    const verbatim = verbatimSummary(input.sources, cite);
+    if (summaryTokens(verbatim, countTokens) <= bound) return { text: verbatim, tokens: countTokens(verbatim), inputTokens: 0, modelId: VERBATIM_MODEL_ID };
   }
   const chunks = fitSources(input, deps.budget?.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS, depth >= MAX_SUMMARY_DEPTH);
   if (chunks.length > 1) {
@@ -220,7 +220,7 @@ export const VERBATIM_MODEL_ID = 'verbatim';
  * child's own dated lines kept with their ids), relative dates anchored to the
  * record's day, an assistant's lines marked as its own, and nothing that reads
  * as an instruction to the memory (as a model's summary would leave it out).
- * `cite: false` leaves every id out (to measure what the lines say against a bound).
+ * `cite: false` leaves every id out (a period whose ids would break its bound).
  */
 export function verbatimSummary(sources: SummaryInput['sources'], cite = true): string {
   const lines: string[] = [];

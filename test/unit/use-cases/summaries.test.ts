@@ -269,7 +269,7 @@ describe('base summaries and the sweep', () => {
     expect(world.model.requests.filter((request) => request.task === 'summary')).toEqual([]);
   });
 
-  it('writes a quiet day verbatim citing its long ids, rather than call the model or drop the ids: the bound is on what the lines say', async () => {
+  it('writes a quiet day verbatim citing its long ids, rather than call the model or drop the ids: each id counts as a short one', async () => {
     const world = fakeWorld({ batchSize: 50, model: quiet });
     const longId = (n: number) => `${n}-${'9f3a7c1e5b2d8046'.repeat(7)}`;
     await ingestEvents(world.ingest, agent, [
