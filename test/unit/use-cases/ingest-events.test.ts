@@ -232,3 +232,21 @@ describe('ingestEvents: idle checks', () => {
     expect(world.idleChecks.receiveAll().map((scheduled) => scheduled.check.openFrom)).toEqual([1, 3]);
   });
 });
+
+describe('ingestEvents: when a batch was queued', () => {
+  it('is the time before the send, so a consumer that marks it arrived while the send returns is never earlier', async () => {
+    const world = fakeWorld({ batchSize: 2 });
+    // The send takes 5 ms; the consumer could have received the job at any point in them.
+    const send = world.queue.enqueue.bind(world.queue);
+    world.queue.enqueue = async (job) => {
+      const sentAt = world.clock.now().getTime();
+      world.clock.advance(5);
+      await send(job);
+      expect(sentAt).toBe(Date.parse('2026-11-02T09:00:00.000Z'));
+    };
+
+    await ingestEvents(world.ingest, agent, messages(2));
+
+    expect((await world.ledger.readBatch(agent, 1))?.queuedAt).toBe('2026-11-02T09:00:00.000Z');
+  });
+});
