@@ -115,7 +115,7 @@ async function addSegment(deps: IndexDependencies, agent: AgentKey, units: reado
     ...current,
     segments: [...current.segments, ref],
     recordsThrough: Math.max(current.recordsThrough, recordsThrough ?? 0),
-    ...(said.length > 0 || current.said ? { said: keepSaid(current.said?.filter((value) => !value.records.some((id) => current.dropped.includes(id))), said) } : {}),
+    ...(said.length > 0 ? { said: keepSaid(current.said, said) } : {}),
   }));
   return compact(deps, agent, manifest!);
 }
@@ -167,7 +167,7 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   const units = [...recordUnits, ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
   // What these records say changed, read once here for the context without a question (IndexManifest.said).
-  const said = changesSaid(recordUnits.map((unit) => ({ id: unit.id, kind: unit.kind, text: unit.text, at: unit.at, speaker: unit.speaker })));
+  const said = changesSaid(recordUnits);
   // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
   // reply that opens a batch is read with what it answers.
   const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);

@@ -8,7 +8,7 @@
  * date they mean, so the summary reads right long after.
  */
 import { looksLikeInstruction } from '../../../domain/instructions.js';
-import { formatSummaryLine, ID_TOKENS, parseSummaryLine } from '../../../domain/summary-lines.js';
+import { formatSummaryLine, parseSummaryLine, summaryTokens } from '../../../domain/summary-lines.js';
 import type { SummaryInput } from '../../../ports/model.js';
 import { anchorRelativeDates, countTokens, isSmallTalk, sentences } from './text.js';
 
@@ -53,8 +53,8 @@ export function summariseExtractively(input: SummaryInput): { text: string } {
   for (const candidate of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order)) {
     const key = candidate.text.toLowerCase();
     if (seen.has(key)) continue;
-    // Each id counts as a short one: a long id does not crowd out the lines it cites (summaryTokens).
-    const cost = countTokens(formatSummaryLine({ date: candidate.at, ids: [], text: candidate.text })) + candidate.ids.length * ID_TOKENS + 1;
+    // Each id counts as a short one: a long id does not crowd out the lines it cites.
+    const cost = summaryTokens(formatSummaryLine({ date: candidate.at, ids: candidate.ids, text: candidate.text }), countTokens) + 1;
     if (tokens + cost > input.maxTokens) continue;
     seen.add(key);
     kept.push(candidate);
