@@ -358,7 +358,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift\w*|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -486,7 +486,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     const inPair = (v: { index: number }) => pairs.some((m) => v.index > m.index! && v.index < m.index! + m[0].length);
     for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
-      if (old(value) || paired.has(value.value.toLowerCase()) || inPair(value) || KEPT_BEFORE.test(unit.text.slice(Math.max(0, value.index - 20), value.index)) || !nearCue(unit.text, value.index, value.value.length)) continue;
+      if (old(value) || restated(unit.text, value.index) || paired.has(value.value.toLowerCase()) || inPair(value) || KEPT_BEFORE.test(unit.text.slice(Math.max(0, value.index - 20), value.index)) || !nearCue(unit.text, value.index, value.value.length)) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
       // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
       // 13:00": "flat" is said of 13:00).
@@ -518,6 +518,11 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
+  }
+  for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
+    if (out.some((r) => r.replaces === replaced)) continue;
+    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
+    if (out.length >= MAX_CHANGES_SAID) break;
   }
   return [...out, ...valuesReplaced(units, out)];
 }
@@ -732,28 +737,28 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
-const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
+const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
-const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of)\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
+const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of|managed to (?:get|book|find))\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
 /** "Agata is taking over", "Nadia's stepping in". */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:over|in)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
 const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
-const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
+const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
 const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already)$/iu;
 /** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -781,7 +786,27 @@ function sentencesOf(text: string): { start: number; text: string }[] {
  * over", "went with Hartley Hire instead", "we've gone for teal", "Headingley branch"). Each pair once.
  */
 export function namesReplaced(text: string): { replaced: string; by: string; thing?: string }[] {
-  const lowerCase = !/[.!?] \p{Lu}|^\p{Lu}/u.test(text);
+  const lowerCase = lowerCaseChat(text);
+  const out: { replaced: string; by: string; thing?: string }[] = [];
+  for (const old of namesEnded(text)) {
+    const by = replacementOf(text, old, lowerCase);
+    if (fitsAsReplacement(old.value, by)) out.push({ replaced: old.value, by: by!, ...(old.thing ? { thing: old.thing } : {}) });
+  }
+  return out;
+}
+
+/** Chat typed in lower case ("went with hartley hire"): no sentence opens with a capital. */
+const lowerCaseChat = (text: string) => !/[.!?] \p{Lu}|^\p{Lu}/u.test(text);
+
+/** Whether a name found as what took another's place can be: not an acronym for a name ("no VAT needed"), not the old one again. */
+function fitsAsReplacement(old: string, by: string | undefined): boolean {
+  if (!by || (ACRONYM.test(by) && !ACRONYM.test(old))) return false;
+  return !by.toLowerCase().includes(old.toLowerCase()) && !old.toLowerCase().includes(by.toLowerCase());
+}
+
+/** The names and colours a record says ended ("Bronwen's retiring", "out of maroon", "I've cancelled Hollis"), each once. */
+function namesEnded(text: string): { value: string; index: number; colour: boolean; thing?: string }[] {
+  const lowerCase = lowerCaseChat(text);
   const ended: { value: string; index: number; colour: boolean; thing?: string }[] = [];
   const add = (value: string, index: number, colour: boolean, thing?: string) => {
     if (!ended.some((e) => e.value.toLowerCase() === value.toLowerCase())) ended.push({ value, index, colour, ...(thing ? { thing } : {}) });
@@ -803,7 +828,8 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
     // Where the name starts (after the words a sentence opens with) and ends (before its "'s").
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
-    if (ENDED.test(ahead(text, end)) || ENDED_BEFORE.test(behind(text, at))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+    // "a firm out of Truro" says where it is from, not that it ran out.
+    if (ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
@@ -814,15 +840,52 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
     const rest = ahead(text, m.index! + word.length);
     if (ENDED.test(rest) && /^(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
   }
-  const out: { replaced: string; by: string; thing?: string }[] = [];
-  for (const old of ended) {
-    const by = replacementOf(text, old, lowerCase);
-    if (by && !by.toLowerCase().includes(old.value.toLowerCase()) && !old.value.toLowerCase().includes(by.toLowerCase())) {
-      out.push({ replaced: old.value, by, ...(old.thing ? { thing: old.thing } : {}) });
+  return ended;
+}
+
+/** Words that put one thing in another's place, read in a later record ("Get the SM7B instead"; not "Joss is covering the rent"). */
+const IN_ITS_PLACE = /(?<![\p{L}])(?:instead|replac\w+|taking over|takes over|took over|stepping in|stepped in|in (?:her|his|their|its) place)(?![\p{L}])/iu;
+
+/** How soon after a part ended a later record may name what took it, and how many ranked records later at most. */
+const FOLLOW_UP_MS = 2 * 86_400_000;
+const FOLLOW_UP_RECORDS = 4;
+
+/**
+ * A part ended in one record and taken in one of the next few ("Marta's pulled out" … next day "new flatmate is
+ * Keiko"; "the Procaster is back-ordered" … "Get the Shure SM7B instead"): a name, never a colour, that the record
+ * ending it names no replacement for, paired with the first name a record of the next two days (among the next few
+ * the block ranked) introduces as a replacement, when the ending record does not name it already.
+ */
+function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
+  const records = units.filter((unit) => unit.kind === 'record' && unit.at).sort((a, b) => a.at!.localeCompare(b.at!));
+  const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
+  records.forEach((unit, i) => {
+    if (!MAY_REPLACE.test(unit.text)) return;
+    const lowerCase = lowerCaseChat(unit.text);
+    for (const old of namesEnded(unit.text)) {
+      if (old.colour || replacementOf(unit.text, old, lowerCase)) continue;
+      for (const later of records.slice(i + 1, i + 1 + FOLLOW_UP_RECORDS)) {
+        if (Date.parse(later.at!) - Date.parse(unit.at!) > FOLLOW_UP_MS) break;
+        // Read as if the old name were said after the whole record: only the words that bring a new one in count.
+        const by = replacementOf(later.text, { value: old.value, index: later.text.length + 1, colour: false }, lowerCaseChat(later.text), IN_ITS_PLACE);
+        if (!fitsAsReplacement(old.value, by) || holds(unit.text, by!)) continue;
+        out.push({ unit: later, replaced: old.value, by: by! });
+        break;
+      }
     }
-  }
+  });
   return out;
 }
+
+/** "out of" said of where something is from ("Kestrel RF, out of Truro", "a firm based out of Leeds"). */
+const FROM_PLACE = /(?:,|(?<![\p{L}])(?:based|operating|working|runs?|running|comes?|coming|flies|flying|drives?|driving))\s+out of\s+(?:the\s+)?$/iu;
+/** Capitals alone: an acronym ("VAT", "BBC"). */
+const ACRONYM = /^\p{Lu}{2,}$/u;
+/** A word that labels what follows ("Updated: …", "Logged: …", "Noted: …"), as an assistant's acknowledgement opens: no name. */
+const LABEL_AHEAD = /^:(?!\d)/;
+const labelWord = (word: string) => /^\p{Lu}\p{Ll}{3,}(?:ed|ing)$/u.test(word) || /^(?:Done|Note|Notes|Reminder|Summary|Draft|Update|Plan|Status|Fyi)$/u.test(word);
+/** Text with what it says in brackets blanked out, at the same length: an aside names no choice ("SM7B (approved by Maya) instead of the Rode"). */
+const withoutAsides = (text: string) => text.replace(/\([^()]*\)/g, (aside) => ' '.repeat(aside.length));
 
 /** Who is said to move or go, just before "moving to …": a person, not the thing moved ("moved it to", "we've moved the party to"). */
 const MOVER = /\b(?:she|he|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+have|\s+was|\s+were|\s+will\s+be)?(?:\s+(?:now|just|finally|also|already))?\s*$/i;
@@ -831,7 +894,7 @@ const MOVER = /\b(?:she|he|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+have|
 const INSTEAD_BEFORE = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s*(?:and\s+)?not)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
-function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean): string | undefined {
+function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean, cues = REPLACING_CUE): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
   for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN]) {
     for (const m of text.matchAll(pattern)) {
@@ -845,7 +908,7 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   // "claret ribbons on the medals instead of navy", "Mo rather than Gary": what replaced it is said just before, in its sentence.
   if (INSTEAD_BEFORE.test(behind(text, old.index))) {
     const start = Math.max(0, text.lastIndexOf('.', old.index - 1) + 1, old.index - NEAR);
-    const before = [...text.slice(start, old.index).matchAll(new RegExp(kinds.source, kinds.flags))].map((m) => (old.colour ? m[0] : bareName(m[0]))).filter((v) => v && !(!old.colour && (NOT_A_NAME.test(v) || COLOUR_AT.test(v))));
+    const before = [...withoutAsides(text.slice(start, old.index)).matchAll(new RegExp(kinds.source, kinds.flags))].map((m) => (old.colour ? m[0] : bareName(m[0]))).filter((v) => v && !(!old.colour && (NOT_A_NAME.test(v) || COLOUR_AT.test(v))));
     const found = other(before.at(-1));
     if (found) return found;
   }
@@ -858,16 +921,16 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   // A sentence whose only word of replacing is "new" names what is new just after it ("our new guy Dan"), not whoever
   // took something new on ("Gordon's taken on a new apprentice, a girl called Jade": neither replaced anyone).
   const cued = sentencesOf(text).flatMap((sentence) => {
-    const cue = REPLACING_CUE.exec(sentence.text);
+    const cue = cues.exec(sentence.text);
     if (!cue) return [];
-    const onlyNew = [...sentence.text.matchAll(new RegExp(REPLACING_CUE.source, 'giu'))].every((c) => c[0].toLowerCase() === 'new');
+    const onlyNew = [...sentence.text.matchAll(new RegExp(cues.source, 'giu'))].every((c) => c[0].toLowerCase() === 'new');
     if (!onlyNew) return [{ start: sentence.start, end: sentence.start + sentence.text.length }];
     const after = sentence.start + cue.index + cue[0].length;
     return [{ start: after, end: after + (/^(?:\s+[^\s,;]+){0,5}/u.exec(text.slice(after))?.[0].length ?? 0) }];
   });
   for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
-    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value)))) continue;
+    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
     if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;
@@ -886,14 +949,20 @@ function namesOld(text: string, r: RetiredValue): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
 
+/** A value in brackets just after another ("now 20 cases (240 bottles)", "£780 (≈ €900)"): the same value said again in other units. */
+function restated(text: string, index: number): boolean {
+  return /\d[^()\d]{0,20}\(\s*[~≈]?\s*$/u.test(text.slice(Math.max(0, index - 30), index));
+}
+
 /** Whether a word of change is said within six words of a place in a text, in the same sentence. */
 function nearCue(text: string, index: number, length: number): boolean {
   // Six words either side, within the sentence, read from a window around the value (never the whole record).
   const from = Math.max(0, index - 300);
   const window = text.slice(from, index + length + 300);
   const at = index - from;
-  const start = Math.max(window.lastIndexOf('. ', at), window.lastIndexOf('! ', at), window.lastIndexOf('? ', at), -1) + 1;
-  const ends = ['. ', '! ', '? '].map((stop) => window.indexOf(stop, at + length)).filter((end) => end >= 0);
+  // A line of a list is a sentence of its own ("- Bring 80 juice next market\n- New card reader"), on one line or not.
+  const start = Math.max(...['. ', '! ', '? ', '\n', ' - '].map((stop) => window.lastIndexOf(stop, at)), -1) + 1;
+  const ends = ['. ', '! ', '? ', '\n', ' - '].map((stop) => window.indexOf(stop, at + length)).filter((end) => end >= 0);
   const end = ends.length > 0 ? Math.min(...ends) : window.length;
   const before = window.slice(start, at).trim().split(/\s+/).slice(-6).join(' ');
   const after = window.slice(at + length, end).trim().split(/\s+/).slice(0, 6).join(' ');
@@ -939,9 +1008,22 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text))
       // amounts far apart ("£145 plus VAT" is no earlier price of a £3.30 coffee).
       (kind !== 'number' || (likeNumber(v.value, r.value) && unitOf(v.value) === unit)) &&
       (kind !== 'money' || nearAmount(v.value, r.value)) &&
+      (kind !== 'time' || !sameClock(v.value, r.value)) &&
       !nearCue(text, v.index, v.value.length) &&
       ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => !claimed.has(word) && about.has(word))),
   );
+}
+
+/** Whether two times are one time said two ways ("4pm", "4:00", "16:00"); a time without am or pm may be either. */
+function sameClock(a: string, b: string): boolean {
+  const read = (time: string) => {
+    const m = /^([012]?\d)(?:[:.]([0-5]\d))?\s?([ap])?/i.exec(time.trim());
+    return m ? { hour: Number(m[1]), minute: Number(m[2] ?? 0), half: m[3]?.toLowerCase() } : undefined;
+  };
+  const [x, y] = [read(a), read(b)];
+  if (!x || !y || x.minute !== y.minute) return false;
+  const hours = (t: { hour: number; half?: string | undefined }) => (t.half ? [(t.hour % 12) + (t.half === 'p' ? 12 : 0)] : [t.hour % 24, (t.hour % 12) + 12]);
+  return hours(x).some((h) => hours(y).includes(h));
 }
 
 /** The marker of a line stating retired values: what each became and since when, or that it was marked wrong or outdated. */
@@ -975,7 +1057,10 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     if (group.every((r) => r.loose)) return phrase;
     return `${several && was ? `${was} → ` : ''}${phrase}, from ${day(group[0]!)}`;
   });
-  return later.length > 0 ? `(later: ${[...new Set(later)].join('; ')})` : `(superseded on ${day(all[0]!)})`;
+  // "Kestrel RF" says "Kestrel" already.
+  const distinct = [...new Map(later.map((phrase) => [phrase.toLowerCase(), phrase])).values()];
+  const phrases = distinct.filter((phrase) => !distinct.some((other) => other.length > phrase.length && new RegExp(`(?<![\\p{L}\\p{N}£$€.,])${escape(phrase)}(?![\\p{L}\\p{N}]|[.,]\\d)`, 'iu').test(other)));
+  return phrases.length > 0 ? `(later: ${phrases.join('; ')})` : `(superseded on ${day(all[0]!)})`;
 }
 
 /**

@@ -844,3 +844,69 @@ describe('stop 51: someone ill and who does it instead, a time agreed, a time wr
     expect(changesSaid([record('k4', 'The dose went up to 2.50 ml a day.', '2025-06-05T10:00:00Z')]).map((v) => v.value)).not.toContain('2.50');
   });
 });
+
+describe('stop 52: an acknowledgement is no name, a count restated is no change, a list line is a sentence', () => {
+  it('reads who replaced whom past an assistant\'s label, a place a firm is from, a cancellation and an aside', () => {
+    expect(namesReplaced('Updated: the boiler service is now with Pennant Heating, booked for Friday; Ashworth cancelled.')).toEqual([{ replaced: 'Ashworth', by: 'Pennant Heating' }]);
+    expect(namesReplaced('Got a quote from Pennant Heating, out of Leeds. I have cancelled Ashworth, Pennant are doing it now.')).toEqual([{ replaced: 'Ashworth', by: 'Pennant' }]);
+    expect(namesReplaced('Switched: the van is now the Transit Custom (cheaper, signed off by Omar) instead of the Vivaro.')).toEqual([{ replaced: 'Vivaro', by: 'Transit Custom' }]);
+  });
+
+  it('takes no pronoun, acronym or change of working life for a name replaced', () => {
+    expect(namesReplaced('Someone left the back gate open again. Only lock it if you are last out.')).toEqual([]);
+    expect(namesReplaced("Priya's left the firm. new address from now on, and no VAT needed.")).toEqual([]);
+    expect(namesReplaced("Rosa's gone freelance. Tom will do it now.")).toEqual([]);
+  });
+
+  it('reads no change in a work shift, in "3 new briefs", in a count restated in brackets or across lines of a list', () => {
+    const at = '2026-03-10T10:00:00Z';
+    expect(changesSaid([record('s1', 'Rota: 2:00–4:00pm stall shift 2, Ana and Joe', at)])).toEqual([]);
+    expect(changesSaid([record('s2', 'The agency sent 3 new briefs, about 5,000 words.', at)])).toEqual([]);
+    expect(changesSaid([record('s3', 'The café order is now 15 trays (180 muffins).', at)]).map((r) => r.value)).toEqual(['15 trays']);
+    expect(changesSaid([record('s4', 'Plan:\n- Take 60 scarves to the fair\n- New banner ordered', at)])).toEqual([]);
+    expect(changesSaid([record('s5', 'Plan: - Take 60 scarves to the fair - New banner ordered', at)])).toEqual([]);
+    // Still a change, said so.
+    expect(changesSaid([record('s6', 'The quiz has shifted to 8pm.', at)]).map((r) => r.value)).toEqual(['8pm']);
+  });
+
+  it('marks no line with a time it already says another way, and says a new value once', () => {
+    const changes = changesSaid([record('q2', 'Quiz doors now open at 4:00.', '2026-03-10T10:00:00Z')]);
+    expect(retiredIn(record('q1', 'Quiz doors open at 4pm, bring a pen.', '2026-03-01T10:00:00Z'), changes)).toEqual([]);
+    expect(retiredMarker(retiredIn(record('q0', 'Quiz doors open at 6pm, bring a pen.', '2026-03-01T10:00:00Z'), changes))).toBe('(later: 4:00)');
+    const loose = (itemId: string, now: string): RetiredValue => ({ itemId, records: [itemId], value: now, reason: 'later', at: '2026-03-10T10:00:00Z', now, loose: true });
+    expect(retiredMarker([loose('a', 'Kestrel'), loose('b', 'Kestrel Radio')])).toBe('(later: Kestrel Radio)');
+    expect(retiredMarker([loose('a', '19 April'), loose('b', '19 APRIL')])).toBe('(later: 19 APRIL)');
+    expect(retiredMarker([loose('a', '£4'), loose('b', '£4,500')])).toBe('(later: £4; £4,500)');
+  });
+});
+
+describe('stop 52: a part ended in one record and taken in one of the next', () => {
+  const day = (d: number, h = 10) => `2026-04-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00Z`;
+  it('pairs a name ended with the one a record of the next two days brings in its place', () => {
+    const changes = changesSaid([
+      record('p1', 'Bad news: Halden Joinery have pulled out, their workshop flooded.', day(3)),
+      record('p2', 'Managed to get Crossways Carpentry for the same week.', day(4)),
+    ]);
+    expect(changes.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Halden Joinery', 'Crossways Carpentry']]);
+    const marked = retiredMarker(retiredIn(record('p0', 'Halden Joinery booked for the shelving, week of the 20th.', day(1)), changes));
+    expect(marked).toBe('(later: Crossways Carpentry)');
+  });
+
+  it('reads "instead" in the later record, but not someone covering something else, nor a record days later', () => {
+    const backOrdered = changesSaid([
+      record('b1', 'The shop says the Kalmar is back-ordered until spring.', day(3)),
+      record('b2', 'Get the Orsa lamp instead, it is brighter anyway.', day(3, 12)),
+    ]);
+    expect(backOrdered.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Kalmar', 'Orsa']]);
+    const covering = changesSaid([
+      record('c1', "Lena's pulled out of the flat share.", day(3)),
+      record('c2', 'Omar is covering her half of the rent for May.', day(4)),
+    ]);
+    expect(covering.filter((r) => r.replaces)).toEqual([]);
+    const late = changesSaid([
+      record('l1', 'Halden Joinery have pulled out.', day(3)),
+      record('l2', 'Managed to get Crossways Carpentry in the end.', day(9)),
+    ]);
+    expect(late.filter((r) => r.replaces)).toEqual([]);
+  });
+});
