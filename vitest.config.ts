@@ -38,7 +38,7 @@ const localStackLane = process.env.MEMORY_TEST_LANE === 'localstack';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/fresh-modules.ts', 'test/support/quiet-logs.ts'],
+    setupFiles: ['test/support/fresh-modules.ts', 'test/support/quiet-logs.ts', 'test/support/yield-between-tests.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 180_000,
