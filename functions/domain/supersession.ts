@@ -806,7 +806,6 @@ function fitsAsReplacement(old: string, by: string | undefined): boolean {
 
 /** The names and colours a record says ended ("Bronwen's retiring", "out of maroon", "I've cancelled Hollis"), each once. */
 function namesEnded(text: string): { value: string; index: number; colour: boolean; thing?: string }[] {
-  const lowerCase = lowerCaseChat(text);
   const ended: { value: string; index: number; colour: boolean; thing?: string }[] = [];
   const add = (value: string, index: number, colour: boolean, thing?: string) => {
     if (!ended.some((e) => e.value.toLowerCase() === value.toLowerCase())) ended.push({ value, index, colour, ...(thing ? { thing } : {}) });
