@@ -116,9 +116,11 @@ export interface RankingTuning {
   readonly variantWeight: number;
   /** How much a question about how things began ("originally", "at first") lifts what was said in the first weeks. */
   readonly earliestLift: number;
+  /** Greetings and sign-offs ("heyyy", "yo", "night!") count as no content word. */
+  readonly greetings: boolean;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5 };
+export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5, greetings: true };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -240,10 +242,17 @@ function termsOfSpeaker(speaker: string | undefined): ReadonlySet<string> {
   return terms;
 }
 
+/** Stems that open or close a chat and say nothing else ("heyyy", "yo", "ttyl", "night"). */
+const GREETING_STEMS = new Set('hi hey heya hiya hello yo sup morn night ttyl bye lol haha hah ok okay'.split(' '));
+/** A greeting's stem, stretched letters read once ("heyyy", "hiii"). */
+export function isGreeting(term: string): boolean {
+  return GREETING_STEMS.has(term) || GREETING_STEMS.has(term.replace(/(\p{L})\1+/gu, '$1'));
+}
+
 /** Units with almost no content words besides their speaker's name ("Hi again.", "ok") rank lower whatever matched them. */
-export function informationContent(unit: { terms: string; speaker?: string }): number {
+export function informationContent(unit: { terms: string; speaker?: string }, greetings = true): number {
   const own = termsOfSpeaker(unit.speaker);
-  const distinct = new Set((unit.terms ? unit.terms.split(' ') : []).filter((t) => !own.has(t))).size;
+  const distinct = new Set((unit.terms ? unit.terms.split(' ') : []).filter((t) => !own.has(t) && !(greetings && isGreeting(t)))).size;
   // Nothing but stop words ("ok", "sure thing"): nothing a question can be about.
   if (distinct === 0) return 0;
   return Math.min(1, (distinct + 2) / 5);
@@ -553,7 +562,7 @@ export class UnitIndex {
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
       const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]);
-      const content = tuning.contentWeight ? informationContent(unit) : Math.min(1, informationContent(unit) * 1e9);
+      const content = tuning.contentWeight ? informationContent(unit, tuning.greetings) : Math.min(1, informationContent(unit, tuning.greetings) * 1e9);
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
 

@@ -297,6 +297,30 @@ describe('ranking', () => {
   });
 });
 
+describe('greetings carry no content', () => {
+  it('reads a stretched greeting as a greeting, and a line of greetings as saying nothing', () => {
+    expect(informationContent({ terms: 'heyyy' })).toBe(0);
+    expect(informationContent({ terms: 'hiii yo' })).toBe(0);
+    expect(informationContent({ terms: 'night' })).toBe(0);
+    expect(informationContent({ terms: 'heyyy' }, false)).toBeGreaterThan(0);
+    // A greeting beside something said keeps what was said.
+    expect(informationContent({ terms: 'hey dentist tuesday' })).toBe(informationContent({ terms: 'dentist tuesday' }));
+  });
+
+  it("ranks what a person said about the subject above that person's hellos", () => {
+    const index = indexOf([
+      record('D1:1', 'heyyy how r u', '2023-03-01T10:00:00Z', 'Marisol'),
+      record('D2:1', 'yo', '2023-03-08T10:00:00Z', 'Marisol'),
+      record('D2:2', 'hiii', '2023-03-08T10:01:00Z', 'Marisol'),
+      record('D2:5', 'Tomas passed his driving test on the second go', '2023-03-08T10:09:00Z', 'Marisol'),
+    ]);
+    const ids = index.search({ query: "How did Marisol's nephew get on?", now: NOW }).ranked.map((r) => r.unit.id);
+    expect(ids).not.toContain('D1:1');
+    expect(ids).not.toContain('D2:1');
+    expect(ids).not.toContain('D2:2');
+  });
+});
+
 describe('recall rendering', () => {
   const ranked = (units: IndexUnit[]) => units.map((unit, i) => ({ unit: withTerms(unit), score: 1 / (i + 1) }));
 
