@@ -370,7 +370,10 @@ const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to b
 /** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
 const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
 /** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
-const SAID_INSTEAD = /(?<![\p{L}\p{N}])([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?:\s(\p{L}+))?,?\s(?:not|instead of|rather than)\s(?:the\s)?([£$€]?\d[\d.,:]*(?:\s?[ap]m)?)(?![\d])(?:\s(\p{L}+))?/giu;
+const SAID_INSTEAD = new RegExp(
+  `(?<![\\p{L}\\p{N}])([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?=\\s(?:[\\p{L}\\p{N}]+\\s)?\\p{L}{3,}))(?:\\s(\\p{L}+|\\p{Lu}+\\d+\\s\\p{L}+))?,?\\s(?:not|instead of|rather than)\\s(?:the\\s)?([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?![\\p{L}]))(?![\\d])(?:\\s(\\p{L}+))?`,
+  'giu',
+);
 /** Other values of its kind a change keeps beside its new one, at most. */
 const MAX_BESIDES = 8;
 /** Changes said by records read per block, at most. */
@@ -397,6 +400,8 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   // A day written as 2026-03-21 is the service's own: the day a summary's clause was said, or a day read beside
   // the words that said it ("21 March (2026-03-21)"); the words are the value.
   for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) taken.push([m.index!, m.index! + m[0].length]);
+  // A number after "#" names a thing ("ticket #1047", "order #1066"); many are open at once, and none replaces another.
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])#\s?\d+/gu)) taken.push([m.index!, m.index! + m[0].length]);
   for (const [kind, pattern] of SHAPES) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
       // A number at the end of a sentence ends there ("code to 2086. only share it here" is no count of "only").
@@ -737,7 +742,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
@@ -747,9 +752,9 @@ const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
 const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of|managed to (?:get|book|find))\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
 /** "Agata is taking over", "Nadia's stepping in". */
-const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:over|in)(?![\p{L}])/iu;
+const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -758,10 +763,12 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
+/** A person who opens a sentence and hurt themselves in it ("Rufus came off his bike and broke his wrist"): out of their part. */
+const HURT = /^[^.!?\n]{0,50}?(?<![\p{L}])(?:broke|broken|fractured|sprained|injured|hurt|did|done)\s+(?:his|her|their)\s+(?:wrist|arm|leg|ankle|foot|hand|back|hip|knee|collarbone|shoulder|neck|elbow)(?![\p{L}])/iu;
 const behind = (text: string, at: number) => text.slice(Math.max(0, at - NEAR), at);
 
 /** The name or colour that starts a place in a text, if one does. */
@@ -828,7 +835,8 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
     // "a firm out of Truro" says where it is from, not that it ran out.
-    if (ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+    const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n]\s*)$/u.test(behind(text, at));
+    if (hurt || ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
@@ -941,8 +949,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
 function namesOld(text: string, r: RetiredValue): boolean {
   const old = r.replaces!;
   if (holds(text, r.value)) return false;
-  // A value ("3 laps", "£85") is named however it is cased.
-  if (/\d/.test(old)) return holds(text, old);
+  // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
+  if (/\d/.test(old) || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);

@@ -1259,6 +1259,12 @@ describe('chat: news, errands taken over and plans said without articles', () =>
     expect(fact('order number', { content: 'the order 417 times was a joke', speaker: 'Rui' })).toEqual([]);
   });
 
+  it('reads "order #1047" in a shop’s log as naming one order, and "order number: 5531" as the author’s order', () => {
+    expect(fact('order number', { content: 'Hi Kwame — order #1047: the coastal chart, oak frame.', role: 'assistant' })).toEqual([]);
+    expect(fact('ticket number', { content: 'Ticket #1047. Has it shipped yet?', speaker: 'Kwame' })).toEqual([]);
+    expect(fact('order number', { content: 'order number: 5531', speaker: 'Rui' })).toEqual([expect.objectContaining({ value: '5531' })]);
+  });
+
   it('reads chat’s "tues", "weds" and "thur" as the weekdays they are', () => {
     expect(resolveDate('pick up the cake tues morning', AT, true)).toEqual({ iso: '2026-05-12', text: 'tues morning' });
     expect(resolveDate('weds at 5', AT, true)?.iso).toBe('2026-05-13');

@@ -910,3 +910,43 @@ describe('stop 52: a part ended in one record and taken in one of the next', () 
     expect(late.filter((r) => r.replaces)).toEqual([]);
   });
 });
+
+describe('stop 53: a number after "#" names a thing', () => {
+  it('reads no new value in an order or ticket number', () => {
+    expect(changesSaid([record('c3', 'Rufus framing #1066 today, new courier booked.', '2026-03-11T10:00:00Z')])).toEqual([]);
+    expect(changesSaid([record('c4', 'Ticket #1047: the frame is now black.', '2026-03-11T10:00:00Z')]).map((r) => r.value)).not.toContain('1047');
+  });
+});
+
+describe('stop 53: a part taken over "it", and leave begun', () => {
+  it('reads who takes a part over when the part is said as "it"', () => {
+    expect(namesReplaced("Sad news, Ingrid's stepping down as alto lead. Pilar Esteve is taking it over from her, starting this week.")).toEqual([{ replaced: 'Ingrid', by: 'Pilar Esteve' }]);
+  });
+
+  it('reads leave begun as a part ended, and who takes it on "from next week"', () => {
+    expect(namesReplaced("Gwen's starting maternity leave early, so from next week I'm with Marcus Thale, same clinic.")).toEqual([{ replaced: 'Gwen', by: 'Marcus Thale' }]);
+    // Leave said of someone with nobody in their place names no replacement.
+    expect(namesReplaced("Gwen's starting maternity leave in June. Lovely news.")).toEqual([]);
+  });
+});
+
+describe('stop 53: a count in words said instead of another', () => {
+  it('marks the earlier count, in words or digits, with the one said instead', () => {
+    const changes = changesSaid([record('t2', 'Could I change my order to three A3 prints instead of two? My sister wants one.', '2026-03-10T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('t1', 'I have just ordered two A3 prints of the town plan.', '2026-03-01T10:00:00Z'), changes))).toBe('(later: three A3 prints)');
+    expect(retiredIn(record('t0', 'Two A4 prints went out last week.', '2026-03-01T10:00:00Z'), changes)).toEqual([]);
+    const laps = changesSaid([record('l2', 'Warm-up is 2 laps not 3 from now on.', '2026-03-10T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('l1', 'Warm-up: 3 laps then stretches.', '2026-03-01T10:00:00Z'), laps))).toBe('(later: 2 laps)');
+    // A word that only holds a number is none ("often not").
+    expect(changesSaid([record('o1', 'We often not go there, it is far.', '2026-03-10T10:00:00Z')])).toEqual([]);
+  });
+});
+
+describe('stop 53: a part ended by an adverb, or by an injury', () => {
+  it('reads "obviously can\'t do it" and a fall that broke a wrist as a part ended, with who took it', () => {
+    expect(namesReplaced("Decisions: we're moving. Lorcan obviously can't do it, but he's found Beatrix Onwuka to cover.")).toEqual([{ replaced: 'Lorcan', by: 'Beatrix Onwuka' }]);
+    expect(namesReplaced("Rufus came off his bike at the weekend and broke his wrist. He's out for six weeks. Ottilie Marsh is taking over framing from today.")).toEqual([{ replaced: 'Rufus', by: 'Ottilie Marsh' }]);
+    // Someone named inside the sentence, not its subject, is not the one hurt.
+    expect(namesReplaced("I told Rufus the dog broke her leg. Ottilie Marsh is taking over walks.")).toEqual([]);
+  });
+});

@@ -66,9 +66,13 @@ const REFERENCE_OF = `(?:(${'replacement|new|original|exchange|deposit|booking|c
   .split('|')
   .map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`)
   .join('|')}) )?`;
-/** A reference's value: a code with a digit in it, or a number read in groups. */
+/**
+ * A reference's value: a code with a digit in it, or a number read in groups. A short number is a reference
+ * when said as one ("order number 1047", "booking no. 412"); written straight after its label ("order #1047",
+ * "Ticket #1047.") it names one order among many, as a shop's log does.
+ */
 const REFERENCE = new RegExp(
-  `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?:( [Nn]umber| [Nn]o[.\\u2024]?| I[Dd]| #)|(?: [Cc]ode| [Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}|(?<=(?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd]|#)(?: is| was|:)? ?#?)\\d{3,4}))(?![\\p{L}\\p{N}])`,
+  `\\b${REFERENCE_OF}(${REFERENCE_LABEL.split('|').map((w) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`).join('|')})(?:( [Nn]umber| [Nn]o[.\\u2024]?| I[Dd]| #)|(?: [Cc]ode| [Rr]ef))?(?: is| was|:)? ?#?((?=[A-Z0-9-]*\\d)(?:[A-Z]{1,6}-?\\d[A-Z0-9-]{2,}|\\d{5,}|(?:\\d[A-Z] )?\\d{3,5}(?: \\d{3,5}){1,6}|(?<=(?:[Nn]umber|[Nn]o[.\\u2024]?|I[Dd])(?: is| was|:)? ?#?|(?: is| was|:) ?#)\\d{3,4}))(?![\\p{L}\\p{N}])`,
   'gu',
 );
 /** Any code said as a thing's ID or number: "Workspace ID is TW-88120", "our site code: LDN-04". */
