@@ -60,6 +60,11 @@ export interface RetiredValue {
   readonly replaces?: string;
   /** With `replaces`, a colour: the thing it was the colour of ("red harness"), when the record said it. */
   readonly replacesThing?: string;
+  /**
+   * `later`, read from a record that calls a thing off ("they've called off the x-ray service visit", "the extra
+   * Sunday rehearsal is off"): `about` are the thing's words, and a line said before it that names the thing is marked.
+   */
+  readonly calledOff?: boolean;
   /** An amount taken as the same one wherever it is said per this unit ("£40 a session"; not "raised £40"). */
   readonly per?: string;
   /**
@@ -244,6 +249,7 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
   if (r.replaces) return namesOld(text, r);
+  if (r.calledOff) return namesThing(text, r.about ?? []);
   if (r.loose) return nearSameKind(text, r);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
@@ -374,6 +380,55 @@ const SAID_INSTEAD = new RegExp(
   `(?<![\\p{L}\\p{N}])([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?=\\s(?:[\\p{L}\\p{N}]+\\s)?\\p{L}{3,}))(?:\\s(\\p{L}+|\\p{Lu}+\\d+\\s\\p{L}+))?,?\\s(?:not|instead of|rather than)\\s(?:the\\s)?([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?![\\p{L}]))(?![\\d])(?:\\s(\\p{L}+))?`,
   'giu',
 );
+const MONTH_LIST = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_NAMES = new Set(MONTH_LIST);
+/**
+ * The day a date said as a bare ordinal was on, beside the new date it gave way to ("6 May, not the 29th"): a date
+ * moved by less than a month, so a later day of the month than the new one was in the month before ("29 April").
+ */
+function dayOfOtherMonth(day: number, newDay: number, month: string): string {
+  const index = MONTH_LIST.indexOf(month.toLowerCase());
+  const name = MONTH_LIST[day > newDay ? (index + 11) % 12 : index]!;
+  return `${day} ${name[0]!.toUpperCase()}${name.slice(1)}`;
+}
+
+/** What a line naming a thing called off is marked with. */
+const CALLED_OFF_MARK = 'cancelled';
+const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
+/** A thing of two to four words, ending where the clause does. */
+const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
+const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
+const CALLED_OFF = new RegExp(
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}]))`,
+  'giu',
+);
+/** Words in a sentence that make a calling off only a possibility or a question. */
+const NOT_YET_OFF = /(?<![\p{L}])(?:if|might|may|could|unless|whether|maybe|perhaps|should|would|not|never|\p{L}+n['’]t|cannot|nearly|almost)(?![\p{L}])|\?/iu;
+/** Words of a thing called off that name nothing particular. */
+const THING_STOP = new Set(['the', 'a', 'an', 'whole', 'entire', 'rest', 'of', 'it', 'thing', 'plan', 'plans', 'idea', 'one', 'usual', 'big', 'little']);
+
+/** The things a text says were called off, each as its words (lower case), when it names one by two words at least. */
+function thingsCalledOff(text: string): string[][] {
+  const out: string[][] = [];
+  for (const sentence of sentencesOf(text)) {
+    for (const m of sentence.text.matchAll(CALLED_OFF)) {
+      if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length))) continue;
+      const words = (m[1] ?? m[2] ?? '').toLowerCase().split(/\s+/).filter((word) => !THING_STOP.has(word));
+      if (words.length >= 2 && !out.some((other) => other.join(' ') === words.join(' '))) out.push(words);
+    }
+  }
+  return out;
+}
+
+/** Whether a line names a thing: every one of its words in one sentence, or two of them side by side. */
+function namesThing(text: string, words: readonly string[]): boolean {
+  if (words.length < 2) return false;
+  const word = (w: string) => `${escape(w).replace(/-/g, '[- ]?')}(?:s|es)?`;
+  const pairs = words.slice(1).map((w, i) => new RegExp(`(?<![\\p{L}])${word(words[i]!)}\\s+${word(w)}(?![\\p{L}])`, 'iu'));
+  if (pairs.some((pair) => pair.test(text))) return true;
+  return sentencesOf(text).some((sentence) => words.every((w) => new RegExp(`(?<![\\p{L}])${word(w)}(?![\\p{L}])`, 'iu').test(sentence.text)));
+}
+
 /** Other values of its kind a change keeps beside its new one, at most. */
 const MAX_BESIDES = 8;
 /** Changes said by records read per block, at most. */
@@ -512,10 +567,19 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
       const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       const by = unitWord ? `${now} ${unitWord}` : now!;
-      const replaced = m[4] && unitWord && m[4].toLowerCase().startsWith(unitWord.toLowerCase().slice(0, 3)) ? `${was} ${m[4]}` : unitWord ? `${was} ${unitWord}` : was!;
+      const ordinalDay = /^(?:st|nd|rd|th)(?![\p{L}])/u.test(unit.text.slice(m.index! + m[0].length)) || /^(?:st|nd|rd|th)$/i.test(m[4] ?? '');
+      const replaced =
+        unitWord && ordinalDay && MONTH_NAMES.has(unitWord.toLowerCase())
+          ? dayOfOtherMonth(Number(was), Number(now), unitWord)
+          : m[4] && unitWord && m[4].toLowerCase().startsWith(unitWord.toLowerCase().slice(0, 3)) ? `${was} ${m[4]}` : unitWord ? `${was} ${unitWord}` : was!;
       // A bare number ("12 not 14") could be any number a line says: only an amount, a time or a count with its unit.
       if (replaced.toLowerCase() === by.toLowerCase() || /^\d[\d.,]*$/.test(replaced)) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced });
+      if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+    // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
+    for (const thing of CALLED_OFF_CUE.test(unit.text) ? thingsCalledOff(unit.text) : []) {
+      out.push({ itemId: `said:${unit.id}:off:${thing.join(' ')}`, records: [unit.id], value: CALLED_OFF_MARK, reason: 'later', at: unit.at, now: CALLED_OFF_MARK, about: thing, loose: true, calledOff: true });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
@@ -708,7 +772,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
   const valuesOf = new Map<string, ReturnType<typeof valuesIn>>();
   const values = (unit: (typeof records)[number]) => valuesOf.get(unit.id) ?? valuesOf.set(unit.id, valuesIn(unit.text)).get(unit.id)!;
   for (const r of changes) {
-    if (r.replaces || !r.loose) continue;
+    if (r.replaces || r.calledOff || !r.loose) continue;
     // An amount only per the same unit as the new one ("£145 a night" for "£160 a night"): a conversation about
     // money says many amounts near the same words.
     const per = perUnitAfter(textOf.get(r.records[0]!) ?? '', r.value);

@@ -950,3 +950,35 @@ describe('stop 53: a part ended by an adverb, or by an injury', () => {
     expect(namesReplaced("I told Rufus the dog broke her leg. Ottilie Marsh is taking over walks.")).toEqual([]);
   });
 });
+
+describe('stop 53: a date said instead of a bare ordinal', () => {
+  it('reads "6 May, not the 29th" as the 29th of the month before', () => {
+    const changes = changesSaid([record('f2', "Freya's placement now starts Tuesday 6 May, not the 29th. Same days.", '2026-04-20T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('f1', 'Freya starts her placement Tuesday 29 April (2026-04-29).', '2026-04-02T10:00:00Z'), changes))).toBe('(later: 6 May)');
+    const later = changesSaid([record('g2', 'The fair is on 20 June, not the 13th.', '2026-05-20T10:00:00Z')]);
+    expect(retiredMarker(retiredIn(record('g1', 'Fair booked for 13 June.', '2026-05-02T10:00:00Z'), later))).toBe('(later: 20 June)');
+  });
+});
+
+describe('stop 53: a thing called off', () => {
+  const at = '2026-04-20T10:00:00Z';
+  const before = '2026-04-02T10:00:00Z';
+  it('marks lines said before that name the thing, by its words in one sentence or two side by side', () => {
+    const visit = changesSaid([record('c2', "Radiolux rang. They've called off the x-ray service visit and will ring when they have cover.", at)]);
+    expect(retiredMarker(retiredIn(record('c1', 'Logged: Radiolux x-ray service Tuesday 22nd, 9:30.', before), visit))).toBe('(later: cancelled)');
+    expect(retiredIn(record('c0', 'X-ray of the spaniel looked fine.', before), visit)).toEqual([]);
+    const rehearsal = changesSaid([record('r2', 'Gareth rang. The hall double-booked, so the extra Sunday rehearsal is off.', at)]);
+    expect(retiredMarker(retiredIn(record('r1', 'Gareth wants an extra rehearsal on Sunday 5 October, 2-5pm.', before), rehearsal))).toBe('(later: cancelled)');
+    expect(retiredIn(record('r0', 'Thursday rehearsal ran late again.', before), rehearsal)).toEqual([]);
+    // Said after it was called off: not marked.
+    expect(retiredIn(record('r3', 'Extra Sunday rehearsal: nobody minded it going.', '2026-04-21T10:00:00Z'), rehearsal)).toEqual([]);
+  });
+
+  it('reads no calling off that is only possible, asked, denied, or of a thing of one word', () => {
+    expect(changesSaid([record('p1', 'If it rains the garden party is off.', at)])).toEqual([]);
+    expect(changesSaid([record('p2', 'Is the garden party off?', at)])).toEqual([]);
+    expect(changesSaid([record('p3', "They haven't called off the garden party.", at)])).toEqual([]);
+    expect(changesSaid([record('p4', 'The party is off.', at)])).toEqual([]);
+    expect(changesSaid([record('p5', 'We might call off the garden party.', at)])).toEqual([]);
+  });
+});
