@@ -410,7 +410,8 @@ const THING_STOP = new Set(['the', 'a', 'an', 'whole', 'entire', 'rest', 'of', '
 /** The things a text says were called off, each as its words (lower case), when it names one by two words at least. */
 function thingsCalledOff(text: string): string[][] {
   const out: string[][] = [];
-  for (const sentence of sentencesOf(text)) {
+  // A day the service anchored beside the words that said it ("the extra Sunday (2025-10-05) rehearsal") is no word of the thing.
+  for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
     for (const m of sentence.text.matchAll(CALLED_OFF)) {
       if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length))) continue;
       const words = (m[1] ?? m[2] ?? '').toLowerCase().split(/\s+/).filter((word) => !THING_STOP.has(word));

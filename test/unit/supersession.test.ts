@@ -970,6 +970,9 @@ describe('stop 53: a thing called off', () => {
     const rehearsal = changesSaid([record('r2', 'Gareth rang. The hall double-booked, so the extra Sunday rehearsal is off.', at)]);
     expect(retiredMarker(retiredIn(record('r1', 'Gareth wants an extra rehearsal on Sunday 5 October, 2-5pm.', before), rehearsal))).toBe('(later: cancelled)');
     expect(retiredIn(record('r0', 'Thursday rehearsal ran late again.', before), rehearsal)).toEqual([]);
+    // The day the service anchors beside a weekday is no word of the thing.
+    const anchored = changesSaid([record('r4', 'So the extra Sunday (2026-04-26) rehearsal is off.', at)]);
+    expect(retiredMarker(retiredIn(record('r1', 'Gareth wants an extra rehearsal on Sunday 5 October, 2-5pm.', before), anchored))).toBe('(later: cancelled)');
     // Said after it was called off: not marked.
     expect(retiredIn(record('r3', 'Extra Sunday rehearsal: nobody minded it going.', '2026-04-21T10:00:00Z'), rehearsal)).toEqual([]);
   });
