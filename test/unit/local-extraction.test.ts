@@ -1259,6 +1259,12 @@ describe('chat: news, errands taken over and plans said without articles', () =>
     expect(fact('order number', { content: 'the order 417 times was a joke', speaker: 'Rui' })).toEqual([]);
   });
 
+  it('dates nothing by "now" alone: a value said to hold now is current, not a thing on today', () => {
+    expect(fact('date', { content: 'Also the budget is 40 pounds a head now, not 35.', speaker: 'Rui' })).toEqual([]);
+    expect(fact('date', { content: 'the venue is the Old Mill now', speaker: 'Rui' })).toEqual([]);
+    expect(fact('date', { content: 'the tasting is on friday the 15th', speaker: 'Rui' })).toEqual([expect.objectContaining({ subject: 'tasting' })]);
+  });
+
   it('reads "order #1047" in a shop’s log as naming one order, and "order number: 5531" as the author’s order', () => {
     expect(fact('order number', { content: 'Hi Kwame — order #1047: the coastal chart, oak frame.', role: 'assistant' })).toEqual([]);
     expect(fact('ticket number', { content: 'Ticket #1047. Has it shipped yet?', speaker: 'Kwame' })).toEqual([]);

@@ -896,6 +896,8 @@ function datedThing(sentence: string, timestamp: string, previous: (subject: str
     }
     // "freeze is now mon the 18th", "on fri the 15th at 9:40": the day of the month says which day, as for an appointment.
     const date = resolveDate(pattern === APPOINTMENT ? match[2]! : day(match[2]!.replace(/^(?:(?:on|for|now)\s+)+/i, '')), timestamp, true);
+    // "the budget is 40 pounds a head now": "now" says the value is current, not that the thing is dated today.
+    if (date && /^(?:right\s+)?now$/i.test(date.text.trim())) continue;
     // "the tasting got pushed to thurs" when it was next tuesday: put off, so the Thursday after it.
     if (date && known && date.iso <= known && /\b(?:pushed|postponed|put off|bumped back|delayed)\b/i.test(sentence) && /^(?:mon|tue|wed|thu|fri|sat|sun)/i.test(date.text.replace(/^(?:on|to|for)\s+/i, ''))) {
       const later = new Date(`${date.iso}T00:00:00Z`);
