@@ -589,6 +589,12 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
   }
+  // A list's line given another value by a later list that says it is updated ("CD audit: Tobias" … "Updated April jobs: - CD audit: Ilse").
+  for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? listLinesChanged(units) : []) {
+    if (out.some((r) => r.replaces === replaced)) continue;
+    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
+    if (out.length >= MAX_CHANGES_SAID) break;
+  }
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
     if (out.some((r) => r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
@@ -949,6 +955,37 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
   return out;
 }
 
+/** A line of a list: a label of two to five words, a colon, and a short value, up to the end of the line or item. */
+const LIST_LINE = /(?:^|\n|\s[-•*]\s|;\s*|:\s+(?=[-•*]\s))\s*(?:[-•*]\s*)?(\p{L}[\p{L}'’-]*(?:[ \t]+[\p{L}'’-]+){1,4}):[ \t]*([^\n;:]{1,40}?)[ \t]*(?=$|\n|;|\s[-•*]\s)/gu;
+/** The label and value of each list line of a text. */
+function listLines(text: string): { label: string; said: string; value: string }[] {
+  return [...text.matchAll(LIST_LINE)].map((m) => ({ label: m[1]!.toLowerCase(), said: m[1]!, value: m[2]!.trim() })).filter((line) => line.value.split(/\s+/).length <= 5 && /\p{L}|\d/u.test(line.value));
+}
+
+/**
+ * A list line that a later list, said to be updated ("Updated April jobs: … - CD audit: Ilse"), gives another value:
+ * the earlier line as said ("CD audit: Tobias") is what was replaced, the later one what replaced it. Only labels of
+ * two words or more ("stock take", not "Venue"), so that one event's "Time:" never replaces another's.
+ */
+function listLinesChanged(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
+  const records = units.filter((unit) => unit.kind === 'record' && unit.at).sort((a, b) => a.at!.localeCompare(b.at!));
+  const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
+  records.forEach((unit, i) => {
+    if (!/\b(?:updated?|changed?|new|now|instead|revised|amended|corrected|swapped|switched)\b/i.test(unit.text)) return;
+    const lines = listLines(unit.text);
+    if (lines.length === 0) return;
+    for (const earlier of records.slice(0, i)) {
+      for (const was of listLines(earlier.text)) {
+        const now = lines.find((line) => line.label === was.label);
+        if (!now || now.value.toLowerCase() === was.value.toLowerCase()) continue;
+        const replaced = `${was.said}: ${was.value}`;
+        if (!out.some((o) => o.replaced.toLowerCase() === replaced.toLowerCase())) out.push({ unit, replaced, by: `${now.said}: ${now.value}` });
+      }
+    }
+  });
+  return out;
+}
+
 /** "out of" said of where something is from ("Kestrel RF, out of Truro", "a firm based out of Leeds"). */
 const FROM_PLACE = /(?:,|(?<![\p{L}])(?:based|operating|working|runs?|running|comes?|coming|flies|flying|drives?|driving))\s+out of\s+(?:the\s+)?$/iu;
 /** Capitals alone: an acronym ("VAT", "BBC"). */
@@ -1015,7 +1052,8 @@ function namesOld(text: string, r: RetiredValue): boolean {
   const old = r.replaces!;
   if (holds(text, r.value)) return false;
   // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
-  if (/\d/.test(old) || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
+  // So is a list's line ("CD audit: Tobias").
+  if (/\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);

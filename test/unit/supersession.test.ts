@@ -985,3 +985,20 @@ describe('stop 53: a thing called off', () => {
     expect(changesSaid([record('p5', 'We might call off the garden party.', at)])).toEqual([]);
   });
 });
+
+describe('stop 53: a list line given another value by a later list', () => {
+  it('marks the earlier list line, and no other line naming the same person', () => {
+    const earlier = record('j1', 'Monthly jobs for April:\n- CD audit: Tobias\n- fridge temp log: Maren\n- crash box check: Tobias\n- stock take: Ilse', '2026-04-01T09:00:00Z');
+    const later = record('j2', 'Huddle done. Updated April jobs because Tobias is busy:\n- CD audit: Ilse\n- fridge temp log: Maren\n- crash box check: Tobias\n- stock take: Ilse', '2026-04-10T09:00:00Z');
+    const changes = changesSaid([earlier, later]);
+    expect(changes.map((r) => [r.replaces, r.value])).toEqual([['CD audit: Tobias', 'CD audit: Ilse']]);
+    expect(retiredMarker(retiredIn(earlier, changes))).toBe('(later: CD audit: Ilse)');
+    expect(retiredIn(record('j0', 'Tobias did the crash box check yesterday.', '2026-04-02T09:00:00Z'), changes)).toEqual([]);
+    // Lists on one line, with " - " between items, are read the same.
+    const inline = changesSaid([record('k1', 'Rota: - front desk: Ana - till: Joe', '2026-04-01T09:00:00Z'), record('k2', 'New rota: - front desk: Bea - till: Joe', '2026-04-03T09:00:00Z')]);
+    expect(inline.map((r) => r.replaces)).toEqual(['front desk: Ana']);
+    // A label of one word is no list line of this kind; nor is a list never said to be updated.
+    expect(changesSaid([record('v1', 'Venue: the Feathers', '2026-04-01T09:00:00Z'), record('v2', 'Updated: - Venue: Corn Exchange', '2026-04-03T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
+    expect(changesSaid([record('m1', '- front desk: Ana', '2026-04-01T09:00:00Z'), record('m2', '- front desk: Bea', '2026-04-03T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
+  });
+});
