@@ -906,7 +906,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
     // "a firm out of Truro" says where it is from, not that it ran out.
-    const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n]\s*)$/u.test(behind(text, at));
+    const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*)$/u.test(behind(text, at));
     if (hurt || ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it

@@ -946,6 +946,8 @@ describe('stop 53: a part ended by an adverb, or by an injury', () => {
   it('reads "obviously can\'t do it" and a fall that broke a wrist as a part ended, with who took it', () => {
     expect(namesReplaced("Decisions: we're moving. Lorcan obviously can't do it, but he's found Beatrix Onwuka to cover.")).toEqual([{ replaced: 'Lorcan', by: 'Beatrix Onwuka' }]);
     expect(namesReplaced("Rufus came off his bike at the weekend and broke his wrist. He's out for six weeks. Ottilie Marsh is taking over framing from today.")).toEqual([{ replaced: 'Rufus', by: 'Ottilie Marsh' }]);
+    // A tag before the sentence ("[internal]") still leaves the name opening it.
+    expect(namesReplaced('[internal] Rufus came off his bike and broke his wrist. Ottilie Marsh is taking over framing.')).toEqual([{ replaced: 'Rufus', by: 'Ottilie Marsh' }]);
     // Someone named inside the sentence, not its subject, is not the one hurt.
     expect(namesReplaced("I told Rufus the dog broke her leg. Ottilie Marsh is taking over walks.")).toEqual([]);
   });
