@@ -970,12 +970,13 @@ function listLines(text: string): { label: string; said: string; value: string }
 function listLinesChanged(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
   const records = units.filter((unit) => unit.kind === 'record' && unit.at).sort((a, b) => a.at!.localeCompare(b.at!));
   const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
+  // Each record's list lines are read once, however many later lists they are compared with.
+  const lists = records.map((unit) => (unit.text.includes(':') ? listLines(unit.text) : []));
   records.forEach((unit, i) => {
-    if (!/\b(?:updated?|changed?|new|now|instead|revised|amended|corrected|swapped|switched)\b/i.test(unit.text)) return;
-    const lines = listLines(unit.text);
-    if (lines.length === 0) return;
-    for (const earlier of records.slice(0, i)) {
-      for (const was of listLines(earlier.text)) {
+    const lines = lists[i]!;
+    if (lines.length === 0 || !/\b(?:updated?|changed?|new|now|instead|revised|amended|corrected|swapped|switched)\b/i.test(unit.text)) return;
+    for (const earlierLines of lists.slice(0, i)) {
+      for (const was of earlierLines) {
         const now = lines.find((line) => line.label === was.label);
         if (!now || now.value.toLowerCase() === was.value.toLowerCase()) continue;
         const replaced = `${was.said}: ${was.value}`;
