@@ -244,9 +244,16 @@ function termsOfSpeaker(speaker: string | undefined): ReadonlySet<string> {
 
 /** Stems that open or close a chat and say nothing else ("heyyy", "yo", "ttyl", "night"). */
 const GREETING_STEMS = new Set('hi hey heya hiya hello yo sup morn night ttyl bye lol haha hah ok okay'.split(' '));
-/** A greeting's stem, stretched letters read once ("heyyy", "hiii"). */
+/** A greeting's stem, stretched letters read once ("heyyy", "hiii"); each term read once per process (a search reads hundreds of units' terms). */
+const greetingOf = new Map<string, boolean>();
 export function isGreeting(term: string): boolean {
-  return GREETING_STEMS.has(term) || GREETING_STEMS.has(term.replace(/(\p{L})\1+/gu, '$1'));
+  if (GREETING_STEMS.has(term)) return true;
+  let known = greetingOf.get(term);
+  if (known === undefined) {
+    known = term.length <= 12 && GREETING_STEMS.has(term.replace(/(\p{L})\1+/gu, '$1'));
+    if (greetingOf.size < 50_000) greetingOf.set(term, known);
+  }
+  return known;
 }
 
 /** Units with almost no content words besides their speaker's name ("Hi again.", "ok") rank lower whatever matched them. */
@@ -347,6 +354,8 @@ export class UnitIndex {
   private readonly offsets: number[] = [];
   /** Global position → hidden (shadowed by a newer copy, or dropped). */
   private readonly hidden: Uint8Array;
+  /** Global position → `informationContent` of its unit (greetings read as none), or -1 until first asked: the index is cached and a search asks for hundreds. */
+  private readonly contents: Float32Array;
   private readonly avgLength: number;
   /** The index's letter-only terms, sorted: built on the first search that needs variants. */
   private vocabulary?: string[];
@@ -369,6 +378,7 @@ export class UnitIndex {
     }
     this.size = total;
     this.hidden = new Uint8Array(total);
+    this.contents = new Float32Array(total).fill(-1);
     const seen = new Set<string>();
     let length = 0;
     let live = 0;
@@ -404,6 +414,14 @@ export class UnitIndex {
     this.speakerShare = new Map([...spoken].map(([speaker, n]) => [speaker, n / Math.max(1, records)]));
     this.newestAt = newest;
     this.oldestAt = oldest;
+  }
+
+  /** How much a unit says (`informationContent`), read once per cached index. */
+  private content(position: number, greetings = true): number {
+    if (!greetings) return informationContent(this.unitAt(position), false);
+    let found = this.contents[position]!;
+    if (found < 0) found = this.contents[position] = informationContent(this.unitAt(position));
+    return found;
   }
 
   unitAt(position: number): SegmentUnit {
@@ -562,7 +580,7 @@ export class UnitIndex {
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
       const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]);
-      const content = tuning.contentWeight ? informationContent(unit, tuning.greetings) : Math.min(1, informationContent(unit, tuning.greetings) * 1e9);
+      const content = tuning.contentWeight ? this.content(position, tuning.greetings) : Math.min(1, this.content(position, tuning.greetings) * 1e9);
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
 
@@ -582,7 +600,7 @@ export class UnitIndex {
         const unitTerms = unit.terms.split(' ');
         if (!unitTerms.some((t) => hopSet.has(t)) || !unitTerms.some((t) => asked.has(t))) continue;
         rank += 1;
-        const content = informationContent(unit);
+        const content = this.content(position);
         if (content > 0) scored.set(position, (scored.get(position) ?? 0) + SECOND_HOP_WEIGHT * reciprocalRankFusion([rank]) * boost(unit) * content);
         if (rank >= SECOND_HOP_RESULTS) break;
       }
@@ -600,7 +618,7 @@ export class UnitIndex {
           if (!allowed(position)) continue;
           const unit = this.unitAt(position);
           if (!indexTerms(entity).every((t) => unit.terms.split(' ').includes(t))) continue;
-          const content = informationContent(unit);
+          const content = this.content(position);
           if (content === 0) continue;
           rank += 1;
           // Each entity's best units join the best of the whole question, in turn.
@@ -633,12 +651,12 @@ export class UnitIndex {
         for (const step of [-1, 1]) {
           const position = bySequence.get(unit.sequence + step);
           if (position === undefined || !allowed(position) || this.unitAt(position).session !== unit.session) continue;
-          lifts.set(position, Math.max(lifts.get(position) ?? 0, neighbourLift * score * informationContent(this.unitAt(position))));
+          lifts.set(position, Math.max(lifts.get(position) ?? 0, neighbourLift * score * this.content(position)));
           // "gran hates grapes" / "does she?" / "she says they're too much effort": across a bare question back, the turn it asks about, or answers it.
           if (clarifyingQuestion(this.unitAt(position))) {
             const answer = bySequence.get(unit.sequence + 2 * step);
             if (answer === undefined || !allowed(answer) || this.unitAt(answer).session !== unit.session) continue;
-            lifts.set(answer, Math.max(lifts.get(answer) ?? 0, neighbourLift * score * informationContent(this.unitAt(answer))));
+            lifts.set(answer, Math.max(lifts.get(answer) ?? 0, neighbourLift * score * this.content(answer)));
           }
         }
       }

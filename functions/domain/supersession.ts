@@ -421,13 +421,27 @@ function thingsCalledOff(text: string): string[][] {
   return out;
 }
 
+/** The patterns a thing called off is named by, built once per thing (a block reads every line against each). */
+const THING_PATTERNS = new Map<string, { pairs: RegExp[]; each: RegExp[] }>();
+
 /** Whether a line names a thing: every one of its words in one sentence, or two of them side by side. */
 function namesThing(text: string, words: readonly string[]): boolean {
   if (words.length < 2) return false;
-  const word = (w: string) => `${escape(w).replace(/-/g, '[- ]?')}(?:s|es)?`;
-  const pairs = words.slice(1).map((w, i) => new RegExp(`(?<![\\p{L}])${word(words[i]!)}\\s+${word(w)}(?![\\p{L}])`, 'iu'));
-  if (pairs.some((pair) => pair.test(text))) return true;
-  return sentencesOf(text).some((sentence) => words.every((w) => new RegExp(`(?<![\\p{L}])${word(w)}(?![\\p{L}])`, 'iu').test(sentence.text)));
+  const key = words.join(' ');
+  let patterns = THING_PATTERNS.get(key);
+  if (!patterns) {
+    const word = (w: string) => `${escape(w).replace(/-/g, '[- ]?')}(?:s|es)?`;
+    patterns = {
+      pairs: words.slice(1).map((w, i) => new RegExp(`(?<![\\p{L}])${word(words[i]!)}\\s+${word(w)}(?![\\p{L}])`, 'iu')),
+      each: words.map((w) => new RegExp(`(?<![\\p{L}])${word(w)}(?![\\p{L}])`, 'iu')),
+    };
+    if (THING_PATTERNS.size >= 2_000) THING_PATTERNS.clear();
+    THING_PATTERNS.set(key, patterns);
+  }
+  if (patterns.pairs.some((pair) => pair.test(text))) return true;
+  // Every word somewhere in the line first (cheap), then in one sentence.
+  if (!patterns.each.every((pattern) => pattern.test(text))) return false;
+  return sentencesOf(text).some((sentence) => patterns.each.every((pattern) => pattern.test(sentence.text)));
 }
 
 /** Other values of its kind a change keeps beside its new one, at most. */
