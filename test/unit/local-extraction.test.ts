@@ -2076,3 +2076,25 @@ describe('stop 50: terse notes name things, not people', () => {
     expect(contact('Søren', 'I spoke with Søren from Kestrel Bank this morning.')).toMatchObject({ organisation: 'Kestrel Bank' });
   });
 });
+
+describe('stop 54: what friends say they will do, read as chat', () => {
+  const titles = (line: Line) => taskOps([line]).flatMap((op) => (op.op === 'add' ? [op.task.title] : []));
+
+  it('leaves an offer’s courtesy out of its title', () => {
+    expect(titles({ content: 'I’ll bring the long ladder over on Saturday if you like.', speaker: 'Odile' })).toEqual(['Bring the long ladder over']);
+    expect(titles({ content: 'I can pick the parcel up from the depot tomorrow, or I’ll post the form back if that’s easier.', speaker: 'Odile' })).toEqual(['Post the form back']);
+  });
+
+  it('takes no sayings for errands', () => {
+    expect(titles({ content: 'No idea what the landlord will do. I’ll cross that bridge when it comes.', speaker: 'Odile' })).toEqual([]);
+    expect(titles({ content: 'Big decision. I’ll sleep on it and text you tomorrow.', speaker: 'Odile' })).toEqual([]);
+  });
+
+  it('needs a commitment to name what it is about, however it is said', () => {
+    expect(titles({ content: 'Gran says I have to forgive him.', speaker: 'Odile' })).toEqual([]);
+    expect(titles({ content: 'I need to go and lie down.', speaker: 'Odile' })).toEqual([]);
+    // Near misses: the same forms naming something.
+    expect(titles({ content: 'I have to renew the van insurance before the 30th.', speaker: 'Odile' })).toEqual([expect.stringMatching(/^Renew the van insurance/)]);
+    expect(titles({ content: 'I need to ring the surgery about my results.', speaker: 'Odile' })).toHaveLength(1);
+  });
+});

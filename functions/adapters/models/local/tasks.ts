@@ -22,7 +22,7 @@ const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actual
  * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
  * feel ("I'll probably be sore"), and refusals ("I will not ...").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b))${HEDGE}`;
 /**
  * Good wishes passed on are no errand: "send her my love", "give Tom our congratulations", "say hi to your mum",
  * "give the dog a scratch from me".
@@ -466,7 +466,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const said = casual && spokenTo?.name ? cleanTitle(work, author.name) : title;
         // "remind me to call them": an explicit request is kept as said, even when only a pronoun says whom.
         const pronounObject = explicit && /^\p{L}+ (?:them|him|her|it)\b/iu.test(title);
-        if (!title || ENDS_UNSAID.test(title.trim()) || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || (casual && !namesSomething(said))) continue;
+        if (!title || ENDS_UNSAID.test(title.trim()) || title.split(' ').length < 2 || (lemmas(title).size < 2 && !pronounObject) || ((casual || owner === 'author') && !explicit && !namesSomething(said))) continue;
         // An assistant restating an open task confirms it (its record joins the evidence); it never makes a second one.
         const restated = fromAssistant ? sameTask(title, open, addressee.name) : undefined;
         if (restated) {
@@ -605,7 +605,7 @@ function movedReminder(sentence: string, open: readonly OpenTask[], timestamp: s
 }
 
 /** Words the tagger may read as a noun or number that stand for something said elsewhere ("get one", "sort mine"). */
-const STAND_INS = new Set(['one', 'ones', 'mine', 'yours', 'ours', 'theirs', 'hers', 'his', 'there', 'here', 'thing', 'things', 'stuff']);
+const STAND_INS = new Set(['one', 'ones', 'few', 'couple', 'mine', 'yours', 'ours', 'theirs', 'hers', 'his', 'there', 'here', 'thing', 'things', 'stuff']);
 
 /**
  * A title names what it is about: a noun, name or number after its first word
@@ -813,6 +813,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // A request to the assistant run on in chat ("renew my passport can u just fill out the form").
     .replace(/\s+(?:can|could|would|will) (?:u|you|ya)\b.*$/i, '')
     .replace(/\s+(?:pls|plz|please|too|as well)$/i, '')
+    // An offer's courtesy ("… if you want", "… if that's ok", "… if you like"): the work is what comes before it.
+    .replace(/,?\s+if (?:(?:you|u) (?:want|like|wish|prefer|fancy|need)(?: (?:me )?to| it| one)?|(?:that|this|it)(?:['’]s| is| would be|'d be)? (?:ok|okay|alright|all right|fine|easier|helpful|useful|any help))$/i, '')
     // A deadline said by someone's arrival ("before then", "before they get here", "before she lands"): the task is
     // what precedes it. A condition ("when you get home", "once it restarts") is part of the work and stays.
     .replace(/\s+before (?:then\b|(?:they|he|she|we|everyone|they're|she's|he's|we're) (?:get|gets|arrive|arrives|come|comes|land|lands|are here|is here|visit|visits|show up|shows up|back)\b).*$/i, '')
