@@ -20,7 +20,8 @@ import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentenc
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
 /**
  * Verbs that say nothing about work to be done ("I'll keep that in mind", "let me know"), what someone will be or
- * feel ("I'll probably be sore"), and refusals ("I will not ...").
+ * feel ("I'll probably be sore"), refusals ("I will not ..."), and sayings ("I'll cross that bridge when …", "I'll
+ * sleep on it").
  */
 const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b))${HEDGE}`;
 /**
@@ -605,7 +606,7 @@ function movedReminder(sentence: string, open: readonly OpenTask[], timestamp: s
 }
 
 /** Words the tagger may read as a noun or number that stand for something said elsewhere ("get one", "sort mine"). */
-const STAND_INS = new Set(['one', 'ones', 'few', 'couple', 'mine', 'yours', 'ours', 'theirs', 'hers', 'his', 'there', 'here', 'thing', 'things', 'stuff']);
+const STAND_INS = new Set(['one', 'ones', 'mine', 'yours', 'ours', 'theirs', 'hers', 'his', 'there', 'here', 'thing', 'things', 'stuff']);
 
 /**
  * A title names what it is about: a noun, name or number after its first word
