@@ -58,6 +58,12 @@ export interface RetiredValue {
    * the name or colour replaced. A line said before it naming that is marked with `value`, what replaced it.
    */
   readonly replaces?: string;
+  /**
+   * With `replaces`: the record said the old words and the new side by side ("(was Wed 14 May)", "switched from
+   * Aquagen Labs to Tayside Genomics", "meet in the farmyard, not the layby"), so a line naming them however cased
+   * is taken as stating the old value (a name read from a record alone must be said with its capital).
+   */
+  readonly pairSaid?: boolean;
   /** With `replaces`, a colour: the thing it was the colour of ("red harness"), when the record said it. */
   readonly replacesThing?: string;
   /**
@@ -399,13 +405,13 @@ const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
 const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
-  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}]))`,
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?)${THING}\s+(?:(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+)?(?:now\s+|been\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed)(?![\p{L}]))`,
   'giu',
 );
 /** Words in a sentence that make a calling off only a possibility or a question. */
 const NOT_YET_OFF = /(?<![\p{L}])(?:if|might|may|could|unless|whether|maybe|perhaps|should|would|not|never|\p{L}+n['’]t|cannot|nearly|almost)(?![\p{L}])|\?/iu;
 /** Words of a thing called off that name nothing particular. */
-const THING_STOP = new Set(['the', 'a', 'an', 'whole', 'entire', 'rest', 'of', 'it', 'thing', 'plan', 'plans', 'idea', 'one', 'usual', 'big', 'little']);
+const THING_STOP = new Set(['the', 'a', 'an', 'whole', 'entire', 'rest', 'of', 'it', 'thing', 'plan', 'plans', 'idea', 'one', 'usual', 'big', 'little', 'today', 'tonight', 'tomorrow', 'tmrw', 'ok', 'okay', 'so', 'also', 'and', 'sadly', 'right']);
 
 /** The things a text says were called off, each as its words (lower case), when it names one by two words at least. */
 function thingsCalledOff(text: string): string[][] {
@@ -414,7 +420,10 @@ function thingsCalledOff(text: string): string[][] {
   for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
     for (const m of sentence.text.matchAll(CALLED_OFF)) {
       if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length))) continue;
-      const words = (m[1] ?? m[2] ?? '').toLowerCase().split(/\s+/).filter((word) => !THING_STOP.has(word));
+      // A place named before the thing ("Pickering Lane reptile survey") is where it was, not what was called off.
+      const said = (m[1] ?? m[2] ?? m[3] ?? '').split(/\s+/);
+      const place = said.findIndex((word) => !/^\p{Lu}/u.test(word));
+      const words = (place >= 2 && said.length - place >= 2 ? said.slice(place) : said).map((word) => word.toLowerCase()).filter((word) => !THING_STOP.has(word));
       if (words.length >= 2 && !out.some((other) => other.join(' ') === words.join(' '))) out.push(words);
     }
   }
@@ -601,6 +610,15 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     for (const { replaced, by, thing } of MAY_REPLACE.test(unit.text) ? namesReplaced(unit.text) : []) {
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+  }
+  // Old and new said side by side in so many words ("now 8:10 (was 8:50)", "switched from Aquagen Labs to Tayside").
+  for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
+    if (unit.kind !== 'record' || !unit.at || !PAIR_CUE.test(unit.text)) continue;
+    for (const { replaced, by } of pairsSaid(unit.text)) {
+      if (out.some((r) => r.replaces?.toLowerCase() === replaced.toLowerCase())) continue;
+      out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, pairSaid: true });
+      if (out.length >= MAX_CHANGES_SAID) break;
     }
   }
   // A list's line given another value by a later list that says it is updated ("CD audit: Tobias" … "Updated April jobs: - CD audit: Ilse").
@@ -820,7 +838,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
 }
 
 /** Colours: a value of their own kind ("sage green" for "navy blue"). */
-const COLOUR = 'red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|claret|mustard|sage|cream|beige|gold|silver|bronze|copper|lilac|mauve|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|fuchsia|crimson|mint|peach|violet|indigo|cobalt|cyan|emerald|scarlet|aqua|plum|ochre|taupe';
+const COLOUR = 'terracotta|red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|claret|mustard|sage|cream|beige|gold|silver|bronze|copper|lilac|mauve|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|fuchsia|crimson|mint|peach|violet|indigo|cobalt|cyan|emerald|scarlet|aqua|plum|ochre|taupe';
 const COLOUR_AT = new RegExp(`^(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'iu');
 const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'giu');
 /** A name as said: capitalised words, with "&", "and" or "of" between ("Crisp & Co", "Luca's Trattoria", "Mrs Okafor"). */
@@ -848,7 +866,7 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -883,6 +901,66 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
   for (const old of namesEnded(text)) {
     const by = replacementOf(text, old, lowerCase);
     if (fitsAsReplacement(old.value, by)) out.push({ replaced: old.value, by: by!, ...(old.thing ? { thing: old.thing } : {}) });
+  }
+  return out;
+}
+
+/** A record that may say an old value beside its new one, read further only then. */
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s/isu;
+/** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
+const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be)\s+([^()\n]{2,40}?)\s*\)/giu;
+/** "switched from Aquagen Labs to Tayside Genomics": a word of change, then from one to the other. */
+const PAIR_FROM_TO = /(?<![\p{L}])(?:switch|chang|mov|swapp?|updat|shift|transferr?|upgrad|downgrad|went|gone|going|go|rebook|reassign|relocat)\w*\s+(?:[\p{L}'’-]+\s+){0,3}?from\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)\s+to\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$)|\s+(?:because|as|since|for|from|on|at|in|by|via|with|until|till|and|but|so|after|before|this|next|now|instead|starting)(?![\p{L}]))/giu;
+/** "instead of Thursday 15 May", "rather than the layby", ", not the layby": the old value after the words that set it aside. */
+const PAIR_INSTEAD = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s+not(?=\s+(?:the|our|a|an)\s))\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$))/giu;
+/** Words that open an old value said in brackets or after "instead of" and say it is no value ("(was going to be …)", "instead of just …"). */
+const NO_PAIR = /^(?:going|gonna|supposed|meant|told|said|just|only|really|so|very|too|not|never|it|that|this|that's|it's|thinking|hoping|asked|wondering|waiting|planning|trying|being|doing|having|getting|me|you|him|her|them|us|one|ones|some|any|all|nothing|something|anything|everything|usual|normal|before|earlier|yesterday|today|last|next|same|a bit|kind|sort|fine|ok|okay|good|great|nice|lovely|busy|tired|late|early|bad|worse|better|sure|problem|issue|idea|thing)(?![\p{L}])/iu;
+/** Words that open a phrase and name nothing of its value ("the", "on"). */
+const LEADING = /^(?:(?:the|a|an|our|their|his|her|my|your|on|at|in|for|to|with|by|is|now|be|meet|use|go|get)\s+)+/iu;
+
+/** The value a record's words name as the new one, before `at`: one of the old value's kind, else the last few words of its clause. */
+function newSaidBefore(text: string, at: number, old: string): string | undefined {
+  const start = Math.max(0, at - 160, ...['\n', ' - ', '•', '. ', '; '].map((stop) => text.lastIndexOf(stop, at - 1) + stop.length));
+  const clause = text.slice(start, at);
+  const kind = valuesIn(old)[0]?.kind;
+  if (kind) {
+    const same = valuesIn(clause).filter((v) => v.kind === kind && v.value.toLowerCase() !== old.toLowerCase()).at(-1);
+    return same?.value;
+  }
+  const tail = clause.replace(/\s+\([^()]*\)/g, '').split(/[,:—–]/).at(-1)!.trim().split(/\s+/).slice(-6).join(' ');
+  const words = tail.replace(/^.*?(?:(?<![\p{L}])(?:now|to|with|is|meet|use|go)\s+)/iu, '').replace(LEADING, '').replace(/[\s,.;:!?]+$/, '');
+  return words.length >= 3 && !NO_PAIR.test(words) ? words : undefined;
+}
+
+/** An old value as said, without the words that open it ("the layby" is "layby"), if it can be one. */
+function oldValueOf(said: string): string | undefined {
+  const value = said.trim().replace(LEADING, '').replace(/[\s,.;:!?]+$/, '');
+  if (value.length < 3 || NO_PAIR.test(value) || value.split(/\s+/).length > 5) return undefined;
+  // A bare number ("12 not 14") could be any number a line says.
+  if ((/^\d[\d.,]*$/.test(value) && !/^\d{3,}$/.test(value)) || new RegExp(`^(?:${NUMBER_WORDS}|one)$`, 'iu').test(value)) return undefined;
+  return value;
+}
+
+/**
+ * Old and new values a record says side by side: "now 8:10 (was 8:50)", "survey 1 now Friday 16th May … (was Wed
+ * 14 May)", "eDNA lab switched from Aquagen Labs to Tayside Genomics", "Tuesday the 20th at 3:45pm, instead of
+ * Thursday 15 May", "meet in the farmyard behind the grain store, not the layby". The old words are exact, so a line
+ * said before that holds them, however cased, is marked with the new.
+ */
+export function pairsSaid(text: string): { replaced: string; by: string }[] {
+  const out: { replaced: string; by: string }[] = [];
+  const add = (replaced: string | undefined, by: string | undefined) => {
+    if (!replaced || !by || by.toLowerCase().includes(replaced.toLowerCase()) || replaced.toLowerCase().includes(by.toLowerCase())) return;
+    if (!out.some((o) => o.replaced.toLowerCase() === replaced.toLowerCase())) out.push({ replaced, by });
+  };
+  for (const m of text.matchAll(PAIR_IN_BRACKETS)) {
+    const old = oldValueOf(m[1]!);
+    if (old) add(old, newSaidBefore(text, m.index!, old));
+  }
+  for (const m of text.matchAll(PAIR_FROM_TO)) add(oldValueOf(m[1]!), oldValueOf(m[2]!));
+  for (const m of text.matchAll(PAIR_INSTEAD)) {
+    const old = oldValueOf(m[1]!);
+    if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   return out;
 }
@@ -931,9 +1009,14 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
     const rest = ahead(text, m.index! + word.length);
     if (ENDED.test(rest) && /^(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
+    // Typed without its apostrophe ("gareths left", "megans off sick"): only a person's leaving or being out of action.
+    else if (/^\p{Ll}{3,}s$/u.test(word) && !COMMON.has(word.slice(0, -1)) && PERSON_OUT.test(rest)) add(word.slice(0, -1), m.index!, false);
   }
   return ended;
 }
+
+/** A person out of their part, said straight after their name ("gareths left", "megans hurt her wrist"). */
+const PERSON_OUT = /^\s+(?:(?:has|have|just|now|gone and)\s+)*(?:left|quit|resigned|retired|leaving|retiring|off sick|off ill|hurt (?:her|his|their)|injured|broke (?:her|his|their)|on (?:sick |maternity |paternity )?leave)(?![\p{L}])/iu;
 
 /** Words that put one thing in another's place, read in a later record ("Get the SM7B instead"; not "Joss is covering the rent"). */
 const IN_ITS_PLACE = /(?<![\p{L}])(?:instead|replac\w+|taking over|takes over|took over|stepping in|stepped in|in (?:her|his|their|its) place)(?![\p{L}])/iu;
@@ -1068,7 +1151,7 @@ function namesOld(text: string, r: RetiredValue): boolean {
   if (holds(text, r.value)) return false;
   // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
   // So is a list's line ("CD audit: Tobias").
-  if (/\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
+  if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);

@@ -9,7 +9,7 @@ import { renderContext, renderRecall, saidIn } from '../../functions/domain/cont
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
-import { answersReplaced, changesSaid, namesReplaced, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
+import { answersReplaced, changesSaid, namesReplaced, pairsSaid, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
@@ -1002,5 +1002,52 @@ describe('stop 53: a list line given another value by a later list', () => {
     // A label of one word is no list line of this kind; nor is a list never said to be updated.
     expect(changesSaid([record('v1', 'Venue: the Feathers', '2026-04-01T09:00:00Z'), record('v2', 'Updated: - Venue: Corn Exchange', '2026-04-03T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
     expect(changesSaid([record('m1', '- front desk: Ana', '2026-04-01T09:00:00Z'), record('m2', '- front desk: Bea', '2026-04-03T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
+  });
+});
+
+describe('stop 55: an old value said beside its new one', () => {
+  const at = '2026-06-10T09:00:00Z';
+  const before = '2026-06-01T09:00:00Z';
+  it('reads the pair in brackets, from one to the other, after "instead of", and after ", not the"', () => {
+    expect(pairsSaid('Kiln firing now Thursday 18 June, 6pm (was Tue 16 June).')).toEqual([{ replaced: 'Tue 16 June', by: '18 June' }]);
+    expect(pairsSaid('Studio rent now £340 a month (was £310).')).toEqual([{ replaced: '£310', by: '£340' }]);
+    expect(pairsSaid('We have switched the clay order from Halden Ceramics to Morrow Supplies, delivery Fridays.')).toEqual([{ replaced: 'Halden Ceramics', by: 'Morrow Supplies' }]);
+    expect(pairsSaid('Booked the glaze demo for Saturday the 27th, instead of Sunday 21 June.')).toEqual([{ replaced: 'Sunday 21 June', by: 'the 27th' }]);
+    expect(pairsSaid('Drop the boxes at the side door by the bins, not the main reception.')).toEqual([{ replaced: 'main reception', by: 'side door by the bins' }]);
+  });
+  it('reads no pair from an aside, a courtesy or a bare count', () => {
+    expect(pairsSaid('I took the bus (was going to cycle) and it was fine, not a problem at all.')).toEqual([]);
+    expect(pairsSaid('Let us meet somewhere else instead of the usual place.')).toEqual([]);
+    expect(pairsSaid('Ordered three bags of grog instead of two.')).toEqual([]);
+  });
+  it('marks a line said before that holds the old words, however cased, and not one said after', () => {
+    const changes = changesSaid([record('p2', 'Updated the supplier: switched from Halden Ceramics to Morrow Supplies.', at)]);
+    expect(retiredMarker(retiredIn(record('p1', 'clay comes from halden ceramics every other week', before), changes))).toBe('(later: Morrow Supplies)');
+    expect(retiredIn(record('p3', 'Halden Ceramics sent a refund for the last bag.', '2026-06-12T09:00:00Z'), changes)).toEqual([]);
+    const moved = changesSaid([record('d2', 'Okay, firing moved: now Thursday 18 June (was Tue 16 June).', at)]);
+    expect(retiredMarker(retiredIn(record('d1', 'First bisque firing is Tue 16 June, load by noon.', before), moved))).toBe('(later: 18 June)');
+  });
+});
+
+describe('stop 55: casual chat calls things off and people leave without the small words', () => {
+  const at = '2026-06-10T09:00:00Z';
+  const before = '2026-06-01T09:00:00Z';
+  it('reads a thing called off at the start of a sentence or list line, without the place named before it', () => {
+    const off = changesSaid([record('o2', 'right. Elmfield Road raku evening cancelled, the kiln is cracked', at)]);
+    expect(off.filter((r) => r.calledOff).map((r) => r.about)).toEqual([['raku', 'evening']]);
+    expect(retiredMarker(retiredIn(record('o1', 'raku evening is on the 14th, bring old clothes', before), off))).toBe('(later: cancelled)');
+    expect(retiredIn(record('o0', 'parking on Elmfield Road is free after six', before), off)).toEqual([]);
+    const listed = changesSaid([record('l2', 'Changes this week:\n- Glaze swap cancelled\n- Open studio as planned', at)]);
+    expect(retiredMarker(retiredIn(record('l1', 'The glaze swap is at 3pm on Sunday.', before), listed))).toBe('(later: cancelled)');
+  });
+  it('reads a name typed without its apostrophe as leaving, and what replaced it', () => {
+    const left = changesSaid([record('n2', 'fyi marcuss left the gallery, new contact is leona brandt', at)]);
+    expect(left.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['marcus', 'leona brandt']]);
+    expect(retiredMarker(retiredIn(record('n1', 'Gallery contact is Marcus Wren, he answers emails fast.', before), left))).toBe('(later: leona brandt)');
+    // A plural that merely ends in s is no name: nothing else in the sentence says anyone left.
+    expect(changesSaid([record('n3', 'the kilns left on overnight again, someone check them', at)]).filter((r) => r.replaces)).toEqual([]);
+  });
+  it('takes terracotta as a colour replaced by the one chosen', () => {
+    expect(namesReplaced('saw the sample, not keen on the terracotta. go with the sage instead')).toEqual([{ replaced: 'terracotta', by: 'sage' }]);
   });
 });
