@@ -170,7 +170,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'fact',
       version: String(item.updatedAt),
       section: 'Facts',
-      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${marked({ id: String(item.id), kind: 'fact', text: String(item.statement) }, retired)}${provenance(String(item.sourceAt), item.evidence)}`,
+      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${marked({ id: String(item.id), kind: 'fact', text: String(item.statement), ...(item.sourceAt ? { at: String(item.sourceAt) } : {}) }, retired)}${provenance(String(item.sourceAt), item.evidence)}`,
       search: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
       at: String(item.sourceAt),

@@ -219,7 +219,7 @@ const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
-  ['day', new RegExp(`\\b(?:${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
+  ['day', new RegExp(`\\b(?:(?:mon|tues?|wed|thu|thurs?|fri|sat|sun) [0-3]?\\d(?:st|nd|rd|th)\\b|${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
   // A time with a dot and no am or pm ("9.15") only after words that say a time follows ("kick-off at 9.15"): bare, it may be any decimal.
   ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|(?<=\b(?:at|to|from|until|till|by|before|after|kick-?off|start|starts|setup|set-up|doors|opens?|closes?)\s)[012]?\d\.[0-5]\d(?![\d%\p{L}]|[.,]\d|\s(?:kg|km|miles?|cm|mm|ml|litres?|lbs?|g|m|per|percent|an?)\b)|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
   ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
@@ -370,7 +370,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -405,7 +405,7 @@ const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
 const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
-  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?)${THING}\s+(?:(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+)?(?:now\s+|been\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed)(?![\p{L}]))`,
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}\s+(?:(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)|(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
   'giu',
 );
 /** Words in a sentence that make a calling off only a possibility or a question. */
@@ -524,7 +524,7 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
  */
 const NAMES_NOTHING = new Set(['send', 'sends', 'sent', 'sending', 'drive', 'drives', 'drove', 'driving', 'driven', 'work', 'works', 'worked', 'working', 'take', 'takes', 'took', 'taking', 'taken', 'check', 'checks', 'checked', 'checking', 'feel', 'feels', 'felt', 'feeling', 'give', 'gives', 'gave', 'giving', 'given', 'tell', 'tells', 'telling', 'come', 'comes', 'came', 'coming', 'stay', 'stays', 'stayed', 'staying', 'maybe', 'probably', 'wait', 'waiting', 'waited', 'hope', 'hoping', 'hoped', 'love', 'loved', 'mean', 'means', 'meant', 'guess', 'reckon', 'tried', 'trying', 'look', 'looks', 'looked', 'looking', 'keep', 'keeps', 'kept', 'bring', 'brings', 'brought', 'find', 'found', 'asked', 'asking', 'help', 'helps', 'helped', 'helping', 'seen', 'saw', 'getting', 'done', 'went', 'gone', 'tired', 'glad', 'happy', 'awkward', 'lovely', 'nice', 'guys', 'anyway', 'honestly', 'finally', 'already', 'though', 'pretty', 'better', 'worse', 'little', 'bit', 'down', 'till', 'until']);
 /** Words of change said alone ("a week later", "moved it"): no word of what changed. */
-const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|changed?|changing|switch\w*|swap\w*|updated?|new|now)$/;
+const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|moves?|changed?|changing|switch\w*|swap\w*|updated?|new|now)$/;
 /** A word's stem, crudely: "moving" and "move", "codes" and "code", "boxes" and "box" compare alike. */
 const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1');
 
@@ -847,7 +847,7 @@ const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'�
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
 const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
-const ENDED_BEFORE = /(?<![\p{L}])(?:out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
+const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
@@ -874,6 +874,9 @@ const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
 const HURT = /^[^.!?\n]{0,50}?(?<![\p{L}])(?:broke|broken|fractured|sprained|injured|hurt|did|done)\s+(?:his|her|their)\s+(?:wrist|arm|leg|ankle|foot|hand|back|hip|knee|collarbone|shoulder|neck|elbow)(?![\p{L}])/iu;
 const behind = (text: string, at: number) => text.slice(Math.max(0, at - NEAR), at);
 
+/** Words that go with a verb and name nothing ("found out there's", "going to take the van"). */
+const PARTICLE = /^(?:out|up|in|on|off|about|there|here|back|over|away|down|what|how|why|where|if|whether)$/;
+
 /** The name or colour that starts a place in a text, if one does. */
 function valueAt(text: string, colour: boolean, lowerCase: boolean): string | undefined {
   if (colour) return COLOUR_AT.exec(text)?.[0];
@@ -882,7 +885,8 @@ function valueAt(text: string, colour: boolean, lowerCase: boolean): string | un
   if (!lowerCase) return undefined;
   // In lower-case chat ("our new agent is denise", "went with hartley hire"), up to two words.
   const words = /^[\p{Ll}][\p{L}'’-]+(?: (?!instead|now|from|for|on|at|and|but|so|because|which|same|too|as|then)[\p{Ll}][\p{L}'’-]+)?/u.exec(text)?.[0];
-  return words && !NOT_NAMED.test(words.split(' ')[0]!) && !COMMON.has(words.split(' ')[0]!) ? words.replace(/['’]s$/u, '') : undefined;
+  const first = words?.split(' ')[0] ?? '';
+  return words && !NOT_NAMED.test(first) && !COMMON.has(first) && !NAMES_NOTHING.has(first) && !PARTICLE.test(first) ? words.replace(/['’]s$/u, '') : undefined;
 }
 
 /** A text's sentences, each with where it starts. */
@@ -906,7 +910,15 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+/** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
+const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
+/** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
+const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s+(?:it\s+)?(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
+/** "scratch the velvet - … oxblood leather instead": a thing set aside in lower-case words, up to where its clause ends. */
+const SCRATCHED = /(?<![\p{L}])(?:scratch|scrap|ditch)\s+(?:the\s+)?((?:[\p{Ll}-]{3,}\s+)?[\p{Ll}-]{4,})(?=\s*(?:[-—–,.;:!]|$))/gu;
+/** What a record chose after setting a thing aside: "oxblood leather instead", "go with the blue ones". */
+const CHOSEN = /(?:^|[-—–,.;:!?]\s*|\s(?:so|and|but|then|just)\s+)((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)\s+instead(?![\p{L}])|(?<![\p{L}])(?:go|going|went|gone)\s+(?:with|for)\s+(?:the\s+)?((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)(?=\s*(?:[-—–,.;:!?]|$))/giu;
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
 const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be)\s+([^()\n]{2,40}?)\s*\)/giu;
 /** "switched from Aquagen Labs to Tayside Genomics": a word of change, then from one to the other. */
@@ -962,6 +974,17 @@ export function pairsSaid(text: string): { replaced: string; by: string }[] {
     const old = oldValueOf(m[1]!);
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
+  for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
+  for (const m of text.matchAll(CANT_DO_DAY)) {
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160);
+    add(m[1], valuesIn(after).find((v) => v.kind === 'day')?.value);
+  }
+  for (const m of text.matchAll(SCRATCHED)) {
+    const old = oldValueOf(m[1]!);
+    if (!old) continue;
+    const chosen = [...text.slice(m.index! + m[0].length, m.index! + m[0].length + 200).matchAll(CHOSEN)].map((c) => oldValueOf(c[1] ?? c[2] ?? '')).find(Boolean);
+    add(old, chosen);
+  }
   return out;
 }
 
@@ -998,7 +1021,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
     // "a firm out of Truro" says where it is from, not that it ran out.
-    const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*)$/u.test(behind(text, at));
+    const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*|(?<![\p{L}])(?:so|and|but|because|cos|then)\s+)$/u.test(behind(text, at));
     if (hurt || ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
@@ -1107,6 +1130,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     for (const m of text.matchAll(pattern)) {
       // Someone who left going somewhere ("Fiona is leaving the firm. She's moving to London") names where they went.
       if (pattern === REPLACED_WITH && !old.colour && /^(?:mov|go|gone|went|relocat)/i.test(m[0]) && /\bto\s/i.test(m[0]) && MOVER.test(behind(text, m.index!).replace(old.value, 'she'))) continue;
+      // "a small change for the stall", "a swap with Jo": the word of change is a noun, and names nothing chosen.
+      if (pattern === REPLACED_WITH && /(?<![\p{L}])(?:a|an|the|one|small|big|quick|slight|minor|little|last-minute)\s+$/iu.test(behind(text, m.index!))) continue;
       const found = other(valueAt(ahead(text, m.index! + m[0].length), old.colour, lowerCase));
       if (found) return found;
     }
@@ -1137,7 +1162,7 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   });
   for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
-    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
+    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
     if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;

@@ -1051,3 +1051,31 @@ describe('stop 55: casual chat calls things off and people leave without the sma
     expect(namesReplaced('saw the sample, not keen on the terracotta. go with the sage instead')).toEqual([{ replaced: 'terracotta', by: 'sage' }]);
   });
 });
+
+describe('stop 55: changes said in rambling or terse chat', () => {
+  const at = '2026-06-10T09:00:00Z';
+  const before = '2026-06-01T09:00:00Z';
+  it('reads a day of the month said with the one it replaces, and a day that no longer suits', () => {
+    expect(pairsSaid('oh wait the fair is the 21st not the 14th, I misread the flyer')).toEqual([{ replaced: '14th', by: '21st' }]);
+    expect(pairsSaid("the plumber rang, he can't do the 3rd after all so he's coming on the 9th of July")).toEqual([{ replaced: '3rd', by: 'the 9th' }]);
+  });
+  it('reads a thing set aside in lower case and what was chosen in its place', () => {
+    expect(pairsSaid('hmm scratch the linen - it creases. Waxed cotton instead?')).toEqual([{ replaced: 'linen', by: 'Waxed cotton' }]);
+    expect(pairsSaid('scratch that, I was wrong')).toEqual([]);
+  });
+  it('reads a thing called off after "so" or a comma, with "off" when a verb says it', () => {
+    const off = changesSaid([record('w2', 'rain all weekend so canal clean-up is off. maybe next month', at)]);
+    expect(off.filter((r) => r.calledOff).map((r) => r.about)).toEqual([['canal', 'clean-up']]);
+    expect(retiredMarker(retiredIn(record('w1', 'canal clean-up sat 10am, bring gloves', before), off))).toBe('(later: cancelled)');
+  });
+  it('reads someone hurt after "so", and passes over an acronym and a verb for who took over', () => {
+    const hurt = changesSaid([record('h2', "small change for the PTA stall so Rafe's done his back in and can't lift anything, Ines will run it instead on Saturday", at)]);
+    expect(hurt.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Rafe', 'Ines']]);
+    const lower = changesSaid([record('h3', "so um scrap the thing about Porto it costs a fortune, I found out there's a market in Bilbao so doing that instead", at)]);
+    expect(lower.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Porto', 'Bilbao']]);
+  });
+  it('reads a short weekday with its day of the month as a day', () => {
+    const moved = changesSaid([record('m2', 'ok litter pick moves to sun 17th, tell the warden', at)]);
+    expect(moved.map((r) => r.value)).toContain('sun 17th');
+  });
+});
