@@ -461,6 +461,9 @@ export const MAX_CHANGES_SAID = 60;
 /** Words said after a number that count nothing. */
 const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|pls|tmrw|today|tomorrow|tonight|yesterday|too|also|again|only|just|not|was|were|are|is|if|when|with|until|till|since|before|after|because|so|ok|okay|thanks|thx|now's)$/i;
 
+/** When a pasted e-mail was sent: a header with a year and a time, or the line that opens a quoted reply. */
+const MAIL_HEADER = /(?<![\p{L}])(?:(?:Date|Sent|Received)\s*:[^\n:]{0,40}?(?:19|20)\d\d[^\n]{0,12}?\d{1,2}:\d{2}(?:\s?[ap]m)?|On\s[^\n]{0,80}?\swrote:)/giu;
+
 /** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
 function valuesIn(text: string): { kind: string; value: string; index: number }[] {
   const found: { kind: string; value: string; index: number }[] = [];
@@ -481,6 +484,9 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) taken.push([m.index!, m.index! + m[0].length]);
   // A number after "#" names a thing ("ticket #1047", "order #1066"); many are open at once, and none replaces another.
   for (const m of text.matchAll(/(?<![\p{L}\p{N}])#\s?\d+/gu)) taken.push([m.index!, m.index! + m[0].length]);
+  // A pasted e-mail's header ("Date: Mon 12 Jan 2026, 12:58", "On 3 Feb 2026, at 09:14, Ruth wrote:") says when the
+  // mail was sent: no value of anything it talks about.
+  for (const m of text.matchAll(MAIL_HEADER)) taken.push([m.index!, m.index! + m[0].length]);
   for (const [kind, pattern] of SHAPES) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
       // A number at the end of a sentence ends there ("code to 2086. only share it here" is no count of "only").

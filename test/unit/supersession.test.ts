@@ -1079,3 +1079,17 @@ describe('stop 55: changes said in rambling or terse chat', () => {
     expect(moved.map((r) => r.value)).toContain('sun 17th');
   });
 });
+
+describe('stop 55: a pasted e-mail header says when it was sent, not a value', () => {
+  it('reads no answer from a Date header or a quoted-reply line', () => {
+    const units = [
+      record('e1', 'Forwarding: ----- From: Nell Ashby Date: Tue 3 Mar 2026, 09:12 Subject: pottery fair opening Opening is at 10am.', '2026-03-03T10:00:00Z'),
+      record('e2', 'Reply below. On Fri 6 Mar 2026 at 16:40, Nell Ashby wrote: > pottery fair opening moved to 10:30 to match the market.', '2026-03-06T17:00:00Z'),
+      record('e3', '----- From: Nell Ashby Date: Mon 9 Mar 2026, 20:14 Subject: pottery fair opening all set, see you there', '2026-03-09T20:30:00Z'),
+    ];
+    // The latest answer is the time the reply gives, not the time the last mail was sent.
+    expect(answersReplaced('What time does the pottery fair open?', units).map((r) => [r.value, r.now])).toEqual([['10am', '10:30']]);
+    // A list's "Date:" with no year is a value all the same.
+    expect(answersReplaced('When is the glaze night?', [record('g1', 'Glaze night - Date: Thu 5 March, 19:00', '2026-02-01T10:00:00Z'), record('g2', 'Glaze night moved: Date: Thu 12 March, 19:00', '2026-02-20T10:00:00Z')]).map((r) => r.value)).toEqual(['5 March']);
+  });
+});
