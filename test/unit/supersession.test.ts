@@ -703,6 +703,20 @@ describe('the answers a block holds to a question about what something is now', 
     };
     expect(time(hostile)).toBeLessThan(3 * time(prose) + 50);
   });
+
+  it('reads a record of thousands of answers in time linear in its length (64 KB within sixteen times 8 KB)', () => {
+    const answers = (length: number) => [record('h1', '£40 a head '.repeat(7_000).slice(0, length), '2026-05-01T09:00:00Z'), record('h2', 'now £41 a head', '2026-05-02T09:00:00Z')];
+    const time = (units: ReturnType<typeof answers>) => {
+      answersReplaced('How much is it per head?', units);
+      return Math.min(...[0, 1, 2].map(() => {
+        const started = performance.now();
+        answersReplaced('How much is it per head?', units);
+        return performance.now() - started;
+      }));
+    };
+    // Eight times the length: eight times the time if linear, sixty-four if each value were checked against all before it.
+    expect(time(answers(65_536))).toBeLessThan(16 * time(answers(8_192)) + 20);
+  });
 });
 
 describe('stop 49: a chat between friends is not a list of changes', () => {
