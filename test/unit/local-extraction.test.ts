@@ -2098,3 +2098,14 @@ describe('stop 54: what friends say they will do, read as chat', () => {
     expect(titles({ content: 'I need to ring the surgery about my results.', speaker: 'Odile' })).toHaveLength(1);
   });
 });
+
+describe('stop 55: a name given with an address or a number in brackets', () => {
+  it('gives what the brackets hold to the person they follow, not to the speaker or another name in the sentence', () => {
+    const found = contacts({ content: "Priya, Tom — from Monday I'm passing the site visits over to our surveyor, Helen Heath at Heath & Vale Surveyors (helen@heathvale.co.uk, 0113 496 0720).", speaker: 'Graham Otway' });
+    expect(found.find((c) => c.name === 'Helen Heath')?.channels).toEqual([
+      { type: 'email', value: 'helen@heathvale.co.uk' },
+      { type: 'phone', value: '0113 496 0720' },
+    ]);
+    for (const other of found.filter((c) => c.name !== 'Helen Heath')) expect((other.channels ?? []).map((c) => c.value)).not.toContain('helen@heathvale.co.uk');
+  });
+});

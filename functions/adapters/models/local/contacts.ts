@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, englishWordNotName, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, namedWithReach, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, englishWordNotName, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -382,7 +382,9 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const deep = index < DEEP_SENTENCES_PER_RECORD;
       if (deep) {
         const doc = nlp(sentence);
-        for (const place of doc.places().out('array') as string[]) places.add(trimPhrase(place).toLowerCase());
+        // A name given with an address or a number in brackets is a person's, whatever the tagger makes of "Marsh".
+        const reached = new Set(namedWithReach(sentence).map(({ name }) => name.toLowerCase()));
+        for (const place of doc.places().out('array') as string[]) if (!reached.has(trimPhrase(place).toLowerCase())) places.add(trimPhrase(place).toLowerCase());
         for (const org of doc.organizations().out('array') as string[]) organisations.add(trimPhrase(org).toLowerCase());
       }
       const hypothetical = isHypothetical(held);
@@ -594,16 +596,26 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "pete's got a new phone, 07700 …", "the shop's number is …": someone's or something's the batch does not know by that name; not the speaker's.
       const unknownOwner = lowerPossessor !== undefined && !knownLower && !firstPerson && named.length === 0;
       const target = unknownOwner ? undefined : theirs ? (owner !== speaker ? owner : undefined) : theirsByName && theirsByName !== speaker ? theirsByName : named.length === 1 ? named[0] : named.length === 0 ? unnamed : undefined;
+      // "Lucy Marsh at Marsh Carter Architects (lucy@…, 01943 …)": what the brackets after a name give is that person's.
+      const bracketed = reach ? namedWithReach(sentence) : [];
+      for (const { name, inBrackets } of bracketed) {
+        const person = observe(name, record);
+        if (!person) continue;
+        for (const email of inBrackets.match(EMAIL_PATTERN) ?? []) addChannel(person.channels, { type: 'email', value: email }, false);
+        for (const phone of phonesIn(inBrackets)) addChannel(person.channels, { type: 'phone', value: phone }, false);
+      }
+      // What is left outside those brackets is read as before.
+      const rest = bracketed.reduce((text, { inBrackets }) => text.replace(inBrackets, ' '), sentence);
       if (target) {
-        const replaces = CHANNEL_CHANGE.test(sentence);
-        for (const email of sentence.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
+        const replaces = CHANNEL_CHANGE.test(rest);
+        for (const email of rest.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
         // A number already someone else's in this batch ("the driver should ring 07700 900418", the user's mobile) stays theirs.
         const owned = (value: string) => [...observations.values()].some((o) => o !== target && o.channels.some((c) => c.value === value));
         // "escalation line is +44 …", "the office line is 0161 …": a line of a thing or a service is no one's.
         // "the escalation line changed … new number is …": the line's new number, said in the next sentence, is not the speaker's.
         const lineNews = !theirs && named.length === 0 && LINE_NEWS.test(record.content ?? '');
         const aThings = (phone: string) => lineNews || THINGS_LINE.test(sentence.slice(Math.max(0, sentence.indexOf(phone) - 40), sentence.indexOf(phone)));
-        for (const phone of phonesIn(sentence)) if (!owned(phone) && !aThings(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
+        for (const phone of phonesIn(rest)) if (!owned(phone) && !aThings(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
       }
     }
   }

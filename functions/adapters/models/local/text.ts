@@ -251,6 +251,26 @@ const SUBJECT_NAME = new RegExp(
   `(?:^|(?<=[,;:.!?] )|(?<=\\b(?!(?:than|then|at|in|into|to|from|for|with|of|on|by|about|like|as|over|under|near|after|before|since|until|via|per|the|a|an)\\b)\\p{Ll}{2,} ))(\\p{Lu}\\p{Ll}[\\p{Ll}'-]+(?: \\p{Lu}\\p{Ll}[\\p{Ll}'-]+)?) (?:is|was|has|had|works|worked|lives|lived|moved|relocated|grew up|speaks|teaches|runs|plays|studies|fixes|does|can't|cant|isn't|isnt|has been|\\p{Ll}{3,}(?<![su])s(?= \\p{Ll}))\\b`,
   'gu',
 );
+/**
+ * The people a sentence names with an e-mail address or a number in brackets ("Lucy Marsh at Marsh Carter Architects
+ * (lucy@…)"): a first name the lexicon knows and a surname that is no business word. Such a name is a person even when
+ * compromise reads it as a place ("Marsh").
+ */
+export function namedWithReach(sentence: string): { name: string; inBrackets: string }[] {
+  const out: { name: string; inBrackets: string }[] = [];
+  for (const match of sentence.matchAll(NAME_WITH_REACH)) {
+    const [first, last] = [match[1]!, match[2]!];
+    if (!(lexiconTags(first.toLowerCase()) ?? []).some((tag) => tag === 'FirstName' || tag === 'MaleName' || tag === 'FemaleName') || BUSINESS_WORD.test(last)) continue;
+    const name = cleanName(`${first} ${last}`);
+    const open = match.index! + match[0].lastIndexOf('(');
+    const close = sentence.indexOf(')', open);
+    if (name && !out.some((o) => o.name === name)) out.push({ name, inBrackets: sentence.slice(open + 1, close < 0 ? open + 120 : close) });
+  }
+  return out;
+}
+
+/** A first name and a surname, perhaps with where they work, then an e-mail address or a number in brackets. */
+const NAME_WITH_REACH = /(?<![\p{L}])(\p{Lu}\p{Ll}+) (\p{Lu}[\p{Ll}'’-]+)(?:(?:,| (?:at|from|of)) (?:(?:\p{Lu}[\p{L}&'’.-]*|&|and)\s?){1,5})?,?\s*\(\s*(?:[\w.+-]+@|\+?\d[\d ]{6,})/gu;
 /** A word that may be a name: one compromise's lexicon does not know, or knows as a name. A contraction ("can't", "you've") never is. */
 function nameLike(word: string): boolean {
   if (NOT_NAMES.has(word) || DEPARTMENTS.has(word) || CONTRACTION.test(word)) return false;
@@ -395,6 +415,10 @@ export function personNames(sentence: string, organisations: readonly string[] =
     const name = cleanName(match[1]!);
     if (name) found.add(name);
   }
+  // "our architect, Lucy Marsh at Marsh Carter Architects (lucy@…, 01943 …)": a first name and a surname given with
+  // an e-mail address or a number in brackets, as a signature or a forwarded mail gives them, name a person
+  // whatever compromise makes of the words around them.
+  for (const { name } of namedWithReach(sentence)) found.add(name);
   // "I go by Sam, not Samantha": the author's own names are not contacts.
   for (const match of sentence.matchAll(SELF_NAMED)) {
     for (const own of [match[1], match[2]]) if (own) found.delete(cleanName(own) ?? own);
