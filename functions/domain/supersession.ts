@@ -470,7 +470,7 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   // The characters a value already holds, one flag each: a span is checked and taken in its own length, so a record
   // of thousands of values is read in time linear in its length.
   const held = new Uint8Array(text.length);
-  const taken = { push: ([at, end]: [number, number]) => held.fill(1, at, end) };
+  const take = (at: number, end: number) => held.fill(1, at, end);
   const free = (at: number, end: number) => {
     for (let i = at; i < end; i += 1) if (held[i]) return false;
     return true;
@@ -478,21 +478,21 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   // An e-mail address: a value of its own kind (its digits are no count, its words no name).
   for (const m of text.matchAll(EMAIL)) {
     found.push({ kind: 'email', value: m[0], index: m.index! });
-    taken.push([m.index!, m.index! + m[0].length]);
+    take(m.index!, m.index! + m[0].length);
   }
   for (const m of text.matchAll(PHONE)) {
     if (!free(m.index!, m.index! + m[0].length)) continue;
     found.push({ kind: 'phone', value: m[0], index: m.index! });
-    taken.push([m.index!, m.index! + m[0].length]);
+    take(m.index!, m.index! + m[0].length);
   }
   // A day written as 2026-03-21 is the service's own: the day a summary's clause was said, or a day read beside
   // the words that said it ("21 March (2026-03-21)"); the words are the value.
-  for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) taken.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) take(m.index!, m.index! + m[0].length);
   // A number after "#" names a thing ("ticket #1047", "order #1066"); many are open at once, and none replaces another.
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])#\s?\d+/gu)) taken.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])#\s?\d+/gu)) take(m.index!, m.index! + m[0].length);
   // A pasted e-mail's header ("Date: Mon 12 Jan 2026, 12:58", "On 3 Feb 2026, at 09:14, Ruth wrote:") says when the
   // mail was sent: no value of anything it talks about.
-  for (const m of text.matchAll(MAIL_HEADER)) taken.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(MAIL_HEADER)) take(m.index!, m.index! + m[0].length);
   for (const [kind, pattern] of SHAPES) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
       // A number at the end of a sentence ends there ("code to 2086. only share it here" is no count of "only").
@@ -512,7 +512,7 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
         value = digits;
       }
       found.push({ kind, value, index: m.index! });
-      taken.push([m.index!, end]);
+      take(m.index!, end);
     }
   }
   return found;
@@ -934,7 +934,7 @@ const CHOSEN = /(?:^|[-—–,.;:!?]\s*|\s(?:so|and|but|then|just)\s+)((?:[\p{L}
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
 const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be)\s+([^()\n]{2,40}?)\s*\)/giu;
 /** "switched from Aquagen Labs to Tayside Genomics": a word of change, then from one to the other. */
-const PAIR_FROM_TO = /(?<![\p{L}])(?:switch|chang|mov|swapp?|updat|shift|transferr?|upgrad|downgrad|went|gone|going|go|rebook|reassign|relocat)\w*\s+(?:[\p{L}'’-]+\s+){0,3}?from\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)\s+to\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$)|\s+(?:because|as|since|for|from|on|at|in|by|via|with|until|till|and|but|so|after|before|this|next|now|instead|starting)(?![\p{L}]))/giu;
+const PAIR_FROM_TO = /(?<![\p{L}])(?:switch|chang|mov|swapp?|updat|shift|transferr?|upgrad|downgrad|rebook|reassign|relocat)\w*\s+(?:[\p{L}'’-]+\s+){0,3}?from\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)\s+to\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$)|\s+(?:because|as|since|for|from|on|at|in|by|via|with|until|till|and|but|so|after|before|this|next|now|instead|starting)(?![\p{L}]))/giu;
 /** "instead of Thursday 15 May", "rather than the layby", ", not the layby": the old value after the words that set it aside. */
 const PAIR_INSTEAD = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s+not(?=\s+(?:the|our|a|an)\s))\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$))/giu;
 /** Words that open an old value said in brackets or after "instead of" and say it is no value ("(was going to be …)", "instead of just …"). */

@@ -1033,6 +1033,8 @@ describe('stop 55: an old value said beside its new one', () => {
     expect(pairsSaid('I took the bus (was going to cycle) and it was fine, not a problem at all.')).toEqual([]);
     expect(pairsSaid('Let us meet somewhere else instead of the usual place.')).toEqual([]);
     expect(pairsSaid('Ordered three bags of grog instead of two.')).toEqual([]);
+    // Travelling from one place to another changes nothing about either.
+    expect(pairsSaid("We're going from Leeds to York on the early train, then back from York to Leeds on Sunday.")).toEqual([]);
   });
   it('marks a line said before that holds the old words, however cased, and not one said after', () => {
     const changes = changesSaid([record('p2', 'Updated the supplier: switched from Halden Ceramics to Morrow Supplies.', at)]);
