@@ -971,7 +971,9 @@ function oldValueOf(said: string): string | undefined {
  * Thursday 15 May", "meet in the farmyard behind the grain store, not the layby". The old words are exact, so a line
  * said before that holds them, however cased, is marked with the new.
  */
-export function pairsSaid(text: string): { replaced: string; by: string }[] {
+export function pairsSaid(said: string): { replaced: string; by: string }[] {
+  // A day the service anchored beside the words that said it ("(was Tue 16 June (2026-06-16))") is no word of either value.
+  const text = said.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
   const out: { replaced: string; by: string }[] = [];
   const add = (replaced: string | undefined, by: string | undefined) => {
     if (!replaced || !by || by.toLowerCase().includes(replaced.toLowerCase()) || replaced.toLowerCase().includes(by.toLowerCase())) return;

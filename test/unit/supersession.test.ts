@@ -1025,6 +1025,8 @@ describe('stop 55: an old value said beside its new one', () => {
   it('reads the pair in brackets, from one to the other, after "instead of", and after ", not the"', () => {
     expect(pairsSaid('Kiln firing now Thursday 18 June, 6pm (was Tue 16 June).')).toEqual([{ replaced: 'Tue 16 June', by: '18 June' }]);
     expect(pairsSaid('Studio rent now £340 a month (was £310).')).toEqual([{ replaced: '£310', by: '£340' }]);
+    // As stored, with the day the service anchored beside the words.
+    expect(pairsSaid('Update: glaze night now Thursday 18 June (2026-06-18) (was Tue 16 June (2026-06-16)).')).toEqual([{ replaced: 'Tue 16 June', by: '18 June' }]);
     expect(pairsSaid('We have switched the clay order from Halden Ceramics to Morrow Supplies, delivery Fridays.')).toEqual([{ replaced: 'Halden Ceramics', by: 'Morrow Supplies' }]);
     expect(pairsSaid('Booked the glaze demo for Saturday the 27th, instead of Sunday 21 June.')).toEqual([{ replaced: 'Sunday 21 June', by: 'the 27th' }]);
     expect(pairsSaid('Drop the boxes at the side door by the bins, not the main reception.')).toEqual([{ replaced: 'main reception', by: 'side door by the bins' }]);
