@@ -313,9 +313,12 @@ export interface PackingTuning {
   readonly contactLately: boolean;
   /** A line said before a ranked record that says the value changed is marked with the new value (`changesSaid`). */
   readonly changesSaid: boolean;
+  /** The best-ranked records, this many, may take up to `fullLineTokens` each instead of `maxLineTokens`. */
+  readonly fullLines: number;
+  readonly fullLineTokens: number;
 }
 
-export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true, dropBareContacts: true, contactLately: false, changesSaid: true };
+export const PACKING: PackingTuning = { sessionDecay: 1, maxLineTokens: 64, collapse: true, costExponent: 0, groupByDate: true, compactHeader: true, dropFiller: true, matchingSummaryLines: true, dropBareContacts: true, contactLately: false, changesSaid: true, fullLines: 2, fullLineTokens: 128 };
 
 /** Stems of words that only react ("amazing", "congrats", "so proud"): a sentence of these and names says nothing to recall. */
 const REACTION_STEMS = new Set(
@@ -477,6 +480,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const spoken = new Set(ranked.flatMap(({ unit }) => [unit.speaker ?? '', unit.kind === 'contact' ? (unit.label ?? '') : '']));
     for (const name of spoken) for (const term of indexTerms(name)) names.add(term);
   }
+  const topRecords = new Set(ranked.filter((r) => r.unit.kind === 'record').slice(0, packing.fullLines).map((r) => r.unit.id));
   // A line's text: cut to the query, a contact's stale "Lately" left out, a retired value marked (domain/supersession.ts).
   const shown = (unit: SegmentUnit, raw = unit.text) => {
     let text = clean(raw);
@@ -487,7 +491,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
       text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (packing.contactLately && lately && !statesRetired(unit.id, lately, retired, unit.label) ? ` Lately: ${lately}` : '');
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
-    const cut = cutToRelevant(text, options.terms, packing.maxLineTokens, options.countTokens);
+    const cut = cutToRelevant(text, options.terms, topRecords.has(unit.id) ? Math.max(packing.fullLineTokens, packing.maxLineTokens) : packing.maxLineTokens, options.countTokens);
     return cut + marked({ ...unit, text: cut }, retired);
   };
   const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;

@@ -324,6 +324,26 @@ describe('greetings carry no content', () => {
 describe('recall rendering', () => {
   const ranked = (units: IndexUnit[]) => units.map((unit, i) => ({ unit: withTerms(unit), score: 1 / (i + 1) }));
 
+  it('stop 56: shows the two best-ranked records in up to 128 tokens, and cuts the rest to the sentences that match', () => {
+    // A rambling turn of seven sentences, about 120 tokens, only one of which holds the question's word.
+    const units = [
+      record('D1:1', 'So the audition with the choir went fine in the end. My sister rang about the caravan again. The boiler man came round and left a mess. I found the old photo albums in the loft. We had pizza twice this week which is too much. The neighbours are building an extension and the noise is unreal. Anyway the dog is fine and sends love to everyone at home.', '2023-05-08T13:56:00Z'),
+      record('D1:2', 'Work has been mad, three deadlines landed at once. The audition tape for the band finally got sent off on Friday. My knee is still playing up after the hike. Dad wants to repaint the shed purple, no idea why. I have started reading that crime novel you lent me. The train strike wrecked my Thursday completely. Our cat brought in a frog and it hopped under the sofa.', '2023-05-09T13:56:00Z'),
+      record('D1:3', 'Big news from the orchestra: the audition panel want me back for a second round. The allotment is full of slugs this year. I tried baking sourdough and it came out like a brick. Mum is off to Lisbon with her walking group next month. The car needs new tyres before the MOT. I keep meaning to ring the dentist. Our parrot has learned to copy the microwave beep.', '2023-05-10T13:56:00Z'),
+    ];
+    const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 2000, countTokens, terms: ['audit'] });
+    const lineOf = (id: string) => rendered.markdown.split('\n').find((line) => line.includes(id))!;
+    expect(lineOf('D1:1')).toContain('sends love to everyone at home');
+    expect(lineOf('D1:2')).toContain('brought in a frog');
+    // The third is cut to what matches the question, within 64 tokens.
+    expect(lineOf('D1:3')).toContain('audition panel');
+    expect(lineOf('D1:3')).not.toContain('copy the microwave beep');
+    // With the packing of stop 55 every line is cut.
+    const cut = renderRecall(snapshot, ranked(units), { maxTokens: 2000, countTokens, terms: ['audit'], packing: { fullLines: 0 } });
+    expect(cut.markdown).not.toContain('sends love to everyone at home');
+    expect(cut.markdown).not.toContain('brought in a frog');
+  });
+
   it('marks an item never confirmed as unverified, and ranks a verified twin above it', () => {
     const fact = (id: string, verification: string) => itemUnit('fact', { id, statement: 'Rosa works night shifts at the clinic', evidence: ['D1:1'], status: 'active', verification, confidence: 0.7, sourceAt: NOW });
     const index = indexOf([fact('f1', 'unverified'), fact('f2', 'verified')]);
