@@ -506,7 +506,8 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
       if (kind === 'number' && NOT_A_UNIT.test(value.replace(/^\d[\d,.]*\s?|^\p{L}+\s/u, ''))) value = value.replace(/\s?\p{L}+$/u, '');
       // A count in words counts something ("four performances"), or is no value.
       if (inWords && !/\s\p{L}{3,}/u.test(value)) continue;
-      if (kind === 'number' && !inWords && !/\d\s?\p{L}{3,}/u.test(value)) {
+      // A share is one ("12.5%").
+      if (kind === 'number' && !inWords && !/\d\s?(?:\p{L}{3,}|%)/u.test(value)) {
         const digits = /^\d[\d,.]*/.exec(value)?.[0] ?? '';
         if (!/^(?!(?:19\d\d|20[0-4]\d)$)\d{3,8}$/.test(digits)) continue;
         value = digits;
@@ -639,6 +640,12 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
+  // A name spelt anew where its spelling is spoken of ("it's Brantner, no d", "Pendrey, with an e"): the old spelling.
+  for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? spellingsCorrected(units) : []) {
+    if (out.some((r) => r.replaces === replaced)) continue;
+    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
+    if (out.length >= MAX_CHANGES_SAID) break;
+  }
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
     if (out.some((r) => r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
@@ -647,12 +654,57 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   return [...out, ...valuesReplaced(units, out)];
 }
 
+/** Words said of how a name is written. */
+const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
+/** A capitalised word long enough to be told from another by a letter. */
+const LONG_NAME = /(?<![\p{L}\p{N}'’@.])\p{Lu}[\p{Ll}'’-]{4,}(?![\p{L}\p{N}@])/gu;
+
+/** Edits (a letter added, dropped or changed) between two short words, up to `most` + 1. */
+function edits(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e") and
+ * says a name of five letters or more that no earlier record says, where an earlier one said a name a letter or two
+ * from it, with the same first two letters ("Brandtner", "Pendry"): the earlier spelling was the mistake.
+ */
+function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
+  const records = units.filter((unit) => unit.kind === 'record' && unit.at);
+  const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
+  const namesOf = new Map<string, string[]>();
+  const names = (unit: SaidUnit) => namesOf.get(unit.id) ?? namesOf.set(unit.id, [...new Set([...unit.text.matchAll(LONG_NAME)].map((m) => m[0].replace(/['’]s$/u, '')))]).get(unit.id)!;
+  for (const unit of records) {
+    if (!SPELLING_CUE.test(unit.text)) continue;
+    const earlier = records.filter((other) => before(other.at, unit.at!));
+    const saidBefore = new Set(earlier.flatMap(names));
+    for (const by of names(unit)) {
+      if (saidBefore.has(by) || NOT_A_NAME.test(by)) continue;
+      for (const replaced of saidBefore) {
+        // A plural is the same name ("Bechstein", "Bechsteins").
+        if (replaced === by || replaced.slice(0, 2) !== by.slice(0, 2) || NOT_A_NAME.test(replaced) || replaced.replace(/e?s$/, '') === by.replace(/e?s$/, '') || edits(replaced, by, 2) > 2) continue;
+        if (!out.some((o) => o.replaced === replaced)) out.push({ unit, replaced, by });
+      }
+    }
+  }
+  return out;
+}
+
 /** The kind of value a question asks for, by its words: the first that fits. */
 const ASKS: readonly (readonly [string, RegExp])[] = [
   ['email', /\be-?mail\b/],
   ['time', /\bwhat time\b|\btimes?\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
+  // A share is a count of its unit, whatever it is a share of ("what percentage of the hammer price").
+  ['number', /\bpercent(?:age)?\b/],
   ['money', /\bhow much\b|\b(?:price|cost|costs|rate|fee|budget|quote|charge|deposit|rent|per head|per night|per person|per hour)\b/],
   ['number', /\bhow many\b|\bnumber of\b/],
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],

@@ -601,6 +601,36 @@ describe('stop 48: a value said with the one it replaces', () => {
   });
 });
 
+describe('stop 56: a name spelt anew, and a share asked for', () => {
+  it('marks a name spelt wrongly before a record that says how it is spelt, and no name a letter away otherwise', () => {
+    const mail = [
+      record('s1', 'Drafted a note to Dr Okonkwe about borrowing the centrifuge.', '2026-06-01T09:00:00Z'),
+      record('s2', 'She wrote back and signs herself Okonkwo, with an o at the end, so I had it wrong.', '2026-06-03T09:00:00Z'),
+    ];
+    const retired = changesSaid(mail);
+    expect(retiredMarker(retiredIn(mail[0]!, retired))).toBe('(later: Okonkwo)');
+    const twins = [
+      record('t1', 'Marian is bringing the urn to the fete.', '2026-06-01T09:00:00Z'),
+      record('t2', 'Marion said the urn needs descaling.', '2026-06-03T09:00:00Z'),
+    ];
+    expect(retiredIn(twins[0]!, changesSaid(twins))).toEqual([]);
+    // A plural is the same name, whatever the record says of spelling.
+    const plural = [
+      record('u1', 'It is a Bechstein upright from around 1908.', '2026-06-01T09:00:00Z'),
+      record('u2', 'Bechsteins of that age often have a typo in the serial plate.', '2026-06-03T09:00:00Z'),
+    ];
+    expect(retiredIn(plural[0]!, changesSaid(plural))).toEqual([]);
+  });
+
+  it('reads a percentage question as asking for a count of the same unit', () => {
+    const rates = [
+      record('r1', 'The auction house keeps 15% of the hammer price on members lots.', '2026-02-01T09:00:00Z'),
+      record('r2', 'They have agreed to keep 12% of the hammer price on members lots now.', '2026-02-15T09:00:00Z'),
+    ];
+    expect(answersReplaced('What percentage of the hammer price does the auction house keep?', rates).map((r) => [r.value, r.now])).toEqual([['15%', '12%']]);
+  });
+});
+
 describe('the answers a block holds to a question about what something is now', () => {
   const units = [
     record('p1', 'if we do a two-course meal it will be about £32 a head', '2026-02-01T19:00:00Z'),
