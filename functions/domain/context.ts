@@ -22,7 +22,7 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { answersReplaced, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
+import { answersReplaced, carriedFrom, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -462,6 +462,9 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
   return `- [${citation(line, relevance)}] ${pendingMark(unit)}${mark(String(unit.status ?? ''), unit.verification)}${body}`;
 }
 
+/** Ranked lines read for changes to carry to the others, at most: about the lines a 1,024-token block shows (40 cost 5 % more read time in `npm run bench -- read` and carried nothing more on s58 and s60). */
+const CARRY_FROM = 20;
+
 /**
  * The ranked units as a budgeted block: best first, each session's further
  * units discounted (so several facts come from several conversations),
@@ -473,7 +476,19 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const packing: PackingTuning = { ...PACKING, ...options.packing };
   // What the stores retired, and what the ranked records say changed in so many words (domain/supersession.ts).
   const said = packing.changesSaid ? saidIn(ranked.map((r) => r.unit)) : [];
-  const retired = [...retiredOf(snapshot), ...changesSaid(said), ...(options.query ? answersReplaced(options.query, said) : [])];
+  const read = [...retiredOf(snapshot), ...changesSaid(said), ...(options.query ? answersReplaced(options.query, said) : [])];
+  // A change read on a line of the best-ranked is carried to every line that states the same old value (`carriedFrom`).
+  const carried = new Map<string, RetiredValue>();
+  if (read.length > 0) {
+    // A name or value a record said was replaced is exact wherever it is said (an open task naming the old supplier).
+    for (const r of carriedFrom('', read.filter((r) => r.replaces))) carried.set(r.value.toLowerCase(), r);
+    for (const { unit } of ranked.slice(0, CARRY_FROM)) {
+      if (unit.kind !== 'record' && unit.kind !== 'summary') continue;
+      const text = clean(unit.text);
+      for (const r of carriedFrom(text, retiredIn({ ...unit, text }, read))) if (!carried.has(r.value.toLowerCase())) carried.set(r.value.toLowerCase(), r);
+    }
+  }
+  const retired = [...read, ...[...carried.values()].filter((c) => !read.some((r) => r.reason !== 'later' && r.value.toLowerCase() === c.value.toLowerCase()))];
   // The names a conversation knows (its speakers and contacts): "Josh!" alone says nothing.
   const names = new Set<string>();
   if (packing.dropFiller) {

@@ -73,6 +73,8 @@ export interface RetiredValue {
   readonly calledOff?: boolean;
   /** An amount taken as the same one wherever it is said per this unit ("£40 a session"; not "raised £40"). */
   readonly per?: string;
+  /** Marked only in a line that holds a word starting with one of these (a short value carried from another line). */
+  readonly within?: readonly string[];
   /**
    * With `loose`, the other values of the same kind the record says beside the new one ("check-in from 12:00 … now
    * we land at 10:50"): a line that states one of them speaks of that one, not of what changed.
@@ -1383,20 +1385,22 @@ export function retiredIn(
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
   const found = retired.filter((r) => r.reason !== 'later' && statesValue(line, r, item));
-  // A task's line is read for other items' values only; a fact's also for a later value of the same thing.
-  if (found.length > 0 || line.kind === 'task') return found;
+  // A task's line is read for other items' values only; a fact's also for a later value of the same thing. A value
+  // carried from another line (`carriedFrom`) leaves the line to be read for its own changes too.
+  const carried = found.filter((r) => r.itemId.startsWith(CARRIED));
+  if (found.length > carried.length || line.kind === 'task') return found;
   // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
   // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
   const parts = line.kind === 'summary' ? summaryClauses(line.text) : [];
   const said = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: line.text }] : [];
-  if (said.length === 0) return [];
+  if (said.length === 0) return carried;
   // A word of the thing, or whom it is about, must be in the line before anything costlier is read (a view of
   // 10,000 facts reads every fact line against every later value).
   const lower = line.text.toLowerCase();
   const has = (word: string) => lower.includes(word.slice(0, 4));
   const mayName = (r: RetiredValue) =>
     r.replaces ? lower.includes(r.replaces.toLowerCase()) : r.loose ? (r.about ?? []).some(has) || lower.includes(unitOf(r.value)?.slice(0, 4) ?? '\u0000') : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
-  return retired.filter(
+  return [...carried, ...retired.filter(
     (r) =>
       r.reason === 'later' &&
       mayName(r) &&
@@ -1404,7 +1408,53 @@ export function retiredIn(
       !r.records.includes(line.id) &&
       !states(line.text, r.value) &&
       said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
-  );
+  )];
+}
+
+/** Whether a text holds a word that starts with `start`, case aside (patterns compiled once). */
+function startsWord(text: string, start: string): boolean {
+  let pattern = WORD_STARTS.get(start);
+  if (!pattern) {
+    if (WORD_STARTS.size >= MAX_WHOLE_WORDS) WORD_STARTS.clear();
+    pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(start)}`, 'iu');
+    WORD_STARTS.set(start, pattern);
+  }
+  return pattern.test(text);
+}
+const WORD_STARTS = new Map<string, RegExp>();
+
+/** The id prefix of a value carried from another line. */
+const CARRIED = 'carried:';
+
+/**
+ * A change read on one line of a block, carried to the others (stop 56): the old value each marked line states
+ * exactly, as the records said it (a name or value said to be replaced, an earlier answer to the question, or the
+ * value of the same kind a change in words was read against; an item's old value keeps its own rule), as a value of its own retired in favour of the same new one, so that every other line
+ * said before the change that states it is marked too, whatever words it says around it ("£12 is giving them away
+ * … they're still our mugs", an open task "order 10 bags from Ashcombe Clay"). Not a day said alone (a weekday, a
+ * month's day: said of many things), nor a thing called off; a value a change in words was read against, or one of
+ * three characters or fewer ("£12"), only in lines holding a word the change was said with.
+ */
+export function carriedFrom(text: string, found: readonly RetiredValue[]): RetiredValue[] {
+  const out: RetiredValue[] = [];
+  for (const r of found) {
+    // Only what records said: an item's old value is marked by the item's own rule (whose value it is).
+    if (!r.now || !r.loose || r.calledOff || r.reason === 'wrong' || r.reason === 'outdated' || r.reason === 'contested') continue;
+    // Read against a change in words: the value of the same kind the words reached.
+    const inWords = !r.replaces && r.reason === 'later';
+    const olds = r.replaces ? [r.replaces] : !inWords ? [r.value] : r.loose ? othersOfItsKind(text, r).map((v) => v.value) : [];
+    for (const old of olds) {
+      const value = old.trim();
+      if (/^\d{4}-\d{2}-\d{2}$/.test(value) || DAY_VALUE.test(value) || !/\d|\p{Lu}|@/u.test(value) || holds(value, r.now) || holds(r.now, value)) continue;
+      // A time or an amount is said of many things ("4pm", "£460"): one reached by a change in words, or a short
+      // one, is carried only to lines holding a word the change was said with.
+      const near = inWords || value.length < 4;
+      const about = (r.about ?? []).filter((word) => word.length >= 3).map((word) => word.slice(0, 4));
+      if (near && about.length === 0) continue;
+      out.push({ itemId: `${CARRIED}${r.itemId}:${value}`, records: [], value, reason: 'superseded', at: r.at, now: r.now, loose: true, onlyBefore: true, ...(near ? { within: about } : {}) });
+    }
+  }
+  return out;
 }
 
 function statesValue(
@@ -1417,6 +1467,7 @@ function statesValue(
   const saidAt = line.kind === 'summary' ? (dayOfClause(line.text, r.value) ?? line.at) : line.at;
   if (r.onlyBefore && !before(saidAt, r.at)) return false;
   if (r.per && perUnitAfter(line.text, r.value) !== r.per) return false;
+  if (r.within && !r.within.some((word) => startsWord(line.text, word))) return false;
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
   const evidence = line.kind === 'record' && r.records.includes(line.id);
   if (evidence && (r.reason === 'wrong' || r.reason === 'outdated')) return true;

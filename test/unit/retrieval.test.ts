@@ -344,6 +344,27 @@ describe('recall rendering', () => {
     expect(cut.markdown).not.toContain('brought in a frog');
   });
 
+  it('stop 56: carries a change read on one line to every line said before it that states the same old value', () => {
+    const units = [
+      record('S1:1', 'Seconds mugs at £12 each, bowls by size.', '2026-08-20T10:00:00Z', 'Tobias'),
+      record('S1:2', '£12 is giving them away, honestly. They are still our mugs and people will pay more.', '2026-08-21T10:00:00Z', 'Maren'),
+      record('S1:4', 'Parking in town was £12 for the day, daylight robbery.', '2026-08-22T10:00:00Z', 'Maren'),
+      record('S2:1', 'Seconds mugs are £16 now, we agreed it last night.', '2026-09-01T10:00:00Z', 'Tobias'),
+      record('S2:2', 'Ashcombe are back-ordered, so I switched the clay order from Ashcombe Clay to Bellstone Ceramics.', '2026-09-02T10:00:00Z', 'Tobias'),
+      itemUnit('task', { id: 't1', title: 'Order 10 bags of buff stoneware from Ashcombe Clay', owner: 'Tobias', state: 'open', evidence: ['S1:3'], status: 'active', verification: 'unverified', confidence: 0.7, sourceAt: '2026-08-22T10:00:00Z' }),
+    ];
+    const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 2000, countTokens, terms: [] });
+    const lineOf = (text: string) => rendered.markdown.split('\n').find((line) => line.includes(text))!;
+    // Read where the change's words are said near the old value, and carried to a line that says it further off.
+    expect(lineOf('Seconds mugs at £12')).toContain('(later: £16)');
+    expect(lineOf('giving them away')).toContain('(later: £16)');
+    // An open task that names the replaced supplier says what replaced it.
+    expect(lineOf('Order 10 bags')).toContain('(later: Bellstone Ceramics)');
+    // The change's own line is not marked, nor the same amount said of something else.
+    expect(lineOf('are £16 now')).not.toContain('(later:');
+    expect(lineOf('Parking in town')).not.toContain('(later:');
+  });
+
   it('marks an item never confirmed as unverified, and ranks a verified twin above it', () => {
     const fact = (id: string, verification: string) => itemUnit('fact', { id, statement: 'Rosa works night shifts at the clinic', evidence: ['D1:1'], status: 'active', verification, confidence: 0.7, sourceAt: NOW });
     const index = indexOf([fact('f1', 'unverified'), fact('f2', 'verified')]);
