@@ -462,6 +462,9 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
   return `- [${citation(line, relevance)}] ${pendingMark(unit)}${mark(String(unit.status ?? ''), unit.verification)}${body}`;
 }
 
+/** The smallest block whose best records are shown in up to `fullLineTokens` (at 256 they cost coworkers 0.016 of recall). */
+const FULL_LINES_FROM = 512;
+
 /** Ranked lines read for changes to carry to the others, at most: about the lines a 1,024-token block shows (40 cost 5 % more read time in `npm run bench -- read` and carried nothing more on s58 and s60). */
 const CARRY_FROM = 20;
 
@@ -495,7 +498,8 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     const spoken = new Set(ranked.flatMap(({ unit }) => [unit.speaker ?? '', unit.kind === 'contact' ? (unit.label ?? '') : '']));
     for (const name of spoken) for (const term of indexTerms(name)) names.add(term);
   }
-  const topRecords = new Set(ranked.filter((r) => r.unit.kind === 'record').slice(0, packing.fullLines).map((r) => r.unit.id));
+  // Not in a small block: two lines of 128 tokens would be most of 256.
+  const topRecords = new Set(options.maxTokens >= FULL_LINES_FROM ? ranked.filter((r) => r.unit.kind === 'record').slice(0, packing.fullLines).map((r) => r.unit.id) : []);
   // A line's text: cut to the query, a contact's stale "Lately" left out, a retired value marked (domain/supersession.ts).
   const shown = (unit: SegmentUnit, raw = unit.text) => {
     let text = clean(raw);

@@ -324,7 +324,7 @@ describe('greetings carry no content', () => {
 describe('recall rendering', () => {
   const ranked = (units: IndexUnit[]) => units.map((unit, i) => ({ unit: withTerms(unit), score: 1 / (i + 1) }));
 
-  it('stop 56: shows the two best-ranked records in up to 128 tokens, and cuts the rest to the sentences that match', () => {
+  it('stop 56: shows the two best-ranked records in up to 128 tokens from a block of 512, and cuts the rest to the sentences that match', () => {
     // A rambling turn of seven sentences, about 120 tokens, only one of which holds the question's word.
     const units = [
       record('D1:1', 'So the audition with the choir went fine in the end. My sister rang about the caravan again. The boiler man came round and left a mess. I found the old photo albums in the loft. We had pizza twice this week which is too much. The neighbours are building an extension and the noise is unreal. Anyway the dog is fine and sends love to everyone at home.', '2023-05-08T13:56:00Z'),
@@ -338,6 +338,9 @@ describe('recall rendering', () => {
     // The third is cut to what matches the question, within 64 tokens.
     expect(lineOf('D1:3')).toContain('audition panel');
     expect(lineOf('D1:3')).not.toContain('copy the microwave beep');
+    // Not in a small block, where two long lines would be most of it.
+    const small = renderRecall(snapshot, ranked(units), { maxTokens: 256, countTokens, terms: ['audit'] });
+    expect(small.markdown).not.toContain('sends love to everyone at home');
     // With the packing of stop 55 every line is cut.
     const cut = renderRecall(snapshot, ranked(units), { maxTokens: 2000, countTokens, terms: ['audit'], packing: { fullLines: 0 } });
     expect(cut.markdown).not.toContain('sends love to everyone at home');
