@@ -73,7 +73,7 @@ export interface RetiredValue {
   readonly calledOff?: boolean;
   /** An amount taken as the same one wherever it is said per this unit ("£40 a session"; not "raised £40"). */
   readonly per?: string;
-  /** Marked only in a line that holds a word starting with one of these (a short value carried from another line). */
+  /** Marked only in a line that holds a word starting with one of these (a value carried from another line, `carriedFrom`). */
   readonly within?: readonly string[];
   /**
    * With `loose`, the other values of the same kind the record says beside the new one ("check-in from 12:00 … now
@@ -1429,11 +1429,12 @@ const CARRIED = 'carried:';
 /**
  * A change read on one line of a block, carried to the others (stop 56): the old value each marked line states
  * exactly, as the records said it (a name or value said to be replaced, an earlier answer to the question, or the
- * value of the same kind a change in words was read against; an item's old value keeps its own rule), as a value of its own retired in favour of the same new one, so that every other line
- * said before the change that states it is marked too, whatever words it says around it ("£12 is giving them away
- * … they're still our mugs", an open task "order 10 bags from Ashcombe Clay"). Not a day said alone (a weekday, a
- * month's day: said of many things), nor a thing called off; a value a change in words was read against, or one of
- * three characters or fewer ("£12"), only in lines holding a word the change was said with.
+ * value of the same kind a change in words was read against; an item's old value keeps its own rule), as a value of
+ * its own retired in favour of the same new one, so that every other line said before the change that states it is
+ * marked too, whatever words it says around it ("£12 is giving them away … they're still our mugs", an open task
+ * "order 10 bags from Ashcombe Clay"). Not a day said alone (a weekday, a month's day: said of many things), nor a
+ * thing called off; a value a change in words was read against, or one of three characters or fewer ("£12"), only in
+ * lines holding a word the change was said with.
  */
 export function carriedFrom(text: string, found: readonly RetiredValue[]): RetiredValue[] {
   const out: RetiredValue[] = [];
@@ -1442,7 +1443,7 @@ export function carriedFrom(text: string, found: readonly RetiredValue[]): Retir
     if (!r.now || !r.loose || r.calledOff || r.reason === 'wrong' || r.reason === 'outdated' || r.reason === 'contested') continue;
     // Read against a change in words: the value of the same kind the words reached.
     const inWords = !r.replaces && r.reason === 'later';
-    const olds = r.replaces ? [r.replaces] : !inWords ? [r.value] : r.loose ? othersOfItsKind(text, r).map((v) => v.value) : [];
+    const olds = r.replaces ? [r.replaces] : !inWords ? [r.value] : othersOfItsKind(text, r).map((v) => v.value);
     for (const old of olds) {
       const value = old.trim();
       if (/^\d{4}-\d{2}-\d{2}$/.test(value) || DAY_VALUE.test(value) || !/\d|\p{Lu}|@/u.test(value) || holds(value, r.now) || holds(r.now, value)) continue;
