@@ -462,8 +462,11 @@ function lineText(line: RecallLine, relevance: ReadonlyMap<string, number>, grou
   return `- [${citation(line, relevance)}] ${pendingMark(unit)}${mark(String(unit.status ?? ''), unit.verification)}${body}`;
 }
 
-/** The smallest block whose best records are shown in up to `fullLineTokens` (at 256 they cost coworkers 0.016 of recall). */
-const FULL_LINES_FROM = 512;
+/**
+ * The smallest budget whose best records are shown in up to `fullLineTokens`: a block of 512 tokens asked for, less
+ * its frame (at 256 they cost coworkers 0.016 of recall).
+ */
+const FULL_LINES_FROM = 448;
 
 /** Ranked lines read for changes to carry to the others, at most: about the lines a 1,024-token block shows (40 cost 5 % more read time in `npm run bench -- read` and carried nothing more on s58 and s60). */
 const CARRY_FROM = 20;
