@@ -82,6 +82,22 @@ export function planSequences<E extends { readonly type: 'message' | 'action' }>
   return { assigned, next: { lastSequence, messages, actions, batchesClosed, lastBatchEnd, batchMessages }, closedBatches };
 }
 
+/**
+ * How one commit's raw records are grouped into objects: consecutive
+ * sequences, split after each event that closes a batch, so that a batch's
+ * first sequence always starts an object and no object spans two batches.
+ */
+export function recordRuns(assigned: readonly Pick<SequencedEvent<unknown>, 'sequence' | 'closesBatch'>[]): { from: number; to: number }[] {
+  const runs: { from: number; to: number }[] = [];
+  let open: { from: number; to: number } | undefined;
+  for (const { sequence, closesBatch } of assigned) {
+    if (open && sequence === open.to + 1) open.to = sequence;
+    else runs.push((open = { from: sequence, to: sequence }));
+    if (closesBatch) open = undefined;
+  }
+  return runs;
+}
+
 /** Closes the open batch early (flush), or returns undefined when nothing is open. */
 export function planFlush(counters: AgentCounters): { batch: BatchRange; next: AgentCounters } | undefined {
   if (counters.lastSequence <= counters.lastBatchEnd) return undefined;

@@ -20,6 +20,14 @@ export interface EventClaim {
   readonly closesBatch?: BatchRange;
   /** The event opened a batch: an idle-flush check was scheduled for it. */
   readonly opensBatch?: true;
+  /** The run of records its raw record is written in (absent on claims made before runs: a run of one). */
+  readonly run?: SequenceRun;
+}
+
+/** Consecutive sequence numbers, first and last included. */
+export interface SequenceRun {
+  readonly from: number;
+  readonly to: number;
 }
 
 /** An agent's pipeline state, as `GET /status` reports it. */
@@ -108,13 +116,25 @@ export interface HoleMarker {
 }
 
 /**
- * The raw log: one object per record, keyed by sequence under the agent's
- * prefix. Every slot is written once: a record, or (when the record never
- * arrived) a hole marker; a write to a slot holding a hole is refused with
- * RecordDeclaredHoleError.
+ * Consecutive records written as one object: the events of one commit of
+ * one request, split where a batch closes, so that no object spans two
+ * batches. `records` may hold fewer than the range when a retry held only
+ * part of the request; the rest of the range then reads as holes.
+ */
+export interface RawRun extends SequenceRun {
+  readonly records: readonly RawRecord[];
+}
+
+/**
+ * The raw log: one object per run of records, keyed by the run's first
+ * sequence under the agent's prefix (a record written alone is a run of one).
+ * Every key is written once: a run, or (when the records never arrived) a
+ * hole marker per sequence. Holes are declared in ascending order and stop
+ * at the first slot found taken, so a hole never lies inside a stored run.
  */
 export interface RawLog {
-  put(agent: AgentKey, record: RawRecord): Promise<void>;
+  /** Stores a run once; resolves with the run's sequences that are not stored (a hole holds its key, or an earlier write stored the run without them). */
+  putRun(agent: AgentKey, run: RawRun): Promise<readonly number[]>;
   /** Marks an empty slot as a hole; false when the slot is already taken (the record arrived). */
   putHole(agent: AgentKey, hole: HoleMarker): Promise<boolean>;
   get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined>;

@@ -209,10 +209,12 @@ async function readBatchRecords(deps: ConsolidationDependencies, agent: AgentKey
     }
     const declaredAt = clock().toISOString();
     const declared: number[] = [];
+    // In ascending order, stopping at the first slot found taken: a run arrived meanwhile, the next
+    // round reads it, and no hole is ever written inside it (the raw log's rule).
     for (const sequence of missing) {
       const written = await deps.rawLog.putHole(agent, { sequence, batch: batch.index, declaredAt, reason: `no raw record ${policy.graceMs / 1000} s after its sequence number was committed` });
-      // Not written: the record arrived meanwhile, and the next round reads it.
-      if (written) declared.push(sequence);
+      if (!written) break;
+      declared.push(sequence);
     }
     await deps.ledger.recordHoles(agent, declared, declaredAt);
   }

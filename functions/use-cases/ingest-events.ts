@@ -6,18 +6,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agentPartitionKey, type AgentKey } from '../domain/agent-key.js';
 import { contentHash, legacyContentHash, type IncomingEvent } from '../domain/events.js';
-import { DependencyError, EventIdConflictError, MemoryServiceError, RecordDeclaredHoleError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
-import { EMPTY_COUNTERS, planSequences, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
+import { DependencyError, EventIdConflictError, MemoryServiceError, SequenceConflictError, type FieldIssue } from '../domain/errors.js';
+import { EMPTY_COUNTERS, planSequences, recordRuns, type AgentCounters, type BatchRange, type SequencePlan } from '../domain/sequencing.js';
 import type { AgentCounterCache } from './counter-cache.js';
 import { mapWithConcurrency } from '../commons/concurrency.js';
-import type { AgentLedger, BatchQueue, EventClaim, IdleCheckScheduler, RawLog, RawRecord } from '../ports/pipeline.js';
+import type { AgentLedger, BatchQueue, EventClaim, IdleCheckScheduler, RawLog, RawRecord, RawRun } from '../ports/pipeline.js';
 
 export interface IngestDependencies {
   readonly ledger: AgentLedger;
   readonly rawLog: RawLog;
   readonly queue: BatchQueue;
   readonly batchSize: number;
-  /** How many raw records one request writes to S3 at once. */
+  /** How many raw-record objects (runs) one request writes to S3 at once. */
   readonly rawWriteConcurrency: number;
   readonly now?: () => Date;
   /** Last committed counters per agent in this process; saves a read per request when warm. */
@@ -59,8 +59,10 @@ export const MAX_SQS_DELAY_SECONDS = 900;
  * Order of work, and why: sequence numbers and event-id claims are committed
  * first, in one conditional transaction (so numbers are consecutive, with no
  * gap and no duplicate); then raw records are written; then batch jobs are
- * enqueued. A failure after the commit surfaces as a 5xx, and a retry with the
- * same ids finds its claims, rewrites the same records under the same keys and
+ * enqueued. The records of one commit are one object (split where a batch
+ * closes), not one object each: one S3 PUT per request is most of what a
+ * write costs. A failure after the commit surfaces as a 5xx, and a retry with
+ * the same ids finds its claims, rewrites the same runs under the same keys and
  * enqueues the same jobs (deterministic deduplication ids): nothing is counted
  * twice and nothing acknowledged is lost.
  */
@@ -73,7 +75,7 @@ export async function ingestEvents(
   const committed = await commitSequences(deps, agent, events, now);
   const { claims, conflicting } = committed;
   const accepted = events.filter((event) => claims.has(event.id) && !conflicting.has(event.id));
-  await writeRawRecords(deps, agent, events, accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!)));
+  await writeRawRuns(deps, agent, events, accepted.map((event) => toRawRecord(agent, event, claims.get(event.id)!)), claims);
   const batches = await enqueueClosedBatches(deps, agent, accepted, committed, now);
   await scheduleIdleChecks(deps, agent, accepted, claims);
   // A concurrent writer's conflict found midway: what was committed is durable now; refuse the rest.
@@ -146,6 +148,8 @@ async function commitSequences(deps: IngestDependencies, agent: AgentKey, events
     const base: AgentCounters = expected ?? EMPTY_COUNTERS;
     const plan: SequencePlan<IncomingEvent> = planSequences(base, slice, deps.batchSize);
     const stamp = now().toISOString();
+    const runs = recordRuns(plan.assigned);
+    const runOf = (sequence: number) => runs.find((run) => run.from <= sequence && sequence <= run.to)!;
     const newClaims: EventClaim[] = plan.assigned.map(({ event, sequence, closesBatch, opensBatch }) => ({
       eventId: event.id,
       sequence,
@@ -154,6 +158,7 @@ async function commitSequences(deps: IngestDependencies, agent: AgentKey, events
       timestamp: event.timestamp ?? stamp,
       ...(closesBatch ? { closesBatch } : {}),
       ...(opensBatch && deps.idleChecks ? { opensBatch } : {}),
+      run: runOf(sequence),
     }));
     try {
       await deps.ledger.commitSequences(agent, expected, plan.next, newClaims, plan.closedBatches, stamp);
@@ -179,19 +184,33 @@ async function commitSequences(deps: IngestDependencies, agent: AgentKey, events
   return { claims, committedIds, duplicates, conflicts, conflicting };
 }
 
-/** Step 2: the raw records, under keys fixed by their sequence numbers (a retry writes the same bytes). */
-async function writeRawRecords(deps: IngestDependencies, agent: AgentKey, events: readonly IncomingEvent[], records: readonly RawRecord[]): Promise<void> {
-  const lost: FieldIssue[] = [];
-  await mapWithConcurrency(records, deps.rawWriteConcurrency, async (record) => {
-    try {
-      await callDependency(`write raw record ${record.sequence}`, () => deps.rawLog.put(agent, record));
-    } catch (error) {
-      // A retry that came after the grace period: the slot was consolidated as a hole.
-      if (!(error instanceof RecordDeclaredHoleError)) throw error;
-      lost.push({ field: `events[${events.findIndex((event) => event.id === record.id)}].id`, rule: `was accepted as sequence ${record.sequence}, but its record was not written within the grace period and was consolidated as a hole; send it again under a new id` });
+/**
+ * Step 2: the raw records, one object per run, under keys fixed by the runs
+ * committed with their claims (a retry writes the same runs; one that holds
+ * only part of a run writes that part, and the rest of the run reads as holes).
+ */
+async function writeRawRuns(deps: IngestDependencies, agent: AgentKey, events: readonly IncomingEvent[], records: readonly RawRecord[], claims: ReadonlyMap<string, EventClaim>): Promise<void> {
+  const runs = new Map<number, { from: number; to: number; records: RawRecord[] }>();
+  for (const record of records) {
+    // A claim made before runs has none: its record was an object of its own.
+    const { from, to } = claims.get(record.id)!.run ?? { from: record.sequence, to: record.sequence };
+    const run = runs.get(from) ?? { from, to, records: [] };
+    run.records.push(record);
+    runs.set(from, run);
+  }
+  for (const run of runs.values()) run.records.sort((a, b) => a.sequence - b.sequence);
+  const lost: { sequence: number; issue: FieldIssue }[] = [];
+  await mapWithConcurrency([...runs.values()], deps.rawWriteConcurrency, async (run: RawRun) => {
+    const notStored = await callDependency(`write raw records ${run.from}..${run.to}`, () => deps.rawLog.putRun(agent, run));
+    for (const sequence of notStored) {
+      const record = run.records.find((candidate) => candidate.sequence === sequence);
+      if (!record) continue;
+      // A retry that came after the grace period (the slot was consolidated as a hole), or after another retry stored this run without it.
+      const field = `events[${events.findIndex((event) => event.id === record.id)}].id`;
+      lost.push({ sequence, issue: { field, rule: `was accepted as sequence ${sequence}, but its record was not stored in time (consolidated as a hole, or its run was stored by another retry without it); send it again under a new id` } });
     }
   });
-  if (lost.length > 0) throw new EventIdConflictError(lost);
+  if (lost.length > 0) throw new EventIdConflictError(lost.sort((a, b) => a.sequence - b.sequence).map(({ issue }) => issue));
 }
 
 /**

@@ -15,7 +15,7 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { normalizeText, redactText, type Finding, type RedactionPolicy } from '../domain/redaction.js';
 import type { AgentKey } from '../domain/agent-key.js';
-import type { HoleMarker, RawLog, RawRecord } from '../ports/pipeline.js';
+import type { HoleMarker, RawLog, RawRecord, RawRun } from '../ports/pipeline.js';
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }] };
 
@@ -99,8 +99,8 @@ export class RedactingRawLog implements RawLog {
     private readonly options: { readonly redactOnWrite?: boolean } = {},
   ) {}
 
-  async put(agent: AgentKey, record: RawRecord): Promise<void> {
-    await this.inner.put(agent, this.options.redactOnWrite ? (await this.redactor.redactRecords([record]))[0]! : record);
+  async putRun(agent: AgentKey, run: RawRun): Promise<readonly number[]> {
+    return this.inner.putRun(agent, this.options.redactOnWrite ? { ...run, records: await this.redactor.redactRecords(run.records) } : run);
   }
 
   async get(agent: AgentKey, sequence: number): Promise<RawRecord | undefined> {

@@ -27,7 +27,8 @@ export function addIngestStage(stack: Stack, data: ServiceData): IngestStage {
     description: 'POST /v1/agents/{agentId}/events: raw log, counters, batch jobs (no model call)',
   }).function;
   // Least privilege: write raw records, read and write counters and claims, send jobs. Nothing else.
-  ingest.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
+  // A retry whose run's key is taken reads it back, to tell its own earlier write from a hole.
+  ingest.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [rawLog.bucket.arnForObjects('raw/*')] }));
   agents.table.grant(ingest, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem');
   ingest.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [consolidation.queue.queueArn, idleChecks.queue.queueArn] }));
 

@@ -276,13 +276,14 @@ describe('HTTP API', () => {
 });
 
 describe('least privilege', () => {
-  it('lets the ingest function write raw records, counters and claims, and send jobs, and nothing else', () => {
+  it('lets the ingest function write (and read back) raw records, counters and claims, and send jobs, and nothing else', () => {
     expect(actionsOfRole('Ingest')).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:ConditionCheckItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
+      's3:GetObject',
       's3:PutObject',
       'sqs:SendMessage',
       'xray:PutTelemetryRecords',
@@ -303,7 +304,7 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('scopes the ingest function’s S3 writes to the raw prefix', () => {
+  it('scopes the ingest function’s S3 reads and writes to the raw prefix', () => {
     const roleId = logicalIdOf('AWS::IAM::Role', 'IngestFunctionServiceRole');
     const bucketId = logicalIdOf('AWS::S3::Bucket', 'RawLog');
     template.hasResourceProperties('AWS::IAM::Policy', {
@@ -311,7 +312,7 @@ describe('least privilege', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           {
-            Action: 's3:PutObject',
+            Action: ['s3:GetObject', 's3:PutObject'],
             Effect: 'Allow',
             Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/raw/*']] },
           },

@@ -31,7 +31,8 @@ describe('dead letters', () => {
   const events = Array.from({ length: 50 }, (_, i) => message(`m${i + 1}`, i === 0 ? 'I met Omar Haddad today.' : 'ok'));
 
   it('moves a job that keeps failing to the dead-letter queue, with its cause on the batch marker', async () => {
-    await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: events.slice(0, 49) });
+    // Event 10 alone in its request, so that its record is an object of its own.
+    for (const [from, to] of [[0, 9], [9, 10], [10, 49]] as const) await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: events.slice(from, to) });
     await stack.clients.s3.send(new DeleteObjectCommand({ Bucket: read.bucketName, Key: rawRecordKey(read.agent(agentId), 10) }));
     await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: events.slice(49) });
 

@@ -231,12 +231,49 @@ describe.each(implementations)('%s', (_name, ports) => {
     it('returns a range in order, and names every missing record', async () => {
       const { rawLog } = ports();
       const agent = freshAgent();
-      for (const sequence of [1, 2, 4]) await rawLog.put(agent, rawRecord(agent, sequence));
+      for (const sequence of [1, 2, 4]) await rawLog.putRun(agent, { from: sequence, to: sequence, records: [rawRecord(agent, sequence)] });
 
       expect((await rawLog.getRange(agent, 1, 2)).map((record) => record.id)).toEqual(['r1', 'r2']);
       const failure = await rawLog.getRange(agent, 1, 5).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(MissingRecordsError);
       expect((failure as MissingRecordsError).missing).toEqual([3, 5]);
+    });
+
+    it('reads a run of records from any sequence inside it, and stores each run once', async () => {
+      const { rawLog } = ports();
+      const agent = freshAgent();
+      const run = (from: number, to: number) => ({ from, to, records: Array.from({ length: to - from + 1 }, (_, i) => rawRecord(agent, from + i)) });
+      expect(await rawLog.putRun(agent, run(1, 3))).toEqual([]);
+      expect(await rawLog.putRun(agent, run(4, 13))).toEqual([]);
+      expect(await rawLog.putRun(agent, run(4, 13))).toEqual([]);
+
+      expect((await rawLog.getRange(agent, 1, 13)).map((record) => record.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+      // A range that starts inside a run, and one record inside a run, are found from the run's key.
+      expect((await rawLog.getRange(agent, 7, 9)).map((record) => record.id)).toEqual(['r7', 'r8', 'r9']);
+      expect((await rawLog.get(agent, 12))?.id).toBe('r12');
+      expect(await rawLog.get(agent, 14)).toBeUndefined();
+      expect(await rawLog.readRange(agent, 12, 15)).toMatchObject({ missing: [14, 15], holes: [] });
+    });
+
+    it('keeps a run written in part by a retry, reads the rest of its range as holes, and refuses what it lacks', async () => {
+      const { rawLog } = ports();
+      const agent = freshAgent();
+      expect(await rawLog.putRun(agent, { from: 1, to: 4, records: [rawRecord(agent, 2), rawRecord(agent, 3)] })).toEqual([]);
+
+      expect(await rawLog.putRun(agent, { from: 1, to: 4, records: [1, 2, 3, 4].map((sequence) => rawRecord(agent, sequence)) })).toEqual([1, 4]);
+      expect(await rawLog.readRange(agent, 1, 5)).toMatchObject({ records: [{ id: 'r2' }, { id: 'r3' }], holes: [1, 4], missing: [5] });
+    });
+
+    it('refuses a run whose key holds a hole, and a hole over a stored run', async () => {
+      const { rawLog } = ports();
+      const agent = freshAgent();
+      const hole = (sequence: number) => ({ sequence, batch: 1, declaredAt: '2026-11-02T09:00:00Z', reason: 'never arrived' });
+      expect(await rawLog.putHole(agent, hole(1))).toBe(true);
+      expect(await rawLog.putRun(agent, { from: 1, to: 2, records: [rawRecord(agent, 1), rawRecord(agent, 2)] })).toEqual([1, 2]);
+      expect(await rawLog.putRun(agent, { from: 3, to: 4, records: [rawRecord(agent, 3), rawRecord(agent, 4)] })).toEqual([]);
+      expect(await rawLog.putHole(agent, hole(3))).toBe(false);
+
+      expect(await rawLog.readRange(agent, 1, 4)).toMatchObject({ records: [{ id: 'r3' }, { id: 'r4' }], holes: [1], missing: [2] });
     });
   });
 

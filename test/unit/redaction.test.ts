@@ -86,7 +86,10 @@ describe('Redactor', () => {
     const written: RawRecord[] = [];
     const record = { tenantId: 't', agentId: 'a', sequence: 1, id: 'e1', type: 'message', role: 'user', content: 'password is hunter2', timestamp: '2026-11-02T09:00:00Z', receivedAt: '2026-11-02T09:00:00Z' } as RawRecord;
     const inner: RawLog = {
-      put: async (_, r) => void written.push(r),
+      putRun: async (_, run) => {
+        written.push(...run.records);
+        return [];
+      },
       putHole: async () => true,
       get: async () => record,
       getRange: async () => [record],
@@ -97,10 +100,10 @@ describe('Redactor', () => {
 
     const reading = new RedactingRawLog(inner, redactor);
     expect((await reading.getRange({ tenantId: 't', agentId: 'a' }, 1, 1))[0]!.content).toBe('password is [secret:password]');
-    await reading.put({ tenantId: 't', agentId: 'a' }, record);
+    await reading.putRun({ tenantId: 't', agentId: 'a' }, { from: 1, to: 1, records: [record] });
     expect(written[0]!.content).toBe('password is hunter2');
 
-    await new RedactingRawLog(inner, redactor, { redactOnWrite: true }).put({ tenantId: 't', agentId: 'a' }, record);
+    await new RedactingRawLog(inner, redactor, { redactOnWrite: true }).putRun({ tenantId: 't', agentId: 'a' }, { from: 1, to: 1, records: [record] });
     expect(written[1]!.content).toBe('password is [secret:password]');
     expect(counted).toContainEqual({ 'secret:password': 1 });
   });

@@ -2,7 +2,7 @@
  * The agent ledger in the DynamoDB agents table. One partition per agent
  * (`T#tenant#A#agent`); sort keys:
  * - `COUNTERS`: last sequence, message/action counts, batches closed and queued;
- * - `EVENT#<eventId>`: the claim that makes retries safe (sequence, content hash);
+ * - `EVENT#<eventId>`: the claim that makes retries safe (sequence, content hash, the run its record is written in);
  * - `BATCH#<index>`: a closed batch's range, when it was queued and when it arrived.
  */
 import {
@@ -281,6 +281,7 @@ function toStatus(item: Record<string, unknown>): AgentStatus {
 
 function toClaim(item: Record<string, unknown>): EventClaim {
   const batch = item.closesBatch as Record<string, unknown> | undefined;
+  const run = item.run as Record<string, unknown> | undefined;
   return {
     eventId: String(item.eventId),
     sequence: Number(item.sequence),
@@ -291,5 +292,6 @@ function toClaim(item: Record<string, unknown>): EventClaim {
     ...(batch
       ? { closesBatch: { index: Number(batch.index), fromSequence: Number(batch.fromSequence), toSequence: Number(batch.toSequence) } }
       : {}),
+    ...(run ? { run: { from: Number(run.from), to: Number(run.to) } } : {}),
   };
 }

@@ -230,13 +230,37 @@ describe('consolidateBatch: order', () => {
     expect(world.memory.commits).toHaveLength(0);
   });
 
-  it('fails the job without writing anything while a raw record of the batch is missing', async () => {
+  it('fails the job without writing anything while the raw records of the batch are missing', async () => {
     const { world, jobs } = await withBatches(1, quiet);
-    world.rawLog.delete(agent, 2);
+    // The batch's records were one request: one object, under the key of its first sequence.
+    world.rawLog.delete(agent, 1);
 
     await expect(consolidateBatch(world.consolidation, jobs[0]!)).rejects.toBeInstanceOf(MissingRecordsError);
     expect(world.memory.commits).toHaveLength(0);
     expect(world.model.requests).toHaveLength(0);
+  });
+});
+
+describe('consolidateBatch: holes', () => {
+  it('declares holes in order and stops at a slot found taken, so no hole lands inside a run that arrived meanwhile', async () => {
+    const { world, jobs } = await withBatches(1, quiet);
+    const records = await world.rawLog.getRange(agent, 1, 3);
+    world.rawLog.delete(agent, 1);
+    world.clock.advance(10 * 60_000);
+    const putHole = world.rawLog.putHole.bind(world.rawLog);
+    const tried: number[] = [];
+    // The client's late retry lands its run just before the first hole is written.
+    world.rawLog.putHole = async (target, hole) => {
+      tried.push(hole.sequence);
+      if (hole.sequence === 1) await world.rawLog.putRun(target, { from: 1, to: 3, records });
+      return putHole(target, hole);
+    };
+
+    const outcomes = await consolidateBatch({ ...world.consolidation, holes: { graceMs: 60_000, maxWaitMs: 1_000 } }, jobs[0]!);
+
+    expect(tried).toEqual([1]);
+    expect(outcomes.map((outcome) => outcome.batch.index)).toEqual([1]);
+    expect(await world.rawLog.readRange(agent, 1, 3)).toMatchObject({ records: [{ sequence: 1 }, { sequence: 2 }, { sequence: 3 }], holes: [], missing: [] });
   });
 });
 

@@ -24,7 +24,7 @@ describe('ingestEvents: sequencing', () => {
     expect(result.sequence).toEqual([3, 4]);
   });
 
-  it('writes one raw record per event under its sequence number, with the server receipt time', async () => {
+  it('writes each raw record under its sequence number, with the server receipt time', async () => {
     const world = fakeWorld();
     const events = [message('hello', { interactionId: 'call-7' }), action('looked up the weather')];
 
@@ -43,6 +43,37 @@ describe('ingestEvents: sequencing', () => {
 
     expect([...first.sequence, ...second.sequence].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(world.rawLog.sequences(agent)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe('ingestEvents: raw-record runs', () => {
+  it('writes the events of one request as one object, split where a batch closes', async () => {
+    const world = fakeWorld({ batchSize: 4 });
+
+    const events = messages(10);
+    await ingestEvents(world.ingest, agent, events);
+
+    expect(world.rawLog.puts).toBe(3);
+    expect((await world.rawLog.getRange(agent, 1, 10)).map((record) => record.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const claims = (await world.ledger.loadForIngest(agent, [events[0]!.id, events[4]!.id, events[9]!.id])).claims;
+    expect([...claims.values()].sort((a, b) => a.sequence - b.sequence).map((claim) => claim.run)).toEqual([{ from: 1, to: 4 }, { from: 5, to: 8 }, { from: 9, to: 10 }]);
+  });
+
+  it('stores a retry that holds only part of a failed request, and refuses the rest when it comes, naming each event', async () => {
+    const world = fakeWorld({ batchSize: 50 });
+    const events = messages(3);
+    failNextCalls(world.rawLog, 'putRun', new Error('S3 unavailable'));
+    await expect(ingestEvents(world.ingest, agent, events)).rejects.toBeInstanceOf(DependencyError);
+
+    expect((await ingestEvents(world.ingest, agent, [events[1]!])).sequence).toEqual([2]);
+    const rest = await ingestEvents(world.ingest, agent, [events[0]!, events[2]!]).catch((error: unknown) => error);
+
+    expect(rest).toBeInstanceOf(EventIdConflictError);
+    expect((rest as EventIdConflictError).issues).toEqual([
+      { field: 'events[0].id', rule: expect.stringContaining('accepted as sequence 1, but its record was not stored') },
+      { field: 'events[1].id', rule: expect.stringContaining('accepted as sequence 3, but its record was not stored') },
+    ]);
+    expect(await world.rawLog.readRange(agent, 1, 3)).toMatchObject({ records: [{ sequence: 2 }], holes: [1, 3], missing: [] });
   });
 });
 
@@ -135,7 +166,7 @@ describe('ingestEvents: retries', () => {
   it('fails with a dependency error when a raw record cannot be written, and the retry completes the work', async () => {
     const world = fakeWorld({ batchSize: 2 });
     const events = messages(2);
-    failNextCalls(world.rawLog, 'put', new Error('S3 unavailable'));
+    failNextCalls(world.rawLog, 'putRun', new Error('S3 unavailable'));
 
     await expect(ingestEvents(world.ingest, agent, events)).rejects.toBeInstanceOf(DependencyError);
     const retry = await ingestEvents(world.ingest, agent, events);
