@@ -62,19 +62,6 @@ export class MissingRecordsError extends MemoryServiceError {
   }
 }
 
-/**
- * A sequence number's record never arrived within the grace period and was
- * recorded as a hole, so a late write of it is refused (the batch around it
- * was consolidated without it).
- */
-export class RecordDeclaredHoleError extends MemoryServiceError {
-  override readonly status = 409;
-  override readonly name = 'RecordDeclaredHoleError';
-  constructor(readonly sequence: number) {
-    super(`sequence ${sequence} was recorded as a hole: its record was not written within the grace period`);
-  }
-}
-
 /** Optimistic concurrency lost a race; the caller retries with fresh state. */
 export class SequenceConflictError extends MemoryServiceError {
   override readonly status = 503;
