@@ -67,8 +67,8 @@ describe('an S3 failure midway through a request', () => {
 
   beforeAll(async () => {
     await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events: range('m', 1, 48) });
-    const ingest = faultyIngest({ s3: { command: 'PutObjectCommand', failCalls: [3] } });
-    // Messages 49..53: the third raw write (sequence 51) fails; message 50 closes batch 1.
+    const ingest = faultyIngest({ s3: { command: 'PutObjectCommand', failCalls: [2] } });
+    // Messages 49..53: message 50 closes batch 1, so the request writes two runs, 49-50 and 51-53; the second write fails.
     failed = await ingest.post(agentId, range('m', 49, 53));
     expect(ingest.injected[0]!.failures).toBe(1);
   });
@@ -76,7 +76,7 @@ describe('an S3 failure midway through a request', () => {
   it('answers 503 and enqueues nothing', async () => {
     expect(failed.statusCode).toBe(503);
     expect(JSON.parse(failed.body!)).toMatchObject({ error: 'DependencyError' });
-    expect(await read.rawKeys(agentId)).toHaveLength(52);
+    expect(await read.rawSequences(agentId)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(await api(stack, 'GET', `/v1/agents/${agentId}/status`).then((r) => r.body)).toMatchObject({
       lastSequence: 53,
       batchesClosed: 1,
@@ -95,7 +95,7 @@ describe('an S3 failure midway through a request', () => {
 
     expect(retry.status).toBe(202);
     expect(retry.body).toEqual({ accepted: 0, duplicates: 5, sequence: [49, 50, 51, 52, 53] });
-    expect(await read.rawKeys(agentId)).toHaveLength(53);
+    expect(await read.rawSequences(agentId)).toHaveLength(53);
     expect(await read.rawLog.get(read.agent(agentId), 51)).toMatchObject({ id: 'm51', sequence: 51 });
     expect(await api(stack, 'GET', `/v1/agents/${agentId}/status`).then((r) => r.body)).toMatchObject({
       lastSequence: 53,
@@ -127,7 +127,7 @@ describe('an SQS failure when enqueuing a batch', () => {
 
     expect(failed.statusCode).toBe(503);
     expect(retry.status).toBe(202);
-    expect(await read.rawKeys(agentId)).toHaveLength(55);
+    expect(await read.rawSequences(agentId)).toHaveLength(55);
     expect(await read.ledger.readBatch(read.agent(agentId), 1)).toMatchObject({ fromSequence: 1, toSequence: 50, deliveries: 1 });
     expect(await api(stack, 'GET', `/v1/agents/${agentId}/status`).then((r) => r.body)).toMatchObject({
       messages: 55,

@@ -38,6 +38,13 @@ export function stackReaders(stack: LocalStack) {
       } while (token);
       return keys;
     },
+    /** The sequence of every raw record stored for an agent, in order (runs opened; holes left out). */
+    async rawSequences(agentId: string): Promise<number[]> {
+      const starts = (await this.rawKeys(agentId)).map((key) => Number(key.slice(rawRecordPrefix(agent(agentId)).length, -'.json'.length)));
+      if (starts.length === 0) return [];
+      const { records } = await rawLog.readRange(agent(agentId), 1, Math.max(...starts) + 100);
+      return records.map((record) => record.sequence);
+    },
     /** Every ledger item stored for an agent (counters, claims, batch markers). */
     async ledgerItems(agentId: string): Promise<Record<string, unknown>[]> {
       const items: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_COUNTERS, chunk, planFlush, planSequences } from '../../functions/domain/sequencing.js';
+import { EMPTY_COUNTERS, chunk, planFlush, planSequences, recordRuns } from '../../functions/domain/sequencing.js';
 import { eventsPerCommit } from '../../functions/use-cases/ingest-events.js';
 
 const messages = (n: number) => Array.from({ length: n }, () => ({ type: 'message' as const }));
@@ -105,5 +105,19 @@ describe('eventsPerCommit', () => {
       expect(events + Math.ceil(events / batchSize) + 1).toBeLessThanOrEqual(100);
     }
     expect(eventsPerCommit(50)).toBe(90);
+  });
+});
+
+describe('recordRuns', () => {
+  it('groups one commit into one run, split after each event that closes a batch, so every batch starts a run', () => {
+    const counters = { ...EMPTY_COUNTERS, lastSequence: 8, messages: 8, batchMessages: 8 };
+    const plan = planSequences(counters, [...messages(3), { type: 'action' as const }, ...messages(12)], 10);
+
+    expect(plan.closedBatches.map((batch) => [batch.fromSequence, batch.toSequence])).toEqual([[1, 10], [11, 21]]);
+    expect(recordRuns(plan.assigned)).toEqual([
+      { from: 9, to: 10 },
+      { from: 11, to: 21 },
+      { from: 22, to: 24 },
+    ]);
   });
 });
