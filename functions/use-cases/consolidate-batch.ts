@@ -191,8 +191,12 @@ async function readBatchRecords(deps: ConsolidationDependencies, agent: AgentKey
   const clock = deps.now ?? (() => new Date());
   let waited = false;
   for (let round = 0; round < 4; round += 1) {
-    const { records, missing } = await deps.rawLog.readRange(agent, batch.fromSequence, batch.toSequence);
-    if (missing.length === 0) return records;
+    const { records, missing, holes } = await deps.rawLog.readRange(agent, batch.fromSequence, batch.toSequence);
+    if (missing.length === 0) {
+      // Holes read, not declared here: a run a retry wrote without them. Recorded so status counts them (a set: again is a no-op).
+      if (holes.length > 0) await deps.ledger.recordHoles(agent, holes, clock().toISOString());
+      return records;
+    }
     // Sequence numbers are committed in order, so a missing one was committed no later than any
     // record after it was received, and no later than its batch closed.
     const marker = await deps.ledger.readBatch(agent, batch.index);

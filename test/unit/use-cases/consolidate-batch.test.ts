@@ -262,6 +262,17 @@ describe('consolidateBatch: holes', () => {
     expect(outcomes.map((outcome) => outcome.batch.index)).toEqual([1]);
     expect(await world.rawLog.readRange(agent, 1, 3)).toMatchObject({ records: [{ sequence: 1 }, { sequence: 2 }, { sequence: 3 }], holes: [], missing: [] });
   });
+
+  it('counts in the status the sequences of a run that a retry wrote without them', async () => {
+    const { world, jobs } = await withBatches(1, quiet);
+    const records = await world.rawLog.getRange(agent, 1, 3);
+    world.rawLog.delete(agent, 1);
+    await world.rawLog.putRun(agent, { from: 1, to: 3, records: [records[1]!] });
+
+    await consolidateBatch({ ...world.consolidation, holes: { graceMs: 60_000, maxWaitMs: 1_000 } }, jobs[0]!);
+
+    expect(await world.ledger.readStatus(agent)).toMatchObject({ lastConsolidatedSequence: 3, holes: 2, holeSequences: [1, 3] });
+  });
 });
 
 describe('consolidateBatch: after the stores', () => {
