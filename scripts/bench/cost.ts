@@ -453,6 +453,14 @@ export async function benchCost(stack: LocalStack, meter: UsageMeter, argv: read
     notes: [
       `reads: $${money(per1000Reads)} per 1,000 context reads (API request, authorizer share not included, reader function, its DynamoDB and S3 reads; local embeddings) against AgentCore's $${agentCorePer1000Reads} per 1,000 retrievals (ratio ${round(per1000Reads / agentCorePer1000Reads, 4)}); by line: ${split(readerOnly, 1000 / Math.max(1, run.reads))}`,
       `write path alone (API Gateway, authorizer, ingest function, its DynamoDB, S3 and SQS requests, logs and traces; no model): $${money(writePathPerMillionEvents)} per million events at this request mix; by line: ${split(writePath, perMillion)}`,
+      `AWS requests per 1,000 messages by function (DynamoDB write units / read units, S3 PUT and LIST / GET): ${Object.entries(meter.usage.aws)
+        .sort(([, a], [, b]) => b.dynamoWriteUnits - a.dynamoWriteUnits)
+        .map(([fn, u]) => {
+          const s3 = (test: RegExp) => sum(Object.entries(u.operations).filter(([name]) => test.test(name)).map(([, n]) => n));
+          const per1000 = (n: number) => Math.round((n * 1000) / events);
+          return `${fn.replace(/[0-9A-F]{8}$/, '')} ${per1000(u.dynamoWriteUnits)} / ${per1000(u.dynamoReadUnits)}, ${per1000(s3(/^S3\.(Put|Copy|List|CreateMultipart|UploadPart|CompleteMultipart)/))} / ${per1000(s3(/^S3\.(Get|Head)/))}`;
+        })
+        .join('; ')}`,
       `Lambda time per invocation in the replay, billed ms mean / median / max (invocations), by function: ${Object.entries(meter.usage.invocations)
         .sort(([, a], [, b]) => b.billedMs - a.billedMs)
         .map(([fn, i]) => `${fn.replace(/[0-9A-F]{8}$/, '')} ${Math.round(i.billedMs / Math.max(1, i.count))} / ${Math.round(median(i.durations))} / ${Math.max(0, ...i.durations)} (${i.count})`)
