@@ -906,6 +906,8 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
 /** Colours: a value of their own kind ("sage green" for "navy blue"). */
 const COLOUR = 'terracotta|red|orange|yellow|green|blue|purple|pink|black|white|grey|gray|brown|navy|teal|maroon|burgundy|claret|mustard|sage|cream|beige|gold|silver|bronze|copper|lilac|mauve|turquoise|olive|coral|ivory|charcoal|khaki|lavender|magenta|fuchsia|crimson|mint|peach|violet|indigo|cobalt|cyan|emerald|scarlet|aqua|plum|ochre|taupe';
 const COLOUR_AT = new RegExp(`^(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'iu');
+/** A value that is a colour and nothing more ("navy", "dark green"), not a name that opens with one ("Olive Branch Kitchen", "Rose Cottage"). */
+const onlyColour = (value: string) => COLOUR_AT.exec(value.trim())?.[0].length === value.trim().length;
 const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|bright|deep|forest|royal|baby|${COLOUR}) )?(?:${COLOUR})(?![\\p{L}])`, 'giu');
 /** A name as said: capitalised words, with "&", "and" or "of" between ("Crisp & Co", "Luca's Trattoria", "Mrs Okafor"). */
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
@@ -1084,7 +1086,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
   }
   for (const m of text.matchAll(NAMES)) {
     const name = bareName(m[0]);
-    if (!name || COLOUR_AT.test(name)) continue;
+    if (!name || onlyColour(name)) continue;
     // Where the name starts (after the words a sentence opens with) and ends (before its "'s").
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
@@ -1208,7 +1210,7 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   // "claret ribbons on the medals instead of navy", "Mo rather than Gary": what replaced it is said just before, in its sentence.
   if (INSTEAD_BEFORE.test(behind(text, old.index))) {
     const start = Math.max(0, text.lastIndexOf('.', old.index - 1) + 1, old.index - NEAR);
-    const before = [...withoutAsides(text.slice(start, old.index)).matchAll(new RegExp(kinds.source, kinds.flags))].map((m) => (old.colour ? m[0] : bareName(m[0]))).filter((v) => v && !(!old.colour && (NOT_A_NAME.test(v) || COLOUR_AT.test(v))));
+    const before = [...withoutAsides(text.slice(start, old.index)).matchAll(new RegExp(kinds.source, kinds.flags))].map((m) => (old.colour ? m[0] : bareName(m[0]))).filter((v) => v && !(!old.colour && (NOT_A_NAME.test(v) || onlyColour(v))));
     const found = other(before.at(-1));
     if (found) return found;
   }
@@ -1224,13 +1226,17 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     const cue = cues.exec(sentence.text);
     if (!cue) return [];
     const onlyNew = [...sentence.text.matchAll(new RegExp(cues.source, 'giu'))].every((c) => c[0].toLowerCase() === 'new');
-    if (!onlyNew) return [{ start: sentence.start, end: sentence.start + sentence.text.length }];
     const after = sentence.start + cue.index + cue[0].length;
-    return [{ start: after, end: after + (/^(?:\s+[^\s,;]+){0,5}/u.exec(text.slice(after))?.[0].length ?? 0) }];
+    if (!onlyNew) return [{ start: sentence.start, end: sentence.start + sentence.text.length, cue: after }];
+    return [{ start: after, end: after + (/^(?:\s+[^\s,;]+){0,5}/u.exec(text.slice(after))?.[0].length ?? 0), cue: after }];
   });
-  for (const m of text.matchAll(kinds)) {
+  // A name said after the sentence's word of replacing first ("Change of plan: the caterer is now Olive Branch Kitchen"),
+  // then any other name of the sentence.
+  const matches = [...text.matchAll(kinds)];
+  const afterCue = (m: RegExpMatchArray) => cued.some((sentence) => m.index! >= sentence.cue && m.index! < sentence.end);
+  for (const m of [...matches.filter(afterCue), ...matches.filter((m) => !afterCue(m))]) {
     const value = old.colour ? m[0] : bareName(m[0]);
-    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || COLOUR_AT.test(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
+    if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
     if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;
@@ -1245,7 +1251,7 @@ function namesOld(text: string, r: RetiredValue): boolean {
   // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
   // So is a list's line ("CD audit: Tobias").
   if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
-  if (COLOUR_AT.test(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
+  if (onlyColour(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
   return new RegExp(`(?<![\\p{L}\\p{N}])${escape(named)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
@@ -1379,7 +1385,7 @@ export function retiredIn(
   // And one that gives an e-mail address the question's latest answer replaced.
   if (line.kind === 'contact') {
     const numberReplaced = retired.filter((r) => r.loose && r.reason === 'superseded' && (/\d{3}/.test(r.value) || r.value.includes('@')) && states(line.text, r.value) && !(r.now && states(line.text, r.now)));
-    return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !COLOUR_AT.test(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
+    return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !onlyColour(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
   }
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';

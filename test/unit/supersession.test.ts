@@ -1141,3 +1141,16 @@ describe('stop 55: a pasted e-mail header says when it was sent, not a value', (
     expect(answersReplaced('When is the glaze night?', [record('g1', 'Glaze night - Date: Thu 5 March, 19:00', '2026-02-01T10:00:00Z'), record('g2', 'Glaze night moved: Date: Thu 12 March, 19:00', '2026-02-20T10:00:00Z')]).map((r) => r.value)).toEqual(['5 March']);
   });
 });
+
+describe('stop 57: what replaced a name, found by a user driving the API', () => {
+  it('takes the name said after the word of change, and a name that opens with a colour as a name', () => {
+    // Written by hand through the README's API: the block marked the old caterer "(later: Change)".
+    expect(namesReplaced('Change of plan: the caterer is now Olive Branch Kitchen, not Pepper & Sage.')).toEqual([{ replaced: 'Pepper & Sage', by: 'Olive Branch Kitchen' }]);
+    expect(namesReplaced('Heads up, the florist is now Rose Cottage Flowers instead of Bloomfield.')).toEqual([{ replaced: 'Bloomfield', by: 'Rose Cottage Flowers' }]);
+    const records = [
+      record('c1', 'Catering is from Pepper & Sage, 60 guests at £22 a head.', '2026-06-01T09:00:00Z'),
+      record('c2', 'Change of plan: the caterer is now Olive Branch Kitchen, not Pepper & Sage.', '2026-06-03T09:00:00Z'),
+    ];
+    expect(retiredMarker(retiredIn(records[0]!, changesSaid(records)))).toBe('(later: Olive Branch Kitchen)');
+  });
+});
