@@ -353,17 +353,26 @@ function contested(items: readonly MemoryItem[]): RetiredValue[] {
 /** Whether `text` holds `words` as whole words (case-insensitive). */
 function holds(text: string, words: string): boolean {
   const key = words.trim();
-  // Read for every line against every retired value: the same few hundred patterns, compiled once.
-  let pattern = WHOLE_WORDS.get(key);
-  if (!pattern) {
-    if (WHOLE_WORDS.size >= MAX_WHOLE_WORDS) WHOLE_WORDS.clear();
-    pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(key)}($|[^\\p{L}\\p{N}])`, 'iu');
-    WHOLE_WORDS.set(key, pattern);
-  }
-  return pattern.test(text);
+  return compiled(`w ${key}`, () => `(^|[^\\p{L}\\p{N}])${escape(key)}($|[^\\p{L}\\p{N}])`).test(text);
 }
-const WHOLE_WORDS = new Map<string, RegExp>();
-const MAX_WHOLE_WORDS = 5_000;
+
+/** Whether a text holds a word that starts with `start`, case aside. */
+function startsWord(text: string, start: string): boolean {
+  return compiled(`s ${start}`, () => `(?:^|[^\\p{L}\\p{N}])${escape(start)}`).test(text);
+}
+
+/** A case-insensitive pattern, compiled once per key: every line is read against every retired value, the same few hundred patterns. */
+function compiled(key: string, source: () => string): RegExp {
+  let pattern = PATTERNS.get(key);
+  if (!pattern) {
+    if (PATTERNS.size >= MAX_PATTERNS) PATTERNS.clear();
+    pattern = new RegExp(source(), 'iu');
+    PATTERNS.set(key, pattern);
+  }
+  return pattern;
+}
+const PATTERNS = new Map<string, RegExp>();
+const MAX_PATTERNS = 10_000;
 
 /** Whether `text` states `value` as words of its own (case-insensitive, whole words; four letters at least, or a number: a locker's "218"). */
 export function states(text: string, value: string): boolean {
@@ -1416,18 +1425,6 @@ export function retiredIn(
       said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
   )];
 }
-
-/** Whether a text holds a word that starts with `start`, case aside (patterns compiled once). */
-function startsWord(text: string, start: string): boolean {
-  let pattern = WORD_STARTS.get(start);
-  if (!pattern) {
-    if (WORD_STARTS.size >= MAX_WHOLE_WORDS) WORD_STARTS.clear();
-    pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(start)}`, 'iu');
-    WORD_STARTS.set(start, pattern);
-  }
-  return pattern.test(text);
-}
-const WORD_STARTS = new Map<string, RegExp>();
 
 /** The id prefix of a value carried from another line. */
 const CARRIED = 'carried:';
