@@ -82,7 +82,10 @@ const SECTION_ORDER: readonly Section[] = ['Contacts', 'Tasks', 'Facts', 'Summar
 
 interface Candidate extends IncludedItem {
   readonly section: Section;
-  readonly line: string;
+  /** The line without its marker of retired values: a lower bound of its cost, read before the marker is. */
+  readonly plain: string;
+  /** The line as shown: the marker is read only for a line that may fit the budget (a view reads every fact against every later value). */
+  readonly line: () => string;
   readonly search: string;
   readonly confidence: number;
   readonly at: string;
@@ -114,6 +117,12 @@ export function mark(status: string, verification?: unknown): string {
 
 const projectField = (project: unknown) => (typeof project === 'string' && project ? { project } : {});
 
+/** A line's text before and after its marker, the marker read once and only when asked for. */
+function markedLater(head: string, tail: string, marker: () => string): Pick<Candidate, 'plain' | 'line'> {
+  let line: string | undefined;
+  return { plain: head + tail, line: () => (line ??= head + marker() + tail) };
+}
+
 function candidates(snapshot: Snapshot): Candidate[] {
   const list: Candidate[] = [];
   // What the stores retired, what the records said changed in so many words (read as they were indexed), and what
@@ -133,13 +142,14 @@ function candidates(snapshot: Snapshot): Candidate[] {
     const lately = statesRetired(String(item.id), recent, retired, String(item.name)) ? '' : recent;
     const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired, String(item.name));
     const said = `${biography}${lately ? ` Lately: ${lately}` : ''}`;
-    const text = `**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${said}${marked({ id: String(item.id), kind: 'contact', text: said, label: String(item.name) }, retired)}`;
+    const head = `- ${mark(String(item.status), item.verification)}${`**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${said}`.trim()}`;
+    const tail = `${proposalText(item.proposed)}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`;
     list.push({
       id: String(item.id),
       kind: 'contact',
       version: String(item.updatedAt),
       section: 'Contacts',
-      line: `- ${mark(String(item.status), item.verification)}${text.trim()}${proposalText(item.proposed)}${provenance(String(item.lastMentionedAt ?? item.updatedAt), item.evidence)}`,
+      ...markedLater(head, tail, () => marked({ id: String(item.id), kind: 'contact', text: said, label: String(item.name) }, retired)),
       search: `${item.name} ${(item.aliases as string[] | undefined)?.join(' ') ?? ''} ${work} ${item.biography} ${item.summary}`,
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification),
       at: String(item.lastMentionedAt ?? item.updatedAt),
@@ -155,7 +165,9 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'task',
       version: String(item.updatedAt),
       section: 'Tasks',
-      line: `- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})${marked({ id: String(item.id), kind: 'task', text: String(item.title) }, retired)}${proposalText(item.proposed)}${provenance(String(item.sourceAt), item.evidence)}`,
+      ...markedLater(`- ${mark(String(item.status), item.verification)}[${state}] ${clean(item.title)} (owner: ${clean(item.owner)})`, `${proposalText(item.proposed)}${provenance(String(item.sourceAt), item.evidence)}`, () =>
+        marked({ id: String(item.id), kind: 'task', text: String(item.title) }, retired),
+      ),
       search: `${item.title} ${item.owner} ${open ? 'open to do pending need' : 'done closed'}`,
       // Open commitments are what an agent most often needs; closed ones rarely.
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) + (open ? 0.3 : -0.3),
@@ -170,7 +182,9 @@ function candidates(snapshot: Snapshot): Candidate[] {
       kind: 'fact',
       version: String(item.updatedAt),
       section: 'Facts',
-      line: `- ${mark(String(item.status), item.verification)}${clean(item.statement)}${marked({ id: String(item.id), kind: 'fact', text: String(item.statement), ...(item.sourceAt ? { at: String(item.sourceAt) } : {}) }, retired)}${provenance(String(item.sourceAt), item.evidence)}`,
+      ...markedLater(`- ${mark(String(item.status), item.verification)}${clean(item.statement)}`, provenance(String(item.sourceAt), item.evidence), () =>
+        marked({ id: String(item.id), kind: 'fact', text: String(item.statement), ...(item.sourceAt ? { at: String(item.sourceAt) } : {}) }, retired),
+      ),
       search: `${item.statement} ${Object.values((item.row as Record<string, string | null>) ?? {}).join(' ')}`,
       confidence: Number(item.confidence ?? 0.5) * verificationWeight(String(item.status), item.verification) - (item.status === 'conflict' || item.status === 'draft' ? 0.3 : 0),
       at: String(item.sourceAt),
@@ -187,7 +201,9 @@ function candidates(snapshot: Snapshot): Candidate[] {
         kind: 'summary',
         version: summary.asOf,
         section: 'Summaries',
-        line: `- ${label}: ${clean(citedRun(summary.text, labelledDay({ ladder, level: summary.level }, summary.from)) ?? summary.text.replace(/\n/g, '; '))}${marked({ id: summary.id, kind: 'summary', text: summary.text, ...(ladder === 'time' ? { at: summary.from } : {}) }, retired)} _(as of ${day(summary.asOf)}; summary ${summary.id})_`,
+        ...markedLater(`- ${label}: ${clean(citedRun(summary.text, labelledDay({ ladder, level: summary.level }, summary.from)) ?? summary.text.replace(/\n/g, '; '))}`, ` _(as of ${day(summary.asOf)}; summary ${summary.id})_`, () =>
+          marked({ id: summary.id, kind: 'summary', text: summary.text, ...(ladder === 'time' ? { at: summary.from } : {}) }, retired),
+        ),
         search: summary.text,
         confidence: 0.6 - summary.level * 0.05,
         at: summary.asOf,
@@ -252,21 +268,23 @@ export function renderContext(snapshot: Snapshot, options: ContextOptions): Rend
   const sectionsUsed = new Set<Section>();
   for (const candidate of ranked) {
     const sectionCost = sectionsUsed.has(candidate.section) ? 0 : options.countTokens(`\n\n### ${candidate.section}`);
-    const cost = options.countTokens(`\n${candidate.line}`) + sectionCost;
+    // The line without its marker costs no more than with it: a line that does not fit so is not read for one.
+    if (tokens + options.countTokens(`\n${candidate.plain}`) + sectionCost > options.maxTokens) continue;
+    const cost = options.countTokens(`\n${candidate.line()}`) + sectionCost;
     if (tokens + cost > options.maxTokens) continue;
     chosen.push(candidate);
     sectionsUsed.add(candidate.section);
     tokens += cost;
   }
   const body = SECTION_ORDER.filter((section) => sectionsUsed.has(section)).map((section) =>
-    [`### ${section}`, ...chosen.filter((c) => c.section === section).map((c) => c.line)].join('\n'),
+    [`### ${section}`, ...chosen.filter((c) => c.section === section).map((c) => c.line())].join('\n'),
   );
   let markdown = [head, ...body].join('\n\n');
   // Token counts are not strictly additive across joins: trim the lowest-ranked lines if needed.
   while (options.countTokens(markdown) > options.maxTokens && chosen.length > 0) {
     chosen.pop();
     const sections = SECTION_ORDER.filter((section) => chosen.some((c) => c.section === section));
-    markdown = [head, ...sections.map((section) => [`### ${section}`, ...chosen.filter((c) => c.section === section).map((c) => c.line)].join('\n'))].join('\n\n');
+    markdown = [head, ...sections.map((section) => [`### ${section}`, ...chosen.filter((c) => c.section === section).map((c) => c.line())].join('\n'))].join('\n\n');
   }
   return {
     markdown,
