@@ -255,10 +255,10 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  * phrase ("step goal", "installation visit"), and within eight words of it a value of the same shape (for a number,
  * one `likeNumber` allows). Not a line about someone else's ("Mum's birthday is May 2") when the value is the user's.
  */
-function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean): boolean {
+function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean, at?: string): boolean {
   if (r.replaces) return namesOld(text, r);
   if (r.calledOff) return namesThing(text, r.about ?? []);
-  if (r.loose) return nearSameKind(text, r);
+  if (r.loose) return nearSameKind(text, r, at);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
   const person = PERSON_VALUE.test(r.value) && valueShape(r.value) === undefined;
@@ -387,7 +387,9 @@ const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
 const PHONE = /(?<!\d|\d[.,])\+?\d[\d ]{8,14}\d(?!\d|[.,]\d)/g;
 /** Words too common to say what a value is of. */
-const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details']);
+const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 'they', 'them', 'their', 'there', 'then', 'than', 'what', 'when', 'which', 'were', 'just', 'also', 'about', 'into', 'after', 'before', 'still', 'only', 'even', 'some', 'more', 'less', 'much', 'very', 'really', 'going', 'said', 'says', 'told', 'make', 'made', 'next', 'last', 'week', 'weeks', 'month', 'months', 'year', 'years', 'time', 'times', 'today', 'tomorrow', 'yesterday', 'tonight', 'morning', 'evening', 'night', 'day', 'days', 'would', 'could', 'should', 'it’s', "it's", 'that’s', "that's", "i'll", "we'll", "i've", "we've", 'okay', 'yeah', 'thanks', 'good', 'great', 'sure', 'think', 'know', 'need', 'want', 'like', 'well', 'because', 'other', 'same', 'every', 'each', 'both', 'over', 'back', 'again', 'include', 'includes', 'included', 'including', 'room', 'building', 'place', 'office', 'floor', 'thing', 'things', 'stuff', 'people', 'everyone', 'anyone', 'someone', 'afternoon', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'weekend', 'hour', 'hours', 'minute', 'minutes', 'total', 'price', 'cost', 'costs', 'pay', 'paid', 'book', 'booked', 'sorry', 'notice', 'start', 'starting', 'first', 'second', 'around', 'doing', 'number', 'phone', 'mobile', 'contact', 'details',
+  // Words of any sentence, naming nothing a value is of ("under the new hours", "please note", "eight agenda items").
+  'under', 'above', 'below', 'within', 'without', 'through', 'across', 'along', 'upon', 'onto', 'where', 'while', 'here', 'must', 'might', 'shall', 'your', 'yours', 'ours', 'hers', 'please', 'note', 'noted', 'not', 'yes', 'fine', 'item', 'items', 'spoke', 'spoken', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve']);
 /** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
 const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
 /** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
@@ -1286,9 +1288,30 @@ function nearCue(text: string, index: number, length: number): boolean {
 }
 
 /** Whether a line holds, within five words of a value of the same kind as a changed one (and not that value), a word said around it. */
-function nearSameKind(text: string, r: RetiredValue): boolean {
+function nearSameKind(text: string, r: RetiredValue, at?: string): boolean {
   // A line that holds the new value too says it ("at £22 with £11 of materials").
-  return !holds(text, r.value) && othersOfItsKind(text, r).length > 0;
+  return !holds(text, r.value) && othersOfItsKind(text, r, undefined, at).length > 0;
+}
+
+/** A day and a month ("Tue 10 Feb", "17th of March", "March 9"), for the day a value names. */
+const DAY_AND_MONTH = /(?<![\p{L}\p{N}])(?:(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?)(?![\p{L}\p{N}])/iu;
+
+/**
+ * The date a day said in a line names: the one written beside it ("Saturday (2026-09-19)", as records are dated
+ * when indexed), else its day and month in the year nearest the day the line was said. None for a weekday or a day of
+ * the month said alone with no date beside it.
+ */
+function dateNamed(text: string, v: { value: string; index: number }, at: string): string | undefined {
+  const written = /^\s?\((\d{4}-\d{2}-\d{2})\)/.exec(text.slice(v.index + v.value.length, v.index + v.value.length + 14));
+  if (written) return written[1];
+  const m = DAY_AND_MONTH.exec(v.value);
+  const said = Date.parse(at);
+  if (!m || Number.isNaN(said)) return undefined;
+  const month = 'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf((m[2] ?? m[3])!.toLowerCase()) / 3;
+  const day = Number(m[1] ?? m[4]);
+  const year = new Date(said).getUTCFullYear();
+  const nearest = [year - 1, year, year + 1].map((y) => Date.UTC(y, month, day)).reduce((a, b) => (Math.abs(a - said) <= Math.abs(b - said) ? a : b));
+  return new Date(nearest).getUTCDate() === day ? new Date(nearest).toISOString().slice(0, 10) : undefined;
 }
 
 /** A count of a unit particular enough to say what is counted ("90 tickets", not "30 people"). */
@@ -1305,7 +1328,7 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
  */
-function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text)): { kind: string; value: string; index: number }[] {
+function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text), at?: string): { kind: string; value: string; index: number }[] {
   // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
   const kind = valuesIn(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
   if (!kind) return [];
@@ -1325,6 +1348,9 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text))
       (kind !== 'number' || (likeNumber(v.value, r.value) && unitOf(v.value) === unit)) &&
       (kind !== 'money' || nearAmount(v.value, r.value)) &&
       (kind !== 'time' || !sameClock(v.value, r.value)) &&
+      // A day gone by when the change was said is no day it moved from ("minutes, Tue 10 Feb" for a meeting moved
+      // on 26 February): what is put off is still to come.
+      (kind !== 'day' || at === undefined || !((dateNamed(text, v, at) ?? '9') < r.at.slice(0, 10))) &&
       !nearCue(text, v.index, v.value.length) &&
       ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => !claimed.has(word) && about.has(word))),
   );
@@ -1422,7 +1448,7 @@ export function retiredIn(
       r.itemId !== line.id &&
       !r.records.includes(line.id) &&
       !states(line.text, r.value) &&
-      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
+      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
   )];
 }
 

@@ -1154,3 +1154,26 @@ describe('stop 57: what replaced a name, found by a user driving the API', () =>
     expect(retiredMarker(retiredIn(records[0]!, changesSaid(records)))).toBe('(later: Olive Branch Kitchen)');
   });
 });
+
+describe('stop 58: a day gone by, and words that name nothing, mark nothing', () => {
+  it('does not mark a day that had passed when the change was said, and still marks one to come', () => {
+    // My own lines: minutes dated and a meeting moved a fortnight later.
+    const records = [
+      record('m1', 'Allotment committee notes, Wed 4 Mar. Present: Hallam, Ines, Rob. Meeting with the parish clerk set for Thursday 26 March.', '2026-03-04T20:00:00Z'),
+      record('m2', 'Parish clerk is away that week, the meeting with Hallam and the clerk is now Monday 30 March instead.', '2026-03-18T09:00:00Z'),
+    ];
+    const marker = retiredMarker(retiredIn(records[0]!, changesSaid(records)));
+    expect(marker).toContain('30 March');
+    // The notes' own date (4 March) had passed on 18 March: read alone, the line says no day that moved.
+    const alone = record('m3', 'Allotment committee notes, Wed 4 Mar. Present: Hallam, Ines, Rob. Plot rents collected.', '2026-03-04T20:00:00Z');
+    expect(retiredIn(alone, changesSaid([alone, records[1]!]))).toEqual([]);
+  });
+
+  it('reads no word of any sentence as what a time is of', () => {
+    const records = [
+      record('t1', 'Caretaker opens the gates 8am, please note he locks up under the old rules at 5pm.', '2026-02-01T10:00:00Z'),
+      record('t2', 'The quiz now starts at 6.45pm, please note the earlier start, under the new council hours.', '2026-02-05T10:00:00Z'),
+    ];
+    expect(retiredIn(records[0]!, changesSaid(records))).toEqual([]);
+  });
+});
