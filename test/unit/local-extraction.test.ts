@@ -215,6 +215,12 @@ describe('contacts: a biography from what the records say', () => {
     expect(bio('Nadia', { content: "i grew up in Porto and I'm allergic to cats lol", speaker: 'Nadia' })).toBe('Nadia. Said: Nadia grew up in Porto [r1]; Nadia is allergic to cats [r1].');
   });
 
+  it("keeps what speakers say they like, not a liking of a person, a way or what is in another sentence", () => {
+    expect(bio('Freya', { content: 'I love bouldering, and i really can’t stand coriander.', speaker: 'Freya' })).toBe("Freya. Loves bouldering; can't stand coriander.");
+    expect(bio('Freya', { content: "I love you! I like how you put it. I'd love to come. I love it.", speaker: 'Freya' })).toBe('Freya. First mentioned 2026-05-06.');
+    expect(bio('Freya', { content: 'If I hate the job I will quit.', speaker: 'Freya' })).not.toContain('hates');
+  });
+
   it('says no more than the role or the relation already says', () => {
     expect(bio('Tom', 'Tom is my manager, and he is great.')).toBe("Tom. The user's manager.");
   });

@@ -195,6 +195,11 @@ const QUESTION_BACK = /^[\p{L}'’]+(?: [\p{L}'’]+){0,5}[?!]*\?[?!]*$/u;
 /** A sentence that goes on about someone already named: "she …", "btw he …". */
 const OPENING_PRONOUN = /^(?:(?:also|and|but|so|plus|btw|oh and) )?(she|he)\b/i;
 const PREFERENCE_PATTERN = new RegExp(`\\b(${NAME}|[Ss]he|[Hh]e) (?:really )?(likes|loves|prefers|enjoys|hates|dislikes|is allergic to|can't stand) ([^.,;!?]+)`, 'gu');
+/** A speaker's own liking: "I love bouldering", "i can't stand coriander" (not "I'd love to", "I like how …"). */
+const FIRST_PREFERENCE = /(?<![\p{L}'’])[Ii] (?:really |absolutely |honestly |just |totally )?(like|love|adore|prefer|enjoy|hate|dislike|can['’]t stand|am allergic to) ([^.,;!?]+)/gu;
+const FIRST_TO_THIRD: Readonly<Record<string, string>> = { like: 'likes', love: 'loves', adore: 'adores', prefer: 'prefers', enjoy: 'enjoys', hate: 'hates', dislike: 'dislikes', "can't stand": "can't stand", 'am allergic to': 'is allergic to' };
+/** A liking of a person, a way or a moment, not a thing: "I love you", "I like how you put it", "I hate when that happens". */
+const NOTHING_NAMED_AFTER = /^(?:you|u|ya|y'all|how|what|when|where|why|who|the idea|the way|the sound of that|the thought|hearing|reading that|seeing that|to (?:hear|see|think|say|know)|it when|that you|that idea)\b/iu;
 /** What a liking names when it names nothing by itself: a pronoun or a "that" with no noun after it. */
 const SAYS_NOTHING_LIKED = /^\s*(?:it|that|this|them|those|these|him|her|one|so)\b(?!\s+(?!(?:to|too|so|as|a\s+lot|very|much|anyway|fine|really|though|tho|lol|haha)\b)[\p{L}])/iu;
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
@@ -567,6 +572,13 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
         const person = subject(match[1]!);
         // "jay likes that too", "she loves it": what is liked is in another sentence; this one names nothing.
         if (person && !SAYS_NOTHING_LIKED.test(match[3]!)) addUnique(person.preferences, `${match[2]} ${trimPhrase(match[3]!)}`, (p) => p.toLowerCase());
+      }
+      // "I love bouldering", "i really can't stand coriander": what speakers say they like is theirs, said of them.
+      if (speaker && !hypothetical) {
+        for (const match of held.matchAll(FIRST_PREFERENCE)) {
+          const liked = trimPhrase(match[2]!);
+          if (!SAYS_NOTHING_LIKED.test(liked) && !NOTHING_NAMED_AFTER.test(liked)) addUnique(speaker.preferences, `${FIRST_TO_THIRD[match[1]!.toLowerCase().replace('’', "'")] ?? match[1]!} ${liked}`, (p) => p.toLowerCase());
+        }
       }
       // An assistant's "your number is now …" is the user's; an assistant naming no one gives no one a number.
       const reach = EMAIL_PATTERN.test(sentence) || phonesIn(sentence).length > 0;
