@@ -22,7 +22,7 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { answersReplaced, carriedFrom, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
+import { answersReplaced, carriedFrom, changesCutAway, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -532,7 +532,9 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, topRecords.has(unit.id) ? Math.max(packing.fullLineTokens, packing.maxLineTokens) : packing.maxLineTokens, options.countTokens);
-    return cut + marked({ ...unit, text: cut }, retired);
+    const own = unit.kind === 'record' ? changesCutAway({ id: unit.id, text }, cut, retired) : [];
+    const found = [...retiredIn({ ...unit, text: cut }, retired), ...own];
+    return found.length > 0 ? `${cut} ${retiredMarker(found)}` : cut;
   };
   const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;
   const asked = new Set(options.terms ?? []);

@@ -933,8 +933,8 @@ const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
 const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of|managed to (?:get|book|find))\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
-/** "Agata is taking over", "Nadia's stepping in". */
-const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be))\s+(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)(?![\p{L}])/iu;
+/** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
+const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
 const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
@@ -989,7 +989,7 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
 /** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
@@ -998,6 +998,8 @@ const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?
 const SCRATCHED = /(?<![\p{L}])(?:scratch|scrap|ditch)\s+(?:the\s+)?((?:[\p{Ll}-]{3,}\s+)?[\p{Ll}-]{4,})(?=\s*(?:[-—–,.;:!]|$))/gu;
 /** What a record chose after setting a thing aside: "oxblood leather instead", "go with the blue ones". */
 const CHOSEN = /(?:^|[-—–,.;:!?]\s*|\s(?:so|and|but|then|just)\s+)((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)\s+instead(?![\p{L}])|(?<![\p{L}])(?:go|going|went|gone)\s+(?:with|for)\s+(?:the\s+)?((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)(?=\s*(?:[-—–,.;:!?]|$))/giu;
+/** "nvm the £25 thing, it's £18 each now", "ignore the 7pm, make it 7.30": a value set aside in passing, then its replacement. */
+const NEVER_MIND = /(?<![\p{L}])(?:nvm|never\s?mind|ignore|forget)\s+(?:about\s+)?(?:the\s+|my\s+|that\s+)?([£$€]?\d[\d.,:]*(?:\s?(?:[ap]\.?m\.?|each|pp|ppl|people|quid|pounds|k))?)(?:\s+(?:thing|bit|one|figure|number|idea))?\s*[,;:—–-]?\s+/giu;
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
 const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be)\s+([^()\n]{2,40}?)\s*\)/giu;
 /** "switched from Aquagen Labs to Tayside Genomics": a word of change, then from one to the other. */
@@ -1056,6 +1058,11 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
+  for (const m of text.matchAll(NEVER_MIND)) {
+    const old = valuesIn(m[1]!)[0];
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 80);
+    if (old) add(oldValueOf(m[1]!), valuesIn(after).find((v) => v.kind === old.kind)?.value);
+  }
   for (const m of text.matchAll(CANT_DO_DAY)) {
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160);
     add(m[1], valuesIn(after).find((v) => v.kind === 'day')?.value);
@@ -1450,6 +1457,26 @@ export function retiredIn(
       !states(line.text, r.value) &&
       said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
   )];
+}
+
+/**
+ * A record that says a change itself, cut for the block to the clauses that state the old value ("the council is
+ * resurfacing Mill Lane on Saturday 18 April …" of "… We've moved the open day to Saturday 25 April"): the changes it
+ * said whose new value the cut left out, while the cut still states another value of that kind near its words. The
+ * whole record holds the new value, so `retiredIn` leaves its own changes out; the cut line would show the old one bare. (The values said
+ * beside the new one are read as anything else here: the cut is what is left of them.)
+ */
+export function changesCutAway(line: { readonly id: string; readonly text: string }, cut: string, retired: readonly RetiredValue[]): RetiredValue[] {
+  if (cut === line.text) return [];
+  return retired.filter(
+    (r) =>
+      r.reason === 'later' && r.loose && !r.replaces && !r.calledOff && r.records.includes(line.id) && holds(line.text, r.value) && !holds(cut, r.value) &&
+      // Said before the new value, as what a change moves from is.
+      othersOfItsKind(cut, { ...r, besides: [] }).some((v) => {
+        const at = line.text.indexOf(v.value);
+        return at >= 0 && at < line.text.indexOf(r.value);
+      }),
+  );
 }
 
 /** The id prefix of a value carried from another line. */

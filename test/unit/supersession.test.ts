@@ -1177,3 +1177,37 @@ describe('stop 58: a day gone by, and words that name nothing, mark nothing', ()
     expect(retiredIn(records[0]!, changesSaid(records))).toEqual([]);
   });
 });
+
+describe('stop 58: a record that says a change, cut to the old value', () => {
+  it('marks the cut line with the new value the cut left out', () => {
+    const text =
+      'The pool reopened on Monday after the repairs, and the new lane ropes look great, the kids love the starting blocks too. ' +
+      'Bad news though: the swim gala on Sunday 14 June clashes with the regional finals at Dunmore, so half the squad would be away that weekend. ' +
+      'The committee talked it through for an hour on Thursday evening, with plenty of opinions about the car park, the raffle, the tuck shop, the timing system and who keeps the stopwatches. ' +
+      'We have moved the gala to Sunday 21 June, same start time.';
+    const unit: SegmentUnit = { id: 'g9', kind: 'record', text, at: '2026-05-02T09:00:00Z', speaker: 'Ola', evidence: [], terms: 'gala clash regional final' };
+    const rendered = renderRecall(snapshotWith([]), [{ unit, score: 1 }], { maxTokens: 400, countTokens, terms: ['clash', 'regional', 'final', 'dunmore'] });
+    const line = rendered.markdown.split('\n').find((l) => l.includes('g9'))!;
+
+    expect(line).toContain('Sunday 14 June');
+    expect(line).not.toContain('We have moved');
+    expect(line).toContain('(later: 21 June');
+  });
+});
+
+describe('stop 58: someone elected or appointed in the part of one who stood down', () => {
+  it('reads the one elected as what replaced the one who left, and nothing when no one left', () => {
+    expect(namesReplaced('At the meeting, Moira stood down and Hamish Grant was elected treasurer, unopposed.')).toEqual([{ replaced: 'Moira', by: 'Hamish Grant' }]);
+    expect(namesReplaced('Hamish Grant was elected treasurer, unopposed.')).toEqual([]);
+  });
+});
+
+describe('stop 58: a value set aside in passing ("nvm the £40 thing")', () => {
+  it('reads the value set aside as replaced by the next one of its kind, and nothing from a never mind with no value', () => {
+    expect(pairsSaid("nvm the £40 thing, it's £35 each now")).toEqual([{ replaced: '£40', by: '£35' }]);
+    expect(pairsSaid('ignore the 7pm, make it 7.30pm')).toEqual([{ replaced: '7pm', by: '7.30pm' }]);
+    expect(pairsSaid('never mind, I found it')).toEqual([]);
+    const records = [record('a', 'so £40 each for the minibus, send it to me', '2026-01-01T00:00:00Z'), record('b', "nvm the £40 thing, it's £35 each now", '2026-01-03T00:00:00Z')];
+    expect(retiredMarker(retiredIn(records[0]!, changesSaid(records)))).toBe('(later: £35)');
+  });
+});
