@@ -998,8 +998,8 @@ const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?
 const SCRATCHED = /(?<![\p{L}])(?:scratch|scrap|ditch)\s+(?:the\s+)?((?:[\p{Ll}-]{3,}\s+)?[\p{Ll}-]{4,})(?=\s*(?:[-—–,.;:!]|$))/gu;
 /** What a record chose after setting a thing aside: "oxblood leather instead", "go with the blue ones". */
 const CHOSEN = /(?:^|[-—–,.;:!?]\s*|\s(?:so|and|but|then|just)\s+)((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)\s+instead(?![\p{L}])|(?<![\p{L}])(?:go|going|went|gone)\s+(?:with|for)\s+(?:the\s+)?((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)(?=\s*(?:[-—–,.;:!?]|$))/giu;
-/** "nvm the £25 thing, it's £18 each now", "ignore the 7pm, make it 7.30": a value set aside in passing, then its replacement. */
-const NEVER_MIND = /(?<![\p{L}])(?:nvm|never\s?mind|ignore|forget)\s+(?:about\s+)?(?:the\s+|my\s+|that\s+)?([£$€]?\d[\d.,:]*(?:\s?(?:[ap]\.?m\.?|each|pp|ppl|people|quid|pounds|k))?)(?:\s+(?:thing|bit|one|figure|number|idea))?\s*[,;:—–-]?\s+/giu;
+/** "nvm the £25 thing, it's £18 each now", "ignore the 7pm, make it 7.30": a value set aside in passing, then its replacement (not "don't forget the 7pm"). */
+const NEVER_MIND = /(?<![\p{L}])(?<!\b(?:don['’]?t|do not|never)\s+)(?:nvm|never\s?mind|ignore|forget)\s+(?:about\s+)?(?:the\s+|my\s+|that\s+)?([£$€]?\d[\d.,:]*(?:\s?(?:[ap]\.?m\.?|each|pp|ppl|people|quid|pounds|k))?)(?:\s+(?:thing|bit|one|figure|number|idea))?\s*[,;:—–-]?\s+/giu;
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
 const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be)\s+([^()\n]{2,40}?)\s*\)/giu;
 /** "switched from Aquagen Labs to Tayside Genomics": a word of change, then from one to the other. */
@@ -1321,6 +1321,9 @@ function dateNamed(text: string, v: { value: string; index: number }, at: string
   return new Date(nearest).getUTCDate() === day ? new Date(nearest).toISOString().slice(0, 10) : undefined;
 }
 
+/** Whether a day (YYYY-MM-DD, if known) had gone by on the instant a change was said. */
+const goneBy = (day: string | undefined, said: string) => day !== undefined && day < said.slice(0, 10);
+
 /** A count of a unit particular enough to say what is counted ("90 tickets", not "30 people"). */
 function countsParticular(value: string): boolean {
   const unit = unitOf(value);
@@ -1357,7 +1360,7 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text),
       (kind !== 'time' || !sameClock(v.value, r.value)) &&
       // A day gone by when the change was said is no day it moved from ("minutes, Tue 10 Feb" for a meeting moved
       // on 26 February): what is put off is still to come.
-      (kind !== 'day' || at === undefined || !((dateNamed(text, v, at) ?? '9') < r.at.slice(0, 10))) &&
+      (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
       ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => !claimed.has(word) && about.has(word))),
   );
@@ -1460,11 +1463,11 @@ export function retiredIn(
 }
 
 /**
- * A record that says a change itself, cut for the block to the clauses that state the old value ("the council is
- * resurfacing Mill Lane on Saturday 18 April …" of "… We've moved the open day to Saturday 25 April"): the changes it
- * said whose new value the cut left out, while the cut still states another value of that kind near its words. The
- * whole record holds the new value, so `retiredIn` leaves its own changes out; the cut line would show the old one bare. (The values said
- * beside the new one are read as anything else here: the cut is what is left of them.)
+ * A record that says a change itself, cut for the block to the clauses that state the old value ("the swim gala on
+ * Sunday 14 June clashes with the regional finals …" of a message ending "we have moved the gala to Sunday 21 June"):
+ * the changes it said whose new value the cut left out, while the cut still states another value of that kind near
+ * their words. The whole record holds the new value, so `retiredIn` leaves its own changes out, and the cut line would
+ * show the old one bare. (The values said beside the new one are read as any other here: the cut is what is left.)
  */
 export function changesCutAway(line: { readonly id: string; readonly text: string }, cut: string, retired: readonly RetiredValue[]): RetiredValue[] {
   if (cut === line.text) return [];

@@ -219,6 +219,7 @@ describe('contacts: a biography from what the records say', () => {
     expect(bio('Freya', { content: 'I love bouldering, and i really can’t stand coriander.', speaker: 'Freya' })).toBe("Freya. Loves bouldering; can't stand coriander.");
     expect(bio('Freya', { content: "I love you! I like how you put it. I'd love to come. I love it.", speaker: 'Freya' })).toBe('Freya. First mentioned 2026-05-06.');
     expect(bio('Freya', { content: 'If I hate the job I will quit.', speaker: 'Freya' })).not.toContain('hates');
+    expect(bio('Freya', { content: 'I love my allotment.', speaker: 'Freya' })).toBe('Freya. Loves their allotment.');
   });
 
   it('says no more than the role or the relation already says', () => {

@@ -1207,6 +1207,7 @@ describe('stop 58: a value set aside in passing ("nvm the £40 thing")', () => {
     expect(pairsSaid("nvm the £40 thing, it's £35 each now")).toEqual([{ replaced: '£40', by: '£35' }]);
     expect(pairsSaid('ignore the 7pm, make it 7.30pm')).toEqual([{ replaced: '7pm', by: '7.30pm' }]);
     expect(pairsSaid('never mind, I found it')).toEqual([]);
+    expect(pairsSaid("don't forget the 7pm call, and the 9pm one")).toEqual([]);
     const records = [record('a', 'so £40 each for the minibus, send it to me', '2026-01-01T00:00:00Z'), record('b', "nvm the £40 thing, it's £35 each now", '2026-01-03T00:00:00Z')];
     expect(retiredMarker(retiredIn(records[0]!, changesSaid(records)))).toBe('(later: £35)');
   });

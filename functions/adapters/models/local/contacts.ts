@@ -576,7 +576,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       // "I love bouldering", "i really can't stand coriander": what speakers say they like is theirs, said of them.
       if (speaker && !hypothetical) {
         for (const match of held.matchAll(FIRST_PREFERENCE)) {
-          const liked = trimPhrase(match[2]!);
+          // Said of them: "I love my allotment" is "loves their allotment".
+          const liked = trimPhrase(match[2]!).replace(/\bmy\b/g, 'their').replace(/\bme\b/g, 'them');
           if (!SAYS_NOTHING_LIKED.test(liked) && !NOTHING_NAMED_AFTER.test(liked)) addUnique(speaker.preferences, `${FIRST_TO_THIRD[match[1]!.toLowerCase().replace('’', "'")] ?? match[1]!} ${liked}`, (p) => p.toLowerCase());
         }
       }
