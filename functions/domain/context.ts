@@ -453,8 +453,8 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
 }
 
 /** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
-function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined; at?: string | undefined }, retired: readonly RetiredValue[]): string {
-  const found = retiredIn(line, retired);
+function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined; at?: string | undefined }, retired: readonly RetiredValue[], also: readonly RetiredValue[] = []): string {
+  const found = [...retiredIn(line, retired), ...also];
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }
 
@@ -532,9 +532,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, topRecords.has(unit.id) ? Math.max(packing.fullLineTokens, packing.maxLineTokens) : packing.maxLineTokens, options.countTokens);
-    const own = unit.kind === 'record' ? changesCutAway({ id: unit.id, text }, cut, retired) : [];
-    const found = [...retiredIn({ ...unit, text: cut }, retired), ...own];
-    return found.length > 0 ? `${cut} ${retiredMarker(found)}` : cut;
+    return cut + marked({ ...unit, text: cut }, retired, unit.kind === 'record' ? changesCutAway({ id: unit.id, text }, cut, retired) : []);
   };
   const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;
   const asked = new Set(options.terms ?? []);
