@@ -165,6 +165,14 @@ export interface MemoryServiceStackProps extends StackProps {
    */
   readonly consolidatorConcurrency?: number;
   /**
+   * How long after periods close the sweep checks that the ladders above them
+   * hold every parent they complete, writing any whose announcement the stream
+   * gave up on (docs/design/failure-isolation.md). Shorter checks sooner and risks
+   * writing a parent the stream is still writing (one model call twice).
+   * @default Duration.minutes(30)
+   */
+  readonly ladderCheckAfter?: Duration;
+  /**
    * Sweep workers at most (the sweep queue mapping's maximum concurrency, 2 to 1,000).
    * @default 2
    */
@@ -230,6 +238,7 @@ export class MemoryServiceStack extends Stack {
       IDLE_CHECK_QUEUE_URL: idleChecks.queue.queueUrl,
       SUMMARIES_TABLE_NAME: summaries.table.tableName,
       SUMMARY_TIME_ZONE: props.summaryTimeZone ?? 'UTC',
+      LADDER_CHECK_AFTER_MINUTES: String((props.ladderCheckAfter ?? Duration.minutes(30)).toMinutes()),
       IDLE_FLUSH_SECONDS: String((props.idleFlushAfter ?? Duration.minutes(15)).toSeconds()),
       HOLE_GRACE_SECONDS: String((props.holeGracePeriod ?? Duration.minutes(2)).toSeconds()),
       MODEL_PROVIDER: modelProvider,

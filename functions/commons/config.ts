@@ -51,6 +51,7 @@ export const configSchema = z.object({
   KEYS_TABLE_NAME: z.string().min(1).optional().describe('API keys by SHA-256 digest; only the authorizer reads it. Set by the stack.'),
   SUMMARY_TIME_ZONE: z.string().refine((zone) => isTimeZone(zone), { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }).default('UTC').describe('IANA time zone in which the time ladder cuts days.'),
   INTERACTION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30).describe('Records without an interactionId further apart than this start a new interaction.'),
+  LADDER_CHECK_AFTER_MINUTES: z.coerce.number().int().min(0).max(1440).default(30).describe('How long after periods close the sweep checks that the ladders above them hold every parent they complete, and writes any the stream lost.'),
   TIME_LADDER_FAN_INS: fanIns.default([7, 4, 3, 4]).describe('Children per parent for the time ladder levels above the day (week, 4, 12, 52 weeks), comma-separated.'),
   COUNT_LADDER_FAN_INS: fanIns.default([10, 4, 3, 4]).describe('Children per parent for the count ladder levels above one interaction (10, 40, 120, 480), comma-separated.'),
   SNAPSHOT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000).describe('How long a warm read function serves a snapshot without looking it up again.'),
@@ -129,6 +130,7 @@ export interface ServiceConfig {
   readonly redaction: { readonly email: 'keep' | 'mask' | 'drop'; readonly phone: 'keep' | 'mask' | 'drop'; readonly address: 'keep' | 'mask' | 'drop'; readonly rawLog: boolean };
   readonly timeZone: string;
   readonly interactionIdleMs: number;
+  readonly ladderCheckAfterMs: number;
   readonly fanIns: { readonly time: readonly number[]; readonly count: readonly number[] };
   readonly snapshotCacheMs: number;
   readonly model:
@@ -201,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redaction: { email: c.REDACT_PII_EMAIL, phone: c.REDACT_PII_PHONE, address: c.REDACT_PII_ADDRESS, rawLog: c.REDACT_RAW_LOG },
     timeZone: c.SUMMARY_TIME_ZONE,
     interactionIdleMs: c.INTERACTION_IDLE_MINUTES * 60_000,
+    ladderCheckAfterMs: c.LADDER_CHECK_AFTER_MINUTES * 60_000,
     fanIns: { time: c.TIME_LADDER_FAN_INS, count: c.COUNT_LADDER_FAN_INS },
     snapshotCacheMs: c.SNAPSHOT_CACHE_MS,
     model,

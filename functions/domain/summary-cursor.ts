@@ -22,6 +22,19 @@ export interface SummaryCursor {
   /** First sequence number of the open interaction (absent when none is open). */
   readonly interactionFrom?: number;
   readonly interactionKey?: string;
+  /**
+   * Base periods closed since the ladders were last checked, and when to
+   * check them: by then the stream should have built every parent they
+   * complete (see `repairLadders`).
+   */
+  readonly ladderCheck?: LadderCheck;
+}
+
+/** Per ladder, the first and last base period closed since the last check (inclusive). */
+export interface LadderCheck {
+  readonly at: string;
+  readonly time?: readonly [number, number];
+  readonly count?: readonly [number, number];
 }
 
 export const EMPTY_CURSOR: SummaryCursor = { lastSequence: 0, interaction: 0 };
@@ -43,7 +56,11 @@ export interface CursorOptions {
   /** Records with no interactionId further apart than this start a new interaction. */
   readonly idleGapMs: number;
   readonly ladders?: LadderConfig;
+  /** How long after a period closes the ladders above it are checked for parents the stream lost. @default 30 minutes */
+  readonly ladderCheckAfterMs?: number;
 }
+
+export const DEFAULT_LADDER_CHECK_AFTER_MS = 30 * 60_000;
 
 export interface PlacedRecord {
   readonly sequence: number;
@@ -129,10 +146,41 @@ export function nextSweepAt(cursor: SummaryCursor, options: CursorOptions): stri
   const candidates: number[] = [];
   if (cursor.day !== undefined) candidates.push((cursor.day + 1) * 86_400_000 + offsetMs(options.timeZone));
   if (cursor.interactionFrom !== undefined && cursor.lastActivityAt) candidates.push(Date.parse(cursor.lastActivityAt) + options.idleGapMs + 1);
+  if (cursor.ladderCheck) candidates.push(Date.parse(cursor.ladderCheck.at));
   return candidates.length ? new Date(Math.min(...candidates)).toISOString() : undefined;
 }
 
 /** A conservative bound on how far a time zone's midnight is from UTC's (sweeps may run a little early and find nothing). */
 function offsetMs(timeZone: string): number {
   return timeZone === 'UTC' ? 0 : -14 * 3_600_000;
+}
+
+/**
+ * Notes the periods just closed for a later ladder check. A check already
+ * pending keeps its time, so an agent that keeps closing periods is still
+ * checked; it then covers these periods too.
+ */
+export function noteClosed(cursor: SummaryCursor, closed: readonly ClosedPeriod[], now: string, options: CursorOptions): SummaryCursor {
+  if (closed.length === 0) return cursor;
+  const at = cursor.ladderCheck?.at ?? new Date(Date.parse(now) + (options.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+  const check: { at: string; time?: readonly [number, number]; count?: readonly [number, number] } = { ...cursor.ladderCheck, at };
+  for (const period of closed) {
+    const held = check[period.ladder];
+    const last = Math.max(period.index, period.last ?? period.index);
+    check[period.ladder] = held ? [Math.min(held[0], period.index), Math.max(held[1], last)] : [period.index, last];
+  }
+  return { ...cursor, ladderCheck: check };
+}
+
+/** The check is due at `now`. */
+export function ladderCheckDue(cursor: SummaryCursor | undefined, now: string): LadderCheck | undefined {
+  const check = cursor?.ladderCheck;
+  return check && Date.parse(check.at) <= Date.parse(now) ? check : undefined;
+}
+
+/** Drops a check once it was carried out; one that periods closed since have widened stays for next time. */
+export function clearLadderCheck(cursor: SummaryCursor, done: LadderCheck): SummaryCursor {
+  if (JSON.stringify(cursor.ladderCheck) !== JSON.stringify(done)) return cursor;
+  const { ladderCheck: _done, ...rest } = cursor;
+  return rest;
 }

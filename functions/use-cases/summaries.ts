@@ -6,7 +6,8 @@
  *   interaction that closed, reading those raw records once (a stretch of
  *   silent days gets one empty run, with no model call, however long).
  * - `sweepAgent` closes days that ended and interactions that went idle, for
- *   agents that went quiet.
+ *   agents that went quiet, and some time after periods closed, checks that
+ *   the ladders above them hold every parent they complete (`repairLadders`).
  * - `climbLadder` runs for every summary the Summaries stream announces: it
  *   registers the summary with its parent's slot and writes the parent only
  *   once its full fan-in has arrived. Higher levels read only the level below.
@@ -19,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { childIndices, coveredRange, coveredRunRange, parentIndex, splitEmptyRun, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
-import { advanceCursor, EMPTY_CURSOR, nextSweepAt, sweepCursor, type ClosedPeriod, type CursorOptions, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
+import { advanceCursor, clearLadderCheck, EMPTY_CURSOR, ladderCheckDue, nextSweepAt, noteClosed, sweepCursor, type ClosedPeriod, type CursorOptions, type LadderCheck, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { anchorRelativeDates } from '../domain/dates.js';
 import { looksLikeInstruction } from '../domain/instructions.js';
@@ -74,7 +75,69 @@ export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, r
 
 export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Promise<StoredSummary[]> {
   const now = (deps.now ?? (() => new Date()))().toISOString();
-  return moveCursor(deps, agent, (cursor) => sweepCursor(cursor, now, deps.cursor));
+  const current = await deps.summaries.getCursor(agent);
+  const check = ladderCheckDue(current?.cursor, now);
+  // Before the cursor moves: what this sweep closes is checked next time, once the stream has had its turn.
+  const repaired = check ? await repairLadders(deps, agent, current!.cursor, check) : [];
+  const swept = await moveCursor(deps, agent, (cursor) => {
+    const moved = sweepCursor(cursor, now, deps.cursor);
+    return check ? { ...moved, cursor: clearLadderCheck(moved.cursor, check) } : moved;
+  });
+  return [...repaired, ...swept];
+}
+
+/**
+ * The stream announces each new summary, and the ladder builds each parent
+ * once its last child is announced. An announcement the stream gave up on
+ * (its retries spent, sent to the ladder's dead-letter queue) would leave a
+ * complete parent unwritten for good, and every level above it. This check
+ * finds those parents from the stored summaries alone: every base period up
+ * to the last one closed is stored (the cursor writes them in order), so a
+ * parent is complete when its last child is at or below that frontier, level
+ * by level. A missing complete parent is registered with all its children and
+ * written as the ladder would write it (then announced, so the climb goes on).
+ * When nothing completed a parent, the check reads nothing.
+ */
+export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, cursor: SummaryCursor, check: LadderCheck): Promise<StoredSummary[]> {
+  const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
+  const written: StoredSummary[] = [];
+  for (const ladder of ['time', 'count'] as const) {
+    const range = check[ladder];
+    if (!range) continue;
+    const origin = ladder === 'time' ? (cursor.originWeek ?? 0) : 0;
+    let [first, frontier] = range;
+    for (let level = 0; level < topLevel(deps.ladders, ladder); level += 1) {
+      const parentLevel = level + 1;
+      const low = parentIndex(deps.ladders, ladder, level, first, origin);
+      const high = parentIndex(deps.ladders, ladder, level, frontier, origin);
+      // The highest parent whose last child is stored: the frontier one level up.
+      const top = childIndices(deps.ladders, ladder, parentLevel, high, origin).at(-1)! <= frontier ? high : high - 1;
+      if (top < low) break;
+      const keys = Array.from({ length: top - low + 1 }, (_, i) => ({ ladder, level: parentLevel, index: low + i }));
+      const stored = new Set((await deps.summaries.getSummaries(agent, keys)).map((summary) => summary.index));
+      const missing = keys.filter((key) => !stored.has(key.index));
+      const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, parentLevel, missing[0]!.index, missing.at(-1)!.index);
+      for (const key of missing) {
+        if (runs.some((run) => run.index <= key.index && (run.through ?? run.index) >= key.index)) continue;
+        const parent = await repairParent(deps, agent, ladder, parentLevel, key.index, origin, budget);
+        if (parent) written.push(parent);
+      }
+      [first, frontier] = [low, top];
+    }
+  }
+  return written;
+}
+
+/** Writes a parent the stream did not, when every child is stored (a gap further down is left for that level's own repair). */
+async function repairParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, budget?: BatchBudget): Promise<StoredSummary | undefined> {
+  const level = parentLevel - 1;
+  const children = childIndices(deps.ladders, ladder, parentLevel, parent, origin);
+  const stored = new Set((await deps.summaries.getSummaries(agent, children.map((index) => ({ ladder, level, index })))).map((child) => child.index));
+  const missing = children.filter((index) => !stored.has(index));
+  const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, level, missing[0]!, missing.at(-1)!);
+  if (!missing.every((index) => runs.some((run) => run.index <= index && (run.through ?? run.index) >= index))) return undefined;
+  const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, children.map((index) => summaryId(ladder, level, index)));
+  return completeParent(deps, agent, ladder, parentLevel, parent, origin, registered, budget);
 }
 
 async function moveCursor(
@@ -85,7 +148,9 @@ async function moveCursor(
   const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
   for (let attempt = 1; attempt <= MAX_CURSOR_ATTEMPTS; attempt += 1) {
     const current = await deps.summaries.getCursor(agent);
-    const { cursor, closed } = move(current?.cursor ?? EMPTY_CURSOR);
+    const moved = move(current?.cursor ?? EMPTY_CURSOR);
+    const closed = moved.closed;
+    const cursor = noteClosed(moved.cursor, closed, (deps.now ?? (() => new Date()))().toISOString(), deps.cursor);
     // Summaries first, cursor second: a crash between them recomputes the same periods, and the
     // conditional puts write nothing twice.
     const written: StoredSummary[] = [];

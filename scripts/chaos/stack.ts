@@ -24,7 +24,8 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<{ sta
   const stack = await startLocalStack({
     ...rest,
     faults,
-    stackProps: { consolidatorTimeout: Duration.seconds(consolidatorTimeoutSeconds), ...(batchSize ? { batchSize } : {}) },
+    // Faults can spend a ladder announcement's retries: the sweep after the faults checks the ladders at once.
+    stackProps: { consolidatorTimeout: Duration.seconds(consolidatorTimeoutSeconds), ladderCheckAfter: Duration.minutes(0), ...(batchSize ? { batchSize } : {}) },
   });
   await stack.clients.sqs.send(
     new SetQueueAttributesCommand({

@@ -38,7 +38,7 @@ export function summaryDependencies(runtime: AwsRuntime, model: ModelPort, redac
     rawLog: redactedRawLog,
     model,
     ladders: ladderConfig(config),
-    cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs },
+    cursor: { timeZone: config.timeZone, idleGapMs: config.interactionIdleMs, ladderCheckAfterMs: config.ladderCheckAfterMs },
     budget: config.summaryBudget,
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { childIndices, coveredRange, coveredRunRange, DEFAULT_LADDERS, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../../../functions/domain/ladders.js';
 import type { StoredSummary } from '../../../functions/ports/summary-store.js';
 import type { SummaryRequest } from '../../../functions/ports/model.js';
-import { climbLadder, ladderStep, placeRecords, VERBATIM_MODEL_ID, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
+import { climbLadder, ladderStep, placeRecords, sweepAgent, VERBATIM_MODEL_ID, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
 import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
 import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
@@ -398,5 +398,84 @@ describe('base summaries and the sweep', () => {
     expect(result).toMatchObject({ swept: true });
     const [day] = await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 0, index: 20_759 }]);
     expect(day).toMatchObject({ sources: ['r1', 'r2'], text: 'Booked the venue. / Sent the invitations.' });
+  });
+});
+
+describe('a parent the stream never built', () => {
+  const summariseSources = (request: unknown) => ({ text: (request as SummaryRequest).input.sources.map((source) => source.text).join(' / ') });
+
+  /** Five calls, four of them closed by the next one's first record; the stream then announces every summary but `lost`. */
+  async function placeAndLose(world: ReturnType<typeof fakeWorld>, lost: string) {
+    const events = Array.from({ length: 5 }, (_, i) => message(`Call ${i + 1} about the lease.`, { id: `r${i + 1}`, interactionId: `call-${i + 1}`, timestamp: `2026-11-02T09:0${i}:00Z` }));
+    await ingestEvents(world.ingest, agent, events);
+    await placeRecords({ ...world.summaryDeps, ladders }, agent, await world.rawLog.getRange(agent, 1, 5));
+    for (let inserts = world.summaries.takeInserted(); inserts.length > 0; inserts = world.summaries.takeInserted()) {
+      for (const insert of inserts) if (insert.summary.id !== lost) await climbLadder(ladderDeps(world), insert.agent, insert.summary);
+    }
+  }
+
+  it('writes it at the first sweep after the check time, from the children the stream announced and the one it lost', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: summariseSources } });
+    await placeAndLose(world, 'count:0:2');
+    const pair = { ladder: 'count' as const, level: 1, index: 0 };
+    expect(await world.summaries.getSummaries(agent, [pair])).toEqual([]);
+    expect(await world.summaries.getSummaries(agent, [{ ...pair, index: 1 }])).toHaveLength(1);
+
+    // Too early: the stream may still be delivering.
+    world.clock.advance(10 * 60_000);
+    expect((await sweepAgent({ ...world.summaryDeps, ladders }, agent)).map((s) => s.id)).toEqual([]);
+    expect(await world.summaries.getSummaries(agent, [pair])).toEqual([]);
+
+    world.clock.advance(25 * 60_000);
+    const written = await sweepAgent({ ...world.summaryDeps, ladders }, agent);
+
+    expect(written.map((s) => s.id)).toContain('count:1:0');
+    const [parent] = await world.summaries.getSummaries(agent, [pair]);
+    expect(parent).toMatchObject({ children: ['count:0:1', 'count:0:2'], text: 'Call 1 about the lease. / Call 2 about the lease.' });
+    // Announced like any parent, so the climb goes on from it.
+    expect(world.summaries.inserted.map((insert) => insert.summary.id)).toContain('count:1:0');
+  });
+
+  it('writes nothing, and asks no model, when the stream built every parent', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: summariseSources } });
+    await placeAndLose(world, 'none');
+    const listed = async () => (await world.summaries.listSummaries(agent, 'count', undefined, { limit: 100 })).items.map((s) => s.id);
+    const before = await listed();
+    const calls = world.model.requests.length;
+    expect((await world.summaries.getCursor(agent))?.cursor.ladderCheck).toEqual({ at: '2026-11-02T09:30:00.000Z', count: [1, 4] });
+
+    world.clock.advance(35 * 60_000);
+    const written = await sweepAgent({ ...world.summaryDeps, ladders }, agent);
+
+    // Only what the sweep itself closed: the fifth call, idle since.
+    expect(written.map((s) => s.id)).toEqual(['count:0:5']);
+    expect((await listed()).filter((id) => !before.includes(id))).toEqual(['count:0:5']);
+    expect(world.model.requests.length).toBe(calls + 1);
+    // The check is done; the fifth call's closing starts the next one.
+    expect((await world.summaries.getCursor(agent))?.cursor.ladderCheck?.count).toEqual([5, 5]);
+  });
+
+  it('writes the weeks over a silent stretch whose run the stream lost, each once, asking the model only for the week with text', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: summariseSources } });
+    await ingestEvents(world.ingest, agent, [
+      message('Booked the venue.', { id: 'r1', timestamp: '2026-11-02T09:00:00Z' }),
+      message('Sent the invitations.', { id: 'r2', timestamp: '2026-11-22T09:00:00Z' }),
+    ]);
+    await placeRecords({ ...world.summaryDeps, ladders }, agent, await world.rawLog.getRange(agent, 1, 2));
+    const day = 20_759;
+    for (let inserts = world.summaries.takeInserted(); inserts.length > 0; inserts = world.summaries.takeInserted()) {
+      for (const insert of inserts) if (insert.summary.id !== summaryId('time', 0, day + 1)) await climbLadder(ladderDeps(world), insert.agent, insert.summary);
+    }
+    const origin = parentIndex(ladders, 'time', 0, day);
+    const weeks = [origin, origin + 1];
+    expect(await world.summaries.getSummaries(agent, weeks.map((index) => ({ ladder: 'time', level: 1, index })))).toEqual([]);
+
+    world.clock.advance(31 * 60_000);
+    await sweepAgent({ ...world.summaryDeps, ladders }, agent);
+
+    const written = await world.summaries.getSummaries(agent, weeks.map((index) => ({ ladder: 'time', level: 1, index })));
+    expect(written.map((week) => [week.index, week.empty, week.text])).toEqual([[origin, false, 'Booked the venue.'], [origin + 1, true, '']]);
+    // The third week holds the 22nd, still open: not complete, not written.
+    expect(await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 1, index: origin + 2 }])).toEqual([]);
   });
 });
