@@ -59,9 +59,40 @@ export interface MeteredUsage {
 /** Calls made outside any invocation (provisioning, the local runners): not the deployed service's. */
 export const OUTSIDE = 'outside';
 
-/** DynamoDB's size of an item, near enough: attribute names and values as JSON. */
+/**
+ * DynamoDB's size of an item, as its documentation counts it: each attribute's
+ * name in UTF-8 plus its value (a string in UTF-8, a binary in bytes, a number
+ * about one byte per two digits plus one, a boolean or null one byte, a list or
+ * map three bytes plus one per element, plus the elements and a map's names).
+ * Takes the low-level form (`{ S: … }`, `{ B: Uint8Array }`) or plain values.
+ * Binary attributes (gzip blobs: audit entries, views, snapshots) count their
+ * bytes, not their JSON spelling, which is several times longer.
+ */
 export function itemBytes(item: unknown): number {
-  return item === undefined || item === null ? 0 : Buffer.byteLength(JSON.stringify(item));
+  if (item === undefined || item === null || typeof item !== 'object') return 0;
+  return Object.entries(item as Record<string, unknown>).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value), 0);
+}
+
+const TYPE_TAGS = new Set(['S', 'N', 'B', 'BOOL', 'NULL', 'L', 'M', 'SS', 'NS', 'BS']);
+const numberBytes = (value: unknown) => Math.ceil(String(value).replace(/^-|\.|e.*$/gi, '').replace(/^0+/, '').length / 2) + 1;
+
+function valueBytes(value: unknown): number {
+  if (value === null || value === undefined || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return numberBytes(value);
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof Set) return [...value].reduce<number>((sum, member) => sum + valueBytes(member), 0);
+  if (Array.isArray(value)) return 3 + value.reduce<number>((sum, element) => sum + 1 + valueBytes(element), 0);
+  if (typeof value !== 'object') return 0;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 1 && TYPE_TAGS.has(entries[0]![0])) {
+    const [tag, inner] = entries[0]!;
+    if (tag === 'N') return numberBytes(inner);
+    if (tag === 'NS') return (inner as unknown[]).reduce<number>((sum, n) => sum + numberBytes(n), 0);
+    if (tag === 'M') return 3 + Object.entries(inner as Record<string, unknown>).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueBytes(element), 0);
+    return valueBytes(inner);
+  }
+  return 3 + entries.reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueBytes(element), 0);
 }
 
 const writeUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));

@@ -22,7 +22,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { createApiKey } from '../../functions/use-cases/api-keys.js';
 import type { LocalStack } from '../../local/local-stack.js';
-import { OUTSIDE, type AwsUsage, type UsageMeter } from '../../local/metering.js';
+import { itemBytes, OUTSIDE, type AwsUsage, type UsageMeter } from '../../local/metering.js';
 import { LocalEmbeddings } from '../../functions/adapters/embeddings/local.js';
 import { ApiClient } from '../eval/api-client.js';
 import { parseCorpus, turnEvent, type CorpusSample } from '../eval/corpus.js';
@@ -241,7 +241,8 @@ async function stored(stack: LocalStack): Promise<{ s3Bytes: number; dynamoBytes
     } while (token);
   }
   let dynamoBytes = 0;
-  for await (const item of everyItem(stack)) dynamoBytes += Buffer.byteLength(JSON.stringify(item)) + 100;
+  // DynamoDB bills storage as the items' size plus 100 bytes of overhead each.
+  for await (const item of everyItem(stack)) dynamoBytes += itemBytes(item) + 100;
   return { s3Bytes, dynamoBytes };
 }
 
