@@ -257,7 +257,8 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  */
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean, at?: string): boolean {
   if (r.replaces) return namesOld(text, r);
-  if (r.calledOff) return namesThing(text, r.about ?? []);
+  // A line that says the thing was called off (a summary quoting the record that said so) needs no marker.
+  if (r.calledOff) return namesThing(text, r.about ?? []) && !(CALLED_OFF_CUE.test(text) && thingsCalledOff(text).some((thing) => thing.join(' ') === (r.about ?? []).join(' ')));
   if (r.loose) return nearSameKind(text, r, at);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
@@ -381,7 +382,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -418,7 +419,7 @@ const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
 const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
-  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}\s+(?:(?:is|['’]s|has\s+been|have\s+been|was|got|are)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)|(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)|\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
   'giu',
 );
 /** Words in a sentence that make a calling off only a possibility or a question. */
@@ -539,6 +540,8 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
   const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
+    // A hyphenated word is also its parts: "sign-up" is said "sign up" as often.
+    .flatMap((word) => (word.includes('-') ? [word, ...word.split('-')] : [word]))
     .filter((word) => word.length >= shortest && !COMMON.has(word) && !NAMES_NOTHING.has(word) && !/['’]/.test(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
     .map(stem)
     .filter((word) => !COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`));
@@ -549,8 +552,10 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
  * about anything else may say them too ("Amir sent over a listing on Wednesday" is no earlier wedding date).
  */
 const NAMES_NOTHING = new Set(['send', 'sends', 'sent', 'sending', 'drive', 'drives', 'drove', 'driving', 'driven', 'work', 'works', 'worked', 'working', 'take', 'takes', 'took', 'taking', 'taken', 'check', 'checks', 'checked', 'checking', 'feel', 'feels', 'felt', 'feeling', 'give', 'gives', 'gave', 'giving', 'given', 'tell', 'tells', 'telling', 'come', 'comes', 'came', 'coming', 'stay', 'stays', 'stayed', 'staying', 'maybe', 'probably', 'wait', 'waiting', 'waited', 'hope', 'hoping', 'hoped', 'love', 'loved', 'mean', 'means', 'meant', 'guess', 'reckon', 'tried', 'trying', 'look', 'looks', 'looked', 'looking', 'keep', 'keeps', 'kept', 'bring', 'brings', 'brought', 'find', 'found', 'asked', 'asking', 'help', 'helps', 'helped', 'helping', 'seen', 'saw', 'getting', 'done', 'went', 'gone', 'tired', 'glad', 'happy', 'awkward', 'lovely', 'nice', 'guys', 'anyway', 'honestly', 'finally', 'already', 'though', 'pretty', 'better', 'worse', 'little', 'bit', 'down', 'till', 'until']);
+/** Stems of words that name only the kind of a value ("the date's moved", "time changed"), not what it is of. */
+const KIND_WORDS = new Set(['dat', 'day', 'tim', 'when']);
 /** Words of change said alone ("a week later", "moved it"): no word of what changed. */
-const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|moves?|changed?|changing|switch\w*|swap\w*|updated?|new|now)$/;
+const CHANGE_WORD = /^(?:later|earlier|again|instead|moved|moves?|changed?|changing|switch\w*|swap\w*|push\w*|updated?|new|now)$/;
 /** A word's stem, crudely: "moving" and "move", "codes" and "code", "boxes" and "box" compare alike. */
 const stem = (word: string) => word.replace(/^(.{3,}?)(?:ing|ed|es|s|e)$/u, '$1');
 
@@ -605,7 +610,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       if (around.length === 0 && !countsParticular(value.value)) continue;
       const own = new Set(wordsAround(unit.text, value.index, value.value.length, 5));
       const near = nearOfKind(value.kind);
-      const about = [...new Set(around)].filter((word) => own.has(word) || !near.has(word));
+      const about = [...new Set(around)].filter((word) => (own.has(word) || !near.has(word)) && !KIND_WORDS.has(word));
       if (about.length === 0 && !countsParticular(value.value)) continue;
       const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
@@ -928,7 +933,7 @@ const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
-const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
+const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+|(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
@@ -936,7 +941,7 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 /** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|['’]ll (?:do|run|cover|handle|take) (?:it|the|that|over)(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1110,7 +1115,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const at = end - name.length;
     // "a firm out of Truro" says where it is from, not that it ran out.
     const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*|(?<![\p{L}])(?:so|and|but|because|cos|then)\s+)$/u.test(behind(text, at));
-    if (hurt || ENDED.test(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
+    if (hurt || ENDED.test(ahead(text, end)) || endedBySaying(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
@@ -1124,6 +1129,14 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     else if (/^\p{Ll}{3,}s$/u.test(word) && !COMMON.has(word.slice(0, -1)) && PERSON_OUT.test(rest)) add(word.slice(0, -1), m.index!, false);
   }
   return ended;
+}
+
+/** A few words of a clause after a name, then who they are ("ParcelRun have told us they", "Ana rang, she"), or "and" going on with them ("Tomasz has a new job and"). */
+const THEN_PRONOUN = /^(?:,?\s+(?!(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}]))[\p{L}'’]+){1,4}?,?\s+(?:they|she|he)(?![\p{L}])|^(?:\s+(?!(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}]))\p{Ll}[\p{L}'’]*){1,8}?\s+and(?=\s+(?:can['’]?t|cannot|won['’]?t|couldn['’]?t)(?![\p{L}]))/u;
+/** The part of someone named ended a few words on: "ParcelRun have told us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job and can't lead bikes". */
+function endedBySaying(rest: string): boolean {
+  const said = THEN_PRONOUN.exec(rest);
+  return said !== null && ENDED.test(rest.slice(said[0].length));
 }
 
 /** A person out of their part, said straight after their name ("gareths left", "megans hurt her wrist"). */

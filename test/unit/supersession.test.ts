@@ -1212,3 +1212,32 @@ describe('stop 58: a value set aside in passing ("nvm the £40 thing")', () => {
     expect(retiredMarker(retiredIn(records[0]!, changesSaid(records)))).toBe('(later: £35)');
   });
 });
+
+describe('stop 59: a part ended a few words on, a booking moved to a name, a meeting that is off', () => {
+  const at = '2026-04-10T09:00:00Z';
+  const before = '2026-04-01T09:00:00Z';
+  it('reads someone whose part ended as the clause goes on ("… told us they can\'t", "… and can\'t"), and who took it on', () => {
+    expect(namesReplaced("ParcelRun have told us they can't take the bike in its box, so I've moved the booking to Northline Freight, who handle heavier items.")).toEqual([{ replaced: 'ParcelRun', by: 'Northline Freight' }]);
+    expect(namesReplaced("Bad news: Tomasz has a new job with weekend shifts and can't lead bikes. Ifeoma, who volunteers at the bike scheme, says she'll take it on.")).toEqual([{ replaced: 'Tomasz', by: 'Ifeoma' }]);
+    // Not across a new clause, not a pleasure, and nothing without someone in the part.
+    expect(namesReplaced("small change for the PTA stall so Rafe's done his back in and can't lift anything, Ines will run it instead")).toEqual([{ replaced: 'Rafe', by: 'Ines' }]);
+    expect(namesReplaced("Maria said she can't wait for Saturday, she'll take the train.")).toEqual([]);
+    expect(namesReplaced("I've moved the booking to Friday.")).toEqual([]);
+    const moved = changesSaid([record('c2', "ParcelRun have told us they can't take it, so I've moved the booking to Northline Freight.", at)]);
+    expect(retiredMarker(retiredIn(record('c1', "I've booked a collection with ParcelRun for Tuesday.", before), moved))).toBe('(later: Northline Freight)');
+  });
+
+  it('reads a deadline pushed to a new day by the words of the thing, not by "date"', () => {
+    const pushed = changesSaid([record('d2', "And since the date's moved, let's push the volunteer sign-up deadline to Wednesday 18 March.", at)]);
+    expect(pushed.map((r) => [r.value, r.about])).toEqual([['Wednesday', ['volunteer', 'sign-up', 'sign', 'deadlin']]]);
+    expect(retiredMarker(retiredIn(record('d1', "Yes, let's say volunteers have to sign up by Friday 13 March.", before), pushed))).toBe('(later: Wednesday)');
+    expect(retiredIn(record('d0', 'Agenda for Tuesday 10 March: 1. Date, venue and timings recap 2. Stations', before), pushed)).toEqual([]);
+  });
+
+  it('reads a meeting that is off, with its "\'s", and leaves a line that says so itself unmarked', () => {
+    const off = changesSaid([record('m2', "rhea's away and jo's at her mums so house meeting's off lets just sort the rota on here", at)]);
+    expect(off.filter((r) => r.calledOff).map((r) => r.about)).toEqual([['house', 'meeting']]);
+    expect(retiredMarker(retiredIn(record('m1', 'ok house meeting sun at 8 next week everyone free', before), off))).toBe('(later: cancelled)');
+    expect(retiredIn({ id: 's1', kind: 'summary', text: "2026-04-10: rhea's away and jo's at her mums so house meeting's off", at: before }, off)).toEqual([]);
+  });
+});
