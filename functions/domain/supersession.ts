@@ -412,6 +412,11 @@ function dayOfOtherMonth(day: number, newDay: number, month: string): string {
   return `${day} ${name[0]!.toUpperCase()}${name.slice(1)}`;
 }
 
+/** A weekday, whole or as chat shortens it. */
+const WEEKDAY_WORD = String.raw`(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
+/** A weekday said with the one it replaces: "on Thursday, not Tuesday", "bins out wed night not tues", "thurs now not weds". */
+const WEEKDAY_PAIR = new RegExp(String.raw`(?<![\p{L}])(${WEEKDAY_WORD})(?:\s+(?:night|morning|afternoon|evening|now))?,?\s+(?:not|instead of|rather than)\s+(?:the\s+|on\s+|a\s+)?(${WEEKDAY_WORD})(?![\p{L}])`, 'giu');
+
 /** What a line naming a thing called off is marked with. */
 const CALLED_OFF_MARK = 'cancelled';
 const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
@@ -635,6 +640,14 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
     for (const thing of CALLED_OFF_CUE.test(unit.text) ? thingsCalledOff(unit.text) : []) {
       out.push({ itemId: `said:${unit.id}:off:${thing.join(' ')}`, records: [unit.id], value: CALLED_OFF_MARK, reason: 'later', at: unit.at, now: CALLED_OFF_MARK, about: thing, loose: true, calledOff: true });
+      if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+    // A weekday said with the one it replaces, read with the words of what moved ("bins out wed night not tues"): a
+    // weekday alone is said too often for the old one to mark every line that names it.
+    for (const m of /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.matchAll(WEEKDAY_PAIR) : []) {
+      const about = wordsAround(unit.text, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !new RegExp(`^${WEEKDAY_WORD}$`, 'iu').test(word));
+      if (about.length === 0 || m[1]!.slice(0, 3).toLowerCase() === m[2]!.slice(0, 3).toLowerCase()) continue;
+      out.push({ itemId: `said:${unit.id}:${m[2]}`, records: [unit.id], value: m[1]!, reason: 'later', at: unit.at, now: m[1]!, about, loose: true, replaces: m[2]!, pairSaid: true });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
@@ -1281,6 +1294,8 @@ function namesOld(text: string, r: RetiredValue): boolean {
   if (holds(text, r.value)) return false;
   // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
   // So is a list's line ("CD audit: Tobias").
+  // A weekday pair also needs a word of what moved ("bins"), which it carries as `about`.
+  if (r.pairSaid && r.about?.length) return holds(text, old) && r.about.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}`, 'iu').test(text));
   if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (onlyColour(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());

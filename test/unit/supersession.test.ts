@@ -1240,4 +1240,15 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
     expect(retiredMarker(retiredIn(record('m1', 'ok house meeting sun at 8 next week everyone free', before), off))).toBe('(later: cancelled)');
     expect(retiredIn({ id: 's1', kind: 'summary', text: "2026-04-10: rhea's away and jo's at her mums so house meeting's off", at: before }, off)).toEqual([]);
   });
+
+  it('reads a weekday said with the one it replaces, and marks only lines that name what moved', () => {
+    const moved = changesSaid([record('b2', 'letter from the council, from this week its bins out wed night not tues', at)]);
+    expect(moved.filter((r) => r.pairSaid).map((r) => [r.replaces, r.value, r.about])).toEqual([['tues', 'wed', ['bin']]]);
+    expect(retiredMarker(retiredIn(record('b1', 'reminder bins out tues night, recycling this week', before), moved))).toBe('(later: wed)');
+    expect(retiredIn(record('b0', 'tues is my late shift so cook without me', before), moved)).toEqual([]);
+    const match = changesSaid([record('t2', 'The match is on Thursday, not Tuesday.', at)]);
+    expect(retiredMarker(retiredIn(record('t1', 'The match is on Tuesday at 7, bring boots.', before), match))).toBe('(later: Thursday)');
+    expect(changesSaid([record('t3', 'Tuesday, not Tues: same day, I just typed it out.', at)]).filter((r) => r.pairSaid)).toEqual([]);
+  });
 });
+
