@@ -178,9 +178,19 @@ export function ladderCheckDue(cursor: SummaryCursor | undefined, now: string): 
   return check && Date.parse(check.at) <= Date.parse(now) ? check : undefined;
 }
 
-/** Drops a check once it was carried out; one that periods closed since have widened stays for next time. */
-export function clearLadderCheck(cursor: SummaryCursor, done: LadderCheck): SummaryCursor {
-  if (JSON.stringify(cursor.ladderCheck) !== JSON.stringify(done)) return cursor;
-  const { ladderCheck: _done, ...rest } = cursor;
-  return rest;
+/**
+ * Drops a check once it was carried out. Periods closed while it ran (always
+ * later ones: the cursor closes them in order) stay, from the one after the
+ * last it covered, checked at `next`.
+ */
+export function clearLadderCheck(cursor: SummaryCursor, done: LadderCheck, next: string): SummaryCursor {
+  const { ladderCheck: current, ...rest } = cursor;
+  if (!current || JSON.stringify(current) === JSON.stringify(done)) return rest;
+  const left: { at: string; time?: readonly [number, number]; count?: readonly [number, number] } = { at: next };
+  for (const ladder of ['time', 'count'] as const) {
+    const now = current[ladder];
+    const checked = done[ladder];
+    if (now && (!checked || now[1] > checked[1])) left[ladder] = checked ? [checked[1] + 1, now[1]] : now;
+  }
+  return left.time || left.count ? { ...rest, ladderCheck: left } : rest;
 }

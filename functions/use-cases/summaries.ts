@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { childIndices, coveredRange, coveredRunRange, parentIndex, splitEmptyRun, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
-import { advanceCursor, clearLadderCheck, EMPTY_CURSOR, ladderCheckDue, nextSweepAt, noteClosed, sweepCursor, type ClosedPeriod, type CursorOptions, type LadderCheck, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
+import { advanceCursor, clearLadderCheck, DEFAULT_LADDER_CHECK_AFTER_MS, EMPTY_CURSOR, ladderCheckDue, nextSweepAt, noteClosed, sweepCursor, type ClosedPeriod, type CursorOptions, type LadderCheck, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { anchorRelativeDates } from '../domain/dates.js';
 import { looksLikeInstruction } from '../domain/instructions.js';
@@ -75,15 +75,25 @@ export async function placeRecords(deps: SummaryDependencies, agent: AgentKey, r
 
 export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Promise<StoredSummary[]> {
   const now = (deps.now ?? (() => new Date()))().toISOString();
+  // One budget for the sweep: the repair and the periods it closes together stay inside one invocation's limits.
+  const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
   const current = await deps.summaries.getCursor(agent);
   const check = ladderCheckDue(current?.cursor, now);
   // Before the cursor moves: what this sweep closes is checked next time, once the stream has had its turn.
-  const repaired = check ? await repairLadders(deps, agent, current!.cursor, check) : [];
-  const swept = await moveCursor(deps, agent, (cursor) => {
-    const moved = sweepCursor(cursor, now, deps.cursor);
-    return check ? { ...moved, cursor: clearLadderCheck(moved.cursor, check) } : moved;
-  });
-  return [...repaired, ...swept];
+  const repair = check ? await repairLadders(deps, agent, current!.cursor, check, budget) : undefined;
+  const swept = await moveCursor(
+    deps,
+    agent,
+    (cursor) => {
+      const moved = sweepCursor(cursor, now, deps.cursor);
+      if (!check) return moved;
+      // What the check covered is done, unless a parent was left for later (too fresh, or its write failed).
+      const after = new Date(Date.parse(now) + (deps.cursor.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+      return { ...moved, cursor: repair?.deferred ? { ...moved.cursor, ladderCheck: { ...check, ...moved.cursor.ladderCheck, at: after } } : clearLadderCheck(moved.cursor, check, after) };
+    },
+    budget,
+  );
+  return [...(repair?.written ?? []), ...swept];
 }
 
 /**
@@ -96,11 +106,16 @@ export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Pr
  * parent is complete when its last child is at or below that frontier, level
  * by level. A missing complete parent is registered with all its children and
  * written as the ladder would write it (then announced, so the climb goes on).
+ * A parent whose newest child is younger than the check's delay is left to
+ * the stream (it may be writing it now), and so is one whose write fails
+ * (budget, model): either leaves the check `deferred`, to run again later.
  * When nothing completed a parent, the check reads nothing.
  */
-export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, cursor: SummaryCursor, check: LadderCheck): Promise<StoredSummary[]> {
-  const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
+export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, cursor: SummaryCursor, check: LadderCheck, budget?: BatchBudget): Promise<{ written: StoredSummary[]; deferred: boolean }> {
   const written: StoredSummary[] = [];
+  let deferred = false;
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const settledBefore = new Date(now - (deps.cursor.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
   for (const ladder of ['time', 'count'] as const) {
     const range = check[ladder];
     if (!range) continue;
@@ -119,23 +134,34 @@ export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, 
       const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, parentLevel, missing[0]!.index, missing.at(-1)!.index);
       for (const key of missing) {
         if (runs.some((run) => run.index <= key.index && (run.through ?? run.index) >= key.index)) continue;
-        const parent = await repairParent(deps, agent, ladder, parentLevel, key.index, origin, budget);
-        if (parent) written.push(parent);
+        try {
+          const repaired = await repairParent(deps, agent, ladder, parentLevel, key.index, origin, settledBefore, budget);
+          if (repaired === 'fresh') deferred = true;
+          else if (repaired) written.push(repaired);
+        } catch {
+          // This parent only: the sweep goes on, and the check runs again later.
+          deferred = true;
+        }
       }
       [first, frontier] = [low, top];
     }
   }
-  return written;
+  return { written, deferred };
 }
 
-/** Writes a parent the stream did not, when every child is stored (a gap further down is left for that level's own repair). */
-async function repairParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, budget?: BatchBudget): Promise<StoredSummary | undefined> {
+/**
+ * Writes a parent the stream did not, when every child is stored (a gap further down is left for that level's own
+ * repair); 'fresh' when its newest child was written after `settledBefore`, so the stream may still be writing it.
+ */
+async function repairParent(deps: LadderDependencies, agent: AgentKey, ladder: Ladder, parentLevel: number, parent: number, origin: number, settledBefore: string, budget?: BatchBudget): Promise<StoredSummary | 'fresh' | undefined> {
   const level = parentLevel - 1;
   const children = childIndices(deps.ladders, ladder, parentLevel, parent, origin);
-  const stored = new Set((await deps.summaries.getSummaries(agent, children.map((index) => ({ ladder, level, index })))).map((child) => child.index));
+  const found = await deps.summaries.getSummaries(agent, children.map((index) => ({ ladder, level, index })));
+  const stored = new Set(found.map((child) => child.index));
   const missing = children.filter((index) => !stored.has(index));
   const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, level, missing[0]!, missing.at(-1)!);
   if (!missing.every((index) => runs.some((run) => run.index <= index && (run.through ?? run.index) >= index))) return undefined;
+  if ([...found, ...runs].some((child) => child.createdAt > settledBefore)) return 'fresh';
   const registered = await deps.summaries.registerChild(agent, ladder, parentLevel, parent, children.map((index) => summaryId(ladder, level, index)));
   return completeParent(deps, agent, ladder, parentLevel, parent, origin, registered, budget);
 }
@@ -144,8 +170,8 @@ async function moveCursor(
   deps: SummaryDependencies,
   agent: AgentKey,
   move: (cursor: SummaryCursor) => { cursor: SummaryCursor; closed: ClosedPeriod[] },
+  budget = deps.budget ? new BatchBudget(deps.budget) : undefined,
 ): Promise<StoredSummary[]> {
-  const budget = deps.budget ? new BatchBudget(deps.budget) : undefined;
   for (let attempt = 1; attempt <= MAX_CURSOR_ATTEMPTS; attempt += 1) {
     const current = await deps.summaries.getCursor(agent);
     const moved = move(current?.cursor ?? EMPTY_CURSOR);

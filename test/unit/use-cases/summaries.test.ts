@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { childIndices, coveredRange, coveredRunRange, DEFAULT_LADDERS, parentIndex, summaryId, topLevel, type Ladder, type LadderConfig } from '../../../functions/domain/ladders.js';
 import type { StoredSummary } from '../../../functions/ports/summary-store.js';
 import type { SummaryRequest } from '../../../functions/ports/model.js';
-import { climbLadder, ladderStep, placeRecords, sweepAgent, VERBATIM_MODEL_ID, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
+import { climbLadder, ladderStep, placeRecords, repairLadders, sweepAgent, VERBATIM_MODEL_ID, type LadderDependencies } from '../../../functions/use-cases/summaries.js';
 import { sweepIfSettled } from '../../../functions/use-cases/sweep-agents.js';
 import { consolidateBatch } from '../../../functions/use-cases/consolidate-batch.js';
 import { ingestEvents } from '../../../functions/use-cases/ingest-events.js';
 import { agent, fakeWorld, message } from '../../support/fake-ports.js';
+import { clearLadderCheck } from '../../../functions/domain/summary-cursor.js';
 import { countTokens } from '../../../functions/commons/tokens.js';
 import { summaryTokens } from '../../../functions/domain/summary-lines.js';
 
@@ -478,4 +479,30 @@ describe('a parent the stream never built', () => {
     // The third week holds the 22nd, still open: not complete, not written.
     expect(await world.summaries.getSummaries(agent, [{ ladder: 'time', level: 1, index: origin + 2 }])).toEqual([]);
   });
+
+  it('leaves a parent whose children are younger than the check delay to the stream, and writes it once they are older', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: summariseSources } });
+    await placeAndLose(world, 'count:0:2');
+    const { cursor } = (await world.summaries.getCursor(agent))!;
+    const deps = { ...world.summaryDeps, ladders };
+
+    world.clock.advance(10 * 60_000);
+    expect(await repairLadders(deps, agent, cursor, { at: world.clock.now().toISOString(), count: [1, 4] })).toEqual({ written: [], deferred: true });
+
+    world.clock.advance(25 * 60_000);
+    const repaired = await repairLadders(deps, agent, cursor, { at: world.clock.now().toISOString(), count: [1, 4] });
+    expect(repaired.deferred).toBe(false);
+    expect(repaired.written.map((s) => s.id)).toEqual(['count:1:0']);
+  });
 });
+
+describe('clearing a ladder check', () => {
+  const cursor = { lastSequence: 9, interaction: 5 };
+  it('drops the check it carried out, and keeps from the period after it what closed while it ran', () => {
+    const done = { at: '2026-11-02T09:30:00.000Z', count: [1, 4] as const };
+    expect(clearLadderCheck({ ...cursor, ladderCheck: done }, done, '2026-11-02T10:30:00.000Z')).toEqual(cursor);
+    const widened = { at: done.at, count: [1, 6] as const, time: [20_759, 20_759] as const };
+    expect(clearLadderCheck({ ...cursor, ladderCheck: widened }, done, '2026-11-02T10:30:00.000Z')).toEqual({ ...cursor, ladderCheck: { at: '2026-11-02T10:30:00.000Z', count: [5, 6], time: [20_759, 20_759] } });
+  });
+});
+
