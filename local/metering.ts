@@ -74,7 +74,8 @@ export function itemBytes(item: unknown): number {
 }
 
 const TYPE_TAGS = new Set(['S', 'N', 'B', 'BOOL', 'NULL', 'L', 'M', 'SS', 'NS', 'BS']);
-const numberBytes = (value: unknown) => Math.ceil(String(value).replace(/^-|\.|e.*$/gi, '').replace(/^0+/, '').length / 2) + 1;
+/** Significant digits, leading and trailing zeros trimmed (as DynamoDB stores a number), about one byte per two, plus one. */
+const numberBytes = (value: unknown) => Math.ceil(Math.max(1, String(value).replace(/^-|e.*$/gi, '').replace('.', '').replace(/^0+|0+$/g, '').length) / 2) + 1;
 
 function valueBytes(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
@@ -89,6 +90,7 @@ function valueBytes(value: unknown): number {
     const [tag, inner] = entries[0]!;
     if (tag === 'N') return numberBytes(inner);
     if (tag === 'NS') return (inner as unknown[]).reduce<number>((sum, n) => sum + numberBytes(n), 0);
+    if (tag === 'SS' || tag === 'BS') return [...(inner as Iterable<unknown>)].reduce<number>((sum, member) => sum + valueBytes(member), 0);
     if (tag === 'M') return 3 + Object.entries(inner as Record<string, unknown>).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueBytes(element), 0);
     return valueBytes(inner);
   }

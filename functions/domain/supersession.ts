@@ -424,7 +424,7 @@ const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
 const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
-  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off|cancell?ed|called\s+off|scrapped|axed)|\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)|\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
   'giu',
 );
 /** Words in a sentence that make a calling off only a possibility or a question. */
@@ -946,7 +946,7 @@ const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
-const REPLACED_WITH = /(?<![\p{L}])(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+|(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+)?(?:to|with|for|by)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
+const REPLACED_WITH = /(?<![\p{L}])(?:(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
@@ -954,7 +954,7 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 /** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|['’]ll (?:do|run|cover|handle|take) (?:it|the|that|over)(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1144,12 +1144,23 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
   return ended;
 }
 
-/** A few words of a clause after a name, then who they are ("ParcelRun have told us they", "Ana rang, she"), or "and" going on with them ("Tomasz has a new job and"). */
-const THEN_PRONOUN = /^(?:,?\s+(?!(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}]))[\p{L}'’]+){1,4}?,?\s+(?:they|she|he)(?![\p{L}])|^(?:\s+(?!(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}]))\p{Ll}[\p{L}'’]*){1,8}?\s+and(?=\s+(?:can['’]?t|cannot|won['’]?t|couldn['’]?t)(?![\p{L}]))/u;
-/** The part of someone named ended a few words on: "ParcelRun have told us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job and can't lead bikes". */
+/** Words that open a new clause: a name's part is not read across them. */
+const JOINER = String.raw`(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}])`;
+/** A few words of a clause after a name, then who they are: "ParcelRun have told us they", "Ana rang, she". */
+const THEN_PRONOUN = new RegExp(String.raw`^(?:,?\s+(?!${JOINER})[\p{L}'’]+){1,4}?,?\s+(?:they|she|he)(?![\p{L}])`, 'iu');
+/** Lower-case words after a name, then "and" going on with them: "Tomasz has a new job with weekend shifts and". */
+const THEN_AND = new RegExp(String.raw`^(?:\s+(?![Ss]o|[Bb]ut|[Bb]ecause|[Tt]hen|[Ww]hich|[Ww]ho|[Aa]nd)(?:\p{Ll}[\p{L}'’]*)){1,8}?\s+and(?=\s)`, 'u');
+/** What a clause says they cannot do, never what they choose not to ("won't charge us", "doesn't mind"). */
+const CANNOT = /^\s+(?:can['’]?t|cannot|couldn['’]?t|(?:is|are|['’]s|['’]re)\s+(?:leaving|retiring|off sick|off ill|away|unwell|ill|in hospital|(?:not|no longer)\s+(?:able|available|well)))(?![\p{L}])/iu;
+/**
+ * The part of someone named ended a few words on, by what they cannot do or where they are: "ParcelRun have told
+ * us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job … and can't lead bikes".
+ */
 function endedBySaying(rest: string): boolean {
-  const said = THEN_PRONOUN.exec(rest);
-  return said !== null && ENDED.test(rest.slice(said[0].length));
+  const said = THEN_PRONOUN.exec(rest) ?? THEN_AND.exec(rest);
+  if (!said) return false;
+  const after = rest.slice(said[0].length);
+  return CANNOT.test(after) && ENDED.test(after);
 }
 
 /** A person out of their part, said straight after their name ("gareths left", "megans hurt her wrist"). */
@@ -1295,7 +1306,11 @@ function namesOld(text: string, r: RetiredValue): boolean {
   // A value ("3 laps", "£85", "two A3 prints") is named however it is cased.
   // So is a list's line ("CD audit: Tobias").
   // A weekday pair also needs a word of what moved ("bins"), which it carries as `about`.
-  if (r.pairSaid && r.about?.length) return holds(text, old) && r.about.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}`, 'iu').test(text));
+  if (r.pairSaid && r.about?.length) {
+    const day = new RegExp(String.raw`(?<![\p{L}])${WEEKDAY_WORD}(?![\p{L}])`, 'giu');
+    const sameDay = [...text.matchAll(day)].some((m) => m[0].slice(0, 3).toLowerCase() === old.slice(0, 3).toLowerCase());
+    return sameDay && r.about.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}(?:s|es|e|ed|ing)?(?![\\p{L}])`, 'iu').test(text));
+  }
   if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (onlyColour(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());

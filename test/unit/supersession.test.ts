@@ -1223,6 +1223,14 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
     expect(namesReplaced("small change for the PTA stall so Rafe's done his back in and can't lift anything, Ines will run it instead")).toEqual([{ replaced: 'Rafe', by: 'Ines' }]);
     expect(namesReplaced("Maria said she can't wait for Saturday, she'll take the train.")).toEqual([]);
     expect(namesReplaced("I've moved the booking to Friday.")).toEqual([]);
+    // What someone chooses not to do ends no part, nor does a pronoun's "I'll take the car" name who took one.
+    for (const text of [
+      "Mia fixed the boiler and won't charge us, so Dev is doing the rest instead.",
+      "Kate mentioned they won't open till 10, Ravi is doing it instead.",
+      "Ben can't drive on Friday, so I'll take the car to Leeds with Omar.",
+      "Maria's off sick so she'll take the week off, Jo says hi.",
+      "Dave's left the club, so I've booked the hall for Priya's farewell.",
+    ]) expect(namesReplaced(text), text).toEqual([]);
     const moved = changesSaid([record('c2', "ParcelRun have told us they can't take it, so I've moved the booking to Northline Freight.", at)]);
     expect(retiredMarker(retiredIn(record('c1', "I've booked a collection with ParcelRun for Tuesday.", before), moved))).toBe('(later: Northline Freight)');
   });
@@ -1239,6 +1247,8 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
     expect(off.filter((r) => r.calledOff).map((r) => r.about)).toEqual([['house', 'meeting']]);
     expect(retiredMarker(retiredIn(record('m1', 'ok house meeting sun at 8 next week everyone free', before), off))).toBe('(later: cancelled)');
     expect(retiredIn({ id: 's1', kind: 'summary', text: "2026-04-10: rhea's away and jo's at her mums so house meeting's off", at: before }, off)).toEqual([]);
+    // Someone off sick, or a thing off again, is nothing called off.
+    expect(changesSaid([record('m3', "our head chef's off sick today, and the central heating's off again", at)])).toEqual([]);
   });
 
   it('reads a weekday said with the one it replaces, and marks only lines that name what moved', () => {
@@ -1246,6 +1256,9 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
     expect(moved.filter((r) => r.pairSaid).map((r) => [r.replaces, r.value, r.about])).toEqual([['tues', 'wed', ['bin']]]);
     expect(retiredMarker(retiredIn(record('b1', 'reminder bins out tues night, recycling this week', before), moved))).toBe('(later: wed)');
     expect(retiredIn(record('b0', 'tues is my late shift so cook without me', before), moved)).toEqual([]);
+    // The old weekday however it is spelt, and a word of what moved, not a longer word that starts with it.
+    expect(retiredMarker(retiredIn(record('b3', 'Bins go out Tuesday night.', before), moved))).toBe('(later: wed)');
+    expect(retiredIn(record('b4', 'bingo on tues at the club', before), moved)).toEqual([]);
     const match = changesSaid([record('t2', 'The match is on Thursday, not Tuesday.', at)]);
     expect(retiredMarker(retiredIn(record('t1', 'The match is on Tuesday at 7, bring boots.', before), match))).toBe('(later: Thursday)');
     expect(changesSaid([record('t3', 'Tuesday, not Tues: same day, I just typed it out.', at)]).filter((r) => r.pairSaid)).toEqual([]);
