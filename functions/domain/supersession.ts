@@ -644,8 +644,10 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     }
     // A weekday said with the one it replaces, read with the words of what moved ("bins out wed night not tues"): a
     // weekday alone is said too often for the old one to mark every line that names it.
-    for (const m of /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.matchAll(WEEKDAY_PAIR) : []) {
-      const about = wordsAround(unit.text, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !new RegExp(`^${WEEKDAY_WORD}$`, 'iu').test(word));
+    // Read without the dates the service wrote beside the days ("Thursday (2026-12-03), not Tuesday").
+    const undated = /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '') : '';
+    for (const m of undated.matchAll(WEEKDAY_PAIR)) {
+      const about = wordsAround(undated, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !new RegExp(`^${WEEKDAY_WORD}$`, 'iu').test(word));
       if (about.length === 0 || m[1]!.slice(0, 3).toLowerCase() === m[2]!.slice(0, 3).toLowerCase()) continue;
       out.push({ itemId: `said:${unit.id}:${m[2]}`, records: [unit.id], value: m[1]!, reason: 'later', at: unit.at, now: m[1]!, about, loose: true, replaces: m[2]!, pairSaid: true });
       if (out.length >= MAX_CHANGES_SAID) break read;

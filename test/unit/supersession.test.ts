@@ -1262,6 +1262,9 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
     const match = changesSaid([record('t2', 'The match is on Thursday, not Tuesday.', at)]);
     expect(retiredMarker(retiredIn(record('t1', 'The match is on Tuesday at 7, bring boots.', before), match))).toBe('(later: Thursday)');
     expect(changesSaid([record('t3', 'Tuesday, not Tues: same day, I just typed it out.', at)]).filter((r) => r.pairSaid)).toEqual([]);
+    // As records are indexed: with the dates the service wrote beside the days.
+    const dated = changesSaid([record('q2', 'Also the quiz night is on Thursday (2026-12-03), not Tuesday (2026-12-08), the Crown double-booked.', at)]);
+    expect(retiredMarker(retiredIn(record('q1', 'The quiz night is on Tuesday (2026-12-01) at the Crown, £3 a head.', before), dated))).toBe('(later: Thursday)');
   });
 });
 
