@@ -121,29 +121,34 @@ export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, 
     if (!range) continue;
     const origin = ladder === 'time' ? (cursor.originWeek ?? 0) : 0;
     let [first, frontier] = range;
-    for (let level = 0; level < topLevel(deps.ladders, ladder); level += 1) {
-      const parentLevel = level + 1;
-      const low = parentIndex(deps.ladders, ladder, level, first, origin);
-      const high = parentIndex(deps.ladders, ladder, level, frontier, origin);
-      // The highest parent whose last child is stored: the frontier one level up.
-      const top = childIndices(deps.ladders, ladder, parentLevel, high, origin).at(-1)! <= frontier ? high : high - 1;
-      if (top < low) break;
-      const keys = Array.from({ length: top - low + 1 }, (_, i) => ({ ladder, level: parentLevel, index: low + i }));
-      const stored = new Set((await deps.summaries.getSummaries(agent, keys)).map((summary) => summary.index));
-      const missing = keys.filter((key) => !stored.has(key.index));
-      const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, parentLevel, missing[0]!.index, missing.at(-1)!.index);
-      for (const key of missing) {
-        if (runs.some((run) => run.index <= key.index && (run.through ?? run.index) >= key.index)) continue;
-        try {
-          const repaired = await repairParent(deps, agent, ladder, parentLevel, key.index, origin, settledBefore, budget);
-          if (repaired === 'fresh') deferred = true;
-          else if (repaired) written.push(repaired);
-        } catch {
-          // This parent only: the sweep goes on, and the check runs again later.
-          deferred = true;
+    // A read that fails stops this ladder's check only: the sweep goes on, and the check runs again later.
+    try {
+      for (let level = 0; level < topLevel(deps.ladders, ladder); level += 1) {
+        const parentLevel = level + 1;
+        const low = parentIndex(deps.ladders, ladder, level, first, origin);
+        const high = parentIndex(deps.ladders, ladder, level, frontier, origin);
+        // The highest parent whose last child is stored: the frontier one level up.
+        const top = childIndices(deps.ladders, ladder, parentLevel, high, origin).at(-1)! <= frontier ? high : high - 1;
+        if (top < low) break;
+        const keys = Array.from({ length: top - low + 1 }, (_, i) => ({ ladder, level: parentLevel, index: low + i }));
+        const stored = new Set((await deps.summaries.getSummaries(agent, keys)).map((summary) => summary.index));
+        const missing = keys.filter((key) => !stored.has(key.index));
+        const runs = missing.length === 0 ? [] : await deps.summaries.findEmptyRuns(agent, ladder, parentLevel, missing[0]!.index, missing.at(-1)!.index);
+        for (const key of missing) {
+          if (runs.some((run) => run.index <= key.index && (run.through ?? run.index) >= key.index)) continue;
+          try {
+            const repaired = await repairParent(deps, agent, ladder, parentLevel, key.index, origin, settledBefore, budget);
+            if (repaired === 'fresh') deferred = true;
+            else if (repaired) written.push(repaired);
+          } catch {
+            // This parent only: the sweep goes on, and the check runs again later.
+            deferred = true;
+          }
         }
+        [first, frontier] = [low, top];
       }
-      [first, frontier] = [low, top];
+    } catch {
+      deferred = true;
     }
   }
   return { written, deferred };

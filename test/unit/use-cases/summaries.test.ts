@@ -496,6 +496,33 @@ describe('a parent the stream never built', () => {
   });
 });
 
+describe('a ladder check whose reads fail', () => {
+  const summariseSources = (request: unknown) => ({ text: (request as SummaryRequest).input.sources.map((source) => source.text).join(' / ') });
+  it('does not stop the sweep from closing periods, and runs again later', async () => {
+    const world = fakeWorld({ batchSize: 50, ladders, model: { summary: summariseSources } });
+    const events = Array.from({ length: 5 }, (_, i) => message(`Call ${i + 1}.`, { id: `r${i + 1}`, interactionId: `call-${i + 1}`, timestamp: `2026-11-02T09:0${i}:00Z` }));
+    await ingestEvents(world.ingest, agent, events);
+    await placeRecords({ ...world.summaryDeps, ladders }, agent, await world.rawLog.getRange(agent, 1, 5));
+    world.summaries.takeInserted(); // the stream lost every announcement
+    const read = world.summaries.getSummaries.bind(world.summaries);
+    world.summaries.getSummaries = async (who, keys) => {
+      if (keys.some((key) => key.level > 0)) throw new Error('ProvisionedThroughputExceededException');
+      return read(who, keys);
+    };
+    world.clock.advance(35 * 60_000);
+
+    const swept = await sweepAgent({ ...world.summaryDeps, ladders }, agent);
+
+    expect(swept.map((s) => s.id)).toEqual(['count:0:5']);
+    const check = (await world.summaries.getCursor(agent))!.cursor.ladderCheck!;
+    expect(check.at).toBe(new Date(world.clock.now().getTime() + 30 * 60_000).toISOString());
+
+    world.summaries.getSummaries = read;
+    world.clock.advance(31 * 60_000);
+    expect((await sweepAgent({ ...world.summaryDeps, ladders }, agent)).map((s) => s.id)).toContain('count:1:0');
+  });
+});
+
 describe('clearing a ladder check', () => {
   const cursor = { lastSequence: 9, interaction: 5 };
   it('drops the check it carried out, and keeps from the period after it what closed while it ran', () => {
