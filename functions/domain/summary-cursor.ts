@@ -62,6 +62,11 @@ export interface CursorOptions {
 
 export const DEFAULT_LADDER_CHECK_AFTER_MS = 30 * 60_000;
 
+/** The instant `ms` of the ladder check's delay away from `at` (ISO), after it by default, before it with `sign` -1. */
+export function ladderCheckDelayFrom(at: string | number, options: CursorOptions, sign: 1 | -1 = 1): string {
+  return new Date(new Date(at).getTime() + sign * (options.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+}
+
 export interface PlacedRecord {
   readonly sequence: number;
   readonly timestamp: string;
@@ -162,7 +167,7 @@ function offsetMs(timeZone: string): number {
  */
 export function noteClosed(cursor: SummaryCursor, closed: readonly ClosedPeriod[], now: string, options: CursorOptions): SummaryCursor {
   if (closed.length === 0) return cursor;
-  const at = cursor.ladderCheck?.at ?? new Date(Date.parse(now) + (options.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+  const at = cursor.ladderCheck?.at ?? ladderCheckDelayFrom(now, options);
   const check: { at: string; time?: readonly [number, number]; count?: readonly [number, number] } = { ...cursor.ladderCheck, at };
   for (const period of closed) {
     const held = check[period.ladder];

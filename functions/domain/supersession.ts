@@ -415,6 +415,9 @@ function dayOfOtherMonth(day: number, newDay: number, month: string): string {
 /** A weekday, whole or as chat shortens it. */
 const WEEKDAY_WORD = String.raw`(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
 /** A weekday said with the one it replaces: "on Thursday, not Tuesday", "bins out wed night not tues", "thurs now not weds". */
+/** A weekday said as a word of a text; and a word that is a weekday and nothing else. */
+const WEEKDAY_IN = new RegExp(String.raw`(?<![\p{L}])${WEEKDAY_WORD}(?![\p{L}])`, 'giu');
+const WEEKDAY_WORD_ONLY = new RegExp(`^${WEEKDAY_WORD}$`, 'iu');
 const WEEKDAY_PAIR = new RegExp(String.raw`(?<![\p{L}])(${WEEKDAY_WORD})(?:\s+(?:night|morning|afternoon|evening|now))?,?\s+(?:not|instead of|rather than)\s+(?:the\s+|on\s+|a\s+)?(${WEEKDAY_WORD})(?![\p{L}])`, 'giu');
 
 /** What a line naming a thing called off is marked with. */
@@ -647,7 +650,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     // Read without the dates the service wrote beside the days ("Thursday (2026-12-03), not Tuesday").
     const undated = /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '') : '';
     for (const m of undated.matchAll(WEEKDAY_PAIR)) {
-      const about = wordsAround(undated, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !new RegExp(`^${WEEKDAY_WORD}$`, 'iu').test(word));
+      const about = wordsAround(undated, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !WEEKDAY_WORD_ONLY.test(word));
       if (about.length === 0 || m[1]!.slice(0, 3).toLowerCase() === m[2]!.slice(0, 3).toLowerCase()) continue;
       out.push({ itemId: `said:${unit.id}:${m[2]}`, records: [unit.id], value: m[1]!, reason: 'later', at: unit.at, now: m[1]!, about, loose: true, replaces: m[2]!, pairSaid: true });
       if (out.length >= MAX_CHANGES_SAID) break read;
@@ -1309,8 +1312,7 @@ function namesOld(text: string, r: RetiredValue): boolean {
   // So is a list's line ("CD audit: Tobias").
   // A weekday pair also needs a word of what moved ("bins"), which it carries as `about`.
   if (r.pairSaid && r.about?.length) {
-    const day = new RegExp(String.raw`(?<![\p{L}])${WEEKDAY_WORD}(?![\p{L}])`, 'giu');
-    const sameDay = [...text.matchAll(day)].some((m) => m[0].slice(0, 3).toLowerCase() === old.slice(0, 3).toLowerCase());
+    const sameDay = [...text.matchAll(WEEKDAY_IN)].some((m) => m[0].slice(0, 3).toLowerCase() === old.slice(0, 3).toLowerCase());
     return sameDay && r.about.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}(?:s|es|e|ed|ing)?(?![\\p{L}])`, 'iu').test(text));
   }
   if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);

@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentKey } from '../domain/agent-key.js';
 import { childIndices, coveredRange, coveredRunRange, parentIndex, splitEmptyRun, summaryId, topLevel, type Ladder, type LadderConfig } from '../domain/ladders.js';
-import { advanceCursor, clearLadderCheck, DEFAULT_LADDER_CHECK_AFTER_MS, EMPTY_CURSOR, ladderCheckDue, nextSweepAt, noteClosed, sweepCursor, type ClosedPeriod, type CursorOptions, type LadderCheck, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
+import { advanceCursor, clearLadderCheck, EMPTY_CURSOR, ladderCheckDelayFrom, ladderCheckDue, nextSweepAt, noteClosed, sweepCursor, type ClosedPeriod, type CursorOptions, type LadderCheck, type PlacedRecord, type SummaryCursor } from '../domain/summary-cursor.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { anchorRelativeDates } from '../domain/dates.js';
 import { looksLikeInstruction } from '../domain/instructions.js';
@@ -88,7 +88,7 @@ export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Pr
       const moved = sweepCursor(cursor, now, deps.cursor);
       if (!check) return moved;
       // What the check covered is done, unless a parent was left for later (too fresh, or its write failed).
-      const after = new Date(Date.parse(now) + (deps.cursor.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+      const after = ladderCheckDelayFrom(now, deps.cursor);
       return { ...moved, cursor: repair?.deferred ? { ...moved.cursor, ladderCheck: { ...check, ...moved.cursor.ladderCheck, at: after } } : clearLadderCheck(moved.cursor, check, after) };
     },
     budget,
@@ -114,8 +114,7 @@ export async function sweepAgent(deps: SummaryDependencies, agent: AgentKey): Pr
 export async function repairLadders(deps: SummaryDependencies, agent: AgentKey, cursor: SummaryCursor, check: LadderCheck, budget?: BatchBudget): Promise<{ written: StoredSummary[]; deferred: boolean }> {
   const written: StoredSummary[] = [];
   let deferred = false;
-  const now = (deps.now ?? (() => new Date()))().getTime();
-  const settledBefore = new Date(now - (deps.cursor.ladderCheckAfterMs ?? DEFAULT_LADDER_CHECK_AFTER_MS)).toISOString();
+  const settledBefore = ladderCheckDelayFrom((deps.now ?? (() => new Date()))().getTime(), deps.cursor, -1);
   for (const ladder of ['time', 'count'] as const) {
     const range = check[ladder];
     if (!range) continue;
