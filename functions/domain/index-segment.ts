@@ -4,9 +4,12 @@
  * agent's segments. Pure (codec and manifest arithmetic, no I/O).
  *
  * Stored form: gzip of [u32 length of the JSON header][JSON header: model,
- * dimensions, units with their terms][f32 scale per unit][i8 × dimensions
- * per unit]. A unit vector v is stored as round(v / s) with s = max|v| / 127,
- * so the cosine with a query q is s · (q · stored), within about 1%.
+ * dimensions, units with their terms, and for sentence vectors the unit each
+ * belongs to][f32 scale per unit][i8 × dimensions per unit][f32 scale per
+ * sentence][i8 × dimensions per sentence]. A vector v is stored as
+ * round(v / s) with s = max|v| / 127, so the cosine with a query q is
+ * s · (q · stored), within about 1%. Segments written before sentence
+ * vectors existed have none and read as before.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { IndexUnit } from './index-units.js';
@@ -25,6 +28,22 @@ export interface IndexSegment {
   readonly scales: Float32Array;
   /** units.length × dimensions quantised components. */
   readonly vectors: Int8Array;
+  /** Sentence vectors of long records (`recordSentences`), searched beside the whole text's. */
+  readonly sentences?: SegmentSentences;
+}
+
+/** Vectors of the sentences of some units: `owners[j]` is the index of the unit sentence j belongs to. */
+export interface SegmentSentences {
+  readonly owners: Uint32Array;
+  readonly scales: Float32Array;
+  /** owners.length × dimensions quantised components. */
+  readonly vectors: Int8Array;
+}
+
+/** A sentence vector to store, by the index of its unit in the same segment. */
+export interface SentenceVector {
+  readonly owner: number;
+  readonly vector: Float32Array;
 }
 
 /** One segment as the manifest lists it. */
@@ -89,48 +108,80 @@ export function quantise(vector: Float32Array): { scale: number; values: Int8Arr
   return { scale, values };
 }
 
-/** Builds a segment from units, their terms and their unit-length vectors (same order). */
-export function buildSegment(modelId: string, dimensions: number, units: readonly SegmentUnit[], vectors: readonly Float32Array[]): IndexSegment {
-  if (vectors.length !== units.length) throw new Error(`segment: ${units.length} units but ${vectors.length} vectors`);
-  const scales = new Float32Array(units.length);
-  const packed = new Int8Array(units.length * dimensions);
+/** Quantises unit-length vectors of `dimensions` into one scale each and packed int8 components. */
+function pack(dimensions: number, vectors: readonly Float32Array[], what: string): { scales: Float32Array; packed: Int8Array } {
+  const scales = new Float32Array(vectors.length);
+  const packed = new Int8Array(vectors.length * dimensions);
   vectors.forEach((vector, i) => {
-    if (vector.length !== dimensions) throw new Error(`segment: vector ${i} has ${vector.length} dimensions, not ${dimensions}`);
+    if (vector.length !== dimensions) throw new Error(`segment: ${what} ${i} has ${vector.length} dimensions, not ${dimensions}`);
     const { scale, values } = quantise(vector);
     scales[i] = scale;
     packed.set(values, i * dimensions);
   });
-  return { modelId, dimensions, units, scales, vectors: packed };
+  return { scales, packed };
+}
+
+/** Builds a segment from units, their terms and their unit-length vectors (same order), and any sentence vectors. */
+export function buildSegment(modelId: string, dimensions: number, units: readonly SegmentUnit[], vectors: readonly Float32Array[], sentences: readonly SentenceVector[] = []): IndexSegment {
+  if (vectors.length !== units.length) throw new Error(`segment: ${units.length} units but ${vectors.length} vectors`);
+  const { scales, packed } = pack(dimensions, vectors, 'vector');
+  if (sentences.length === 0) return { modelId, dimensions, units, scales, vectors: packed };
+  for (const { owner } of sentences) if (!(owner >= 0 && owner < units.length)) throw new Error(`segment: a sentence of unit ${owner}, beyond its ${units.length} units`);
+  const ofSentences = pack(dimensions, sentences.map((s) => s.vector), 'sentence vector');
+  return { modelId, dimensions, units, scales, vectors: packed, sentences: { owners: Uint32Array.from(sentences.map((s) => s.owner)), scales: ofSentences.scales, vectors: ofSentences.packed } };
 }
 
 /** The stored vector of unit `i`, dequantised (for merging and re-use). */
 export function unitVector(segment: IndexSegment, i: number): Float32Array {
-  const out = new Float32Array(segment.dimensions);
-  const scale = segment.scales[i]!;
-  const offset = i * segment.dimensions;
-  for (let d = 0; d < segment.dimensions; d += 1) out[d] = segment.vectors[offset + d]! * scale;
+  return dequantise(segment.dimensions, segment.scales[i]!, segment.vectors, i);
+}
+
+/** The stored sentence vectors of a segment, dequantised, by the index of their unit (most units have none). */
+export function sentenceVectors(segment: IndexSegment): Map<number, Float32Array[]> {
+  const byUnit = new Map<number, Float32Array[]>();
+  const sentences = segment.sentences;
+  sentences?.owners.forEach((owner, j) => {
+    const list = byUnit.get(owner) ?? [];
+    list.push(dequantise(segment.dimensions, sentences.scales[j]!, sentences.vectors, j));
+    byUnit.set(owner, list);
+  });
+  return byUnit;
+}
+
+function dequantise(dimensions: number, scale: number, vectors: Int8Array, i: number): Float32Array {
+  const out = new Float32Array(dimensions);
+  const offset = i * dimensions;
+  for (let d = 0; d < dimensions; d += 1) out[d] = vectors[offset + d]! * scale;
   return out;
 }
 
 export function encodeSegment(segment: IndexSegment): Uint8Array {
-  const header = Buffer.from(JSON.stringify({ v: 1, modelId: segment.modelId, dimensions: segment.dimensions, units: segment.units }));
+  const sentences = segment.sentences;
+  const header = Buffer.from(JSON.stringify({ v: 1, modelId: segment.modelId, dimensions: segment.dimensions, units: segment.units, ...(sentences ? { sentenceOwners: [...sentences.owners] } : {}) }));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
-  return gzipSync(Buffer.concat([length, header, Buffer.from(segment.scales.buffer, segment.scales.byteOffset, segment.scales.byteLength), Buffer.from(segment.vectors.buffer, segment.vectors.byteOffset, segment.vectors.byteLength)]));
+  const bytes = (array: Float32Array | Int8Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  return gzipSync(Buffer.concat([length, header, bytes(segment.scales), bytes(segment.vectors), ...(sentences ? [bytes(sentences.scales), bytes(sentences.vectors)] : [])]));
 }
 
 export function decodeSegment(bytes: Uint8Array): IndexSegment {
   const raw = gunzipSync(bytes);
   const length = raw.readUInt32LE(0);
-  const header = JSON.parse(raw.subarray(4, 4 + length).toString('utf8')) as { v: number; modelId: string; dimensions: number; units: SegmentUnit[] };
-  const n = header.units.length;
-  const scalesStart = 4 + length;
+  const header = JSON.parse(raw.subarray(4, 4 + length).toString('utf8')) as { v: number; modelId: string; dimensions: number; units: SegmentUnit[]; sentenceOwners?: number[] };
   // Copies, so the typed arrays are aligned whatever the header's length.
-  const scales = new Float32Array(n);
-  for (let i = 0; i < n; i += 1) scales[i] = raw.readFloatLE(scalesStart + i * 4);
-  const vectorStart = scalesStart + n * 4;
-  const vectors = new Int8Array(raw.buffer.slice(raw.byteOffset + vectorStart, raw.byteOffset + vectorStart + n * header.dimensions));
-  return { modelId: header.modelId, dimensions: header.dimensions, units: header.units, scales, vectors };
+  const read = (start: number, n: number) => {
+    const scales = new Float32Array(n);
+    for (let i = 0; i < n; i += 1) scales[i] = raw.readFloatLE(start + i * 4);
+    const vectorStart = start + n * 4;
+    const end = vectorStart + n * header.dimensions;
+    return { scales, vectors: new Int8Array(raw.buffer.slice(raw.byteOffset + vectorStart, raw.byteOffset + end)), end };
+  };
+  const units = read(4 + length, header.units.length);
+  const base = { modelId: header.modelId, dimensions: header.dimensions, units: header.units, scales: units.scales, vectors: units.vectors };
+  const owners = header.sentenceOwners ?? [];
+  if (owners.length === 0) return base;
+  const sentences = read(units.end, owners.length);
+  return { ...base, sentences: { owners: Uint32Array.from(owners), scales: sentences.scales, vectors: sentences.vectors } };
 }
 
 /**
@@ -148,15 +199,18 @@ export function mergePlan(segments: readonly SegmentRef[]): { tier: number; keys
 }
 
 /** Units of several segments (oldest first) as one: the newest copy of each id wins; dropped ids are left out. */
-export function mergeSegments(segments: readonly IndexSegment[], dropped: ReadonlySet<string>): { units: SegmentUnit[]; vectors: Float32Array[] } {
+export function mergeSegments(segments: readonly IndexSegment[], dropped: ReadonlySet<string>): { units: SegmentUnit[]; vectors: Float32Array[]; sentences: SentenceVector[] } {
   const latest = new Map<string, { segment: IndexSegment; index: number }>();
   for (const segment of segments) segment.units.forEach((unit, index) => latest.set(unit.id, { segment, index }));
+  const ofSegment = new Map(segments.map((segment) => [segment, sentenceVectors(segment)]));
   const units: SegmentUnit[] = [];
   const vectors: Float32Array[] = [];
+  const sentences: SentenceVector[] = [];
   for (const [id, { segment, index }] of latest) {
     if (dropped.has(id)) continue;
+    for (const vector of ofSegment.get(segment)!.get(index) ?? []) sentences.push({ owner: units.length, vector });
     units.push(segment.units[index]!);
     vectors.push(unitVector(segment, index));
   }
-  return { units, vectors };
+  return { units, vectors, sentences };
 }

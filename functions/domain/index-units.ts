@@ -113,6 +113,31 @@ export function recordUnit(record: RecordLike): IndexUnit {
   };
 }
 
+/** A sentence of fewer words is read with the next one (the last with the one before) as one of a record's parts. */
+export const SENTENCE_MIN_WORDS = 5;
+
+/**
+ * What the embedding model reads of a long record's sentences, each on its
+ * own (`Speaker: sentence`, anchored dates left out): a turn that rambles over
+ * several pieces of news is one vector diluted by all of them, and a question
+ * about one finds it by that sentence. Sentences shorter than
+ * `SENTENCE_MIN_WORDS` words join the next. None for a record of one part.
+ */
+export function recordSentences(unit: IndexUnit): string[] {
+  if (unit.kind !== 'record') return [];
+  const parts: string[] = [];
+  let carry = '';
+  for (const sentence of splitSentences(unit.text)) {
+    carry = carry ? `${carry} ${sentence}` : sentence;
+    if (carry.split(/\s+/).length >= SENTENCE_MIN_WORDS) {
+      parts.push(carry);
+      carry = '';
+    }
+  }
+  if (carry && parts.length > 0) parts[parts.length - 1] = `${parts.at(-1)!} ${carry}`;
+  return parts.length < 2 ? [] : parts.map((part) => `${unit.speaker ?? ''}: ${withoutAnchoredDates(part)}`);
+}
+
 /** A record with at most this many index terms (speaker included) is a short reply: "yep", "june 14, in Denver", "sent. with interest". */
 export const SHORT_REPLY_TERMS = 8;
 

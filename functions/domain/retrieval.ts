@@ -54,7 +54,7 @@ export function loadSegment(key: string, segment: IndexSegment): LoadedSegment {
 export interface RankedUnit {
   readonly unit: SegmentUnit;
   readonly score: number;
-  /** Lexical and dense ranks (1-based), when the unit was among the top of either. */
+  /** Lexical and dense ranks (1-based; dense by the better of the whole text and its best sentence), when the unit was among the top of either. */
   readonly lexicalRank?: number;
   readonly denseRank?: number;
 }
@@ -83,8 +83,14 @@ export interface SearchOptions {
  * ablations switch off or change one at a time to see what it earns.
  */
 export interface RankingTuning {
-  /** How much a dense rank counts against a lexical one in the fusion. */
+  /** How much a dense rank (the whole text's vector) counts against a lexical one in the fusion. */
   readonly denseWeight: number;
+  /**
+   * How much a rank by the better of a unit's whole text and its best
+   * sentence (`recordSentences`; units without sentence vectors by their
+   * whole text) counts against a lexical one.
+   */
+  readonly sentenceWeight: number;
   /** Contacts, facts and tasks over the records they were consolidated from. */
   readonly itemPrior: number;
   /** Lift units that mention a person the question names. */
@@ -120,7 +126,7 @@ export interface RankingTuning {
   readonly greetings: boolean;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 1.2, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5, greetings: true };
+export const RANKING: RankingTuning = { denseWeight: 0.2, sentenceWeight: 1, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5, greetings: true };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -488,25 +494,41 @@ export class UnitIndex {
     return scores;
   }
 
-  private denseScores(query: Float32Array): Float32Array | undefined {
-    const scores = new Float32Array(this.size);
+  /**
+   * Cosines with the query, shifted so every live unit scores above 0 (hidden ones stay at 0): `whole` by each
+   * unit's own vector, `best` by the better of that and its best sentence's.
+   */
+  private denseScores(query: Float32Array): { whole: Float32Array; best: Float32Array } | undefined {
+    const whole = new Float32Array(this.size);
+    let best: Float32Array | undefined;
     let any = false;
+    const dot = (vectors: Int8Array, i: number, dims: number) => {
+      let sum = 0;
+      const base = i * dims;
+      for (let d = 0; d < dims; d += 1) sum += query[d]! * vectors[base + d]!;
+      return sum;
+    };
     this.segments.forEach((s, si) => {
       const { segment } = s;
       if (segment.dimensions !== query.length || (this.modelId && segment.modelId !== this.modelId)) return;
       any = true;
       const dims = segment.dimensions;
       const offset = this.offsets[si]!;
-      const vectors = segment.vectors;
       for (let i = 0; i < segment.units.length; i += 1) {
-        let dot = 0;
-        const base = i * dims;
-        for (let d = 0; d < dims; d += 1) dot += query[d]! * vectors[base + d]!;
-        // Shifted so every live unit has a positive score; hidden ones stay at 0.
-        scores[offset + i] = this.hidden[offset + i] ? 0 : 1 + dot * segment.scales[i]!;
+        whole[offset + i] = this.hidden[offset + i] ? 0 : 1 + dot(segment.vectors, i, dims) * segment.scales[i]!;
+      }
+      const sentences = segment.sentences;
+      if (!sentences) return;
+      best ??= whole.slice();
+      for (let j = 0; j < sentences.owners.length; j += 1) {
+        const at = offset + sentences.owners[j]!;
+        if (this.hidden[at]) continue;
+        best[at] = Math.max(best[at]!, 1 + dot(sentences.vectors, j, dims) * sentences.scales[j]!);
       }
     });
-    return any ? scores : undefined;
+    // Segments are in order, so a later segment's whole scores were not yet in the copy: take them now.
+    if (best) for (let i = 0; i < this.size; i += 1) best[i] = Math.max(best[i]!, whole[i]!);
+    return any ? { whole, best: best ?? whole } : undefined;
   }
 
   /** The units best matching the query, best first. */
@@ -520,8 +542,8 @@ export class UnitIndex {
     };
     const lexical = this.lexicalScores(understanding.terms, tuning.variantWeight);
     const dense = options.queryVector ? this.denseScores(options.queryVector) : undefined;
-    const ranks = new Map<number, { lexical?: number; dense?: number }>();
-    const take = (scores: Float32Array, which: 'lexical' | 'dense') => {
+    const ranks = new Map<number, { lexical?: number; dense?: number; sentence?: number }>();
+    const take = (scores: Float32Array, which: 'lexical' | 'dense' | 'sentence') => {
       let rank = 0;
       for (const position of topIndices(scores, CANDIDATES * 2)) {
         if (!allowed(position)) continue;
@@ -533,7 +555,8 @@ export class UnitIndex {
       }
     };
     take(lexical, 'lexical');
-    if (dense) take(dense, 'dense');
+    if (dense && tuning.denseWeight > 0) take(dense.whole, 'dense');
+    if (dense && tuning.sentenceWeight > 0) take(dense.best, 'sentence');
 
     const scored = new Map<number, number>();
     const now = Date.parse(options.now);
@@ -579,7 +602,7 @@ export class UnitIndex {
     }
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
-      const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]);
+      const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]) + tuning.sentenceWeight * reciprocalRankFusion([r.sentence]);
       const content = tuning.contentWeight ? this.content(position, tuning.greetings) : Math.min(1, this.content(position, tuning.greetings) * 1e9);
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
@@ -667,7 +690,7 @@ export class UnitIndex {
       .slice(0, limit)
       .map(([position, score]) => {
         const r = ranks.get(position);
-        return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.dense ? { denseRank: r.dense } : {}) };
+        return { unit: this.unitAt(position), score, ...(r?.lexical ? { lexicalRank: r.lexical } : {}), ...(r?.sentence ?? r?.dense ? { denseRank: r.sentence ?? r.dense } : {}) };
       });
     return { ranked, understanding };
   }
@@ -759,5 +782,5 @@ export function rankPending(units: readonly SegmentUnit[], options: Omit<SearchO
   const segment: IndexSegment = { modelId: 'pending', dimensions: 0, units: units.map((unit) => ({ ...unit, pending: true })), scales: new Float32Array(units.length), vectors: new Int8Array(0) };
   const index = new UnitIndex([loadSegment('pending', segment)], new Set());
   const tuning: RankingTuning = { ...RANKING, ...options.tuning };
-  return index.search(options).ranked.filter((r) => r.lexicalRank !== undefined).map((r) => ({ ...r, score: r.score * (1 + tuning.denseWeight) }));
+  return index.search(options).ranked.filter((r) => r.lexicalRank !== undefined).map((r) => ({ ...r, score: r.score * (1 + tuning.denseWeight + tuning.sentenceWeight) }));
 }

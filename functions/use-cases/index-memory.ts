@@ -21,7 +21,7 @@ import type { AgentKey } from '../domain/agent-key.js';
 import { withoutAnchoredDates } from '../domain/dates.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, keepSaid, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
-import { answeredQuestion, itemUnit, pronounReferent, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
+import { answeredQuestion, itemUnit, pronounReferent, recordSentences, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
 import { changesSaid, type RetiredValue } from '../domain/supersession.js';
 import { withoutCitations } from '../domain/summary-lines.js';
@@ -79,11 +79,16 @@ async function toSegment(embeddings: EmbeddingPort, units: readonly IndexUnit[],
     withTerms.push({ ...unit, terms: [...own, ...asked].join(' ') });
     texts.push(embeddingText(unit, replyContext(unit, own.length, before(unit))));
   }
-  const missing = [...new Set(texts.filter((text) => !reuse.has(text)))];
+  // A long record's sentences are embedded one by one too (`recordSentences`), searched beside its whole text.
+  const sentenceTexts = withTerms.map((unit) => recordSentences(unit));
+  const all = [...texts, ...sentenceTexts.flat()];
+  const missing = [...new Set(all.filter((text) => !reuse.has(text)))];
   const fresh = new Map<string, Float32Array>();
   const vectors = await embeddings.embed(missing);
   missing.forEach((text, i) => fresh.set(text, vectors[i]!));
-  return buildSegment(embeddings.modelId, embeddings.dimensions, withTerms, texts.map((text) => reuse.get(text) ?? fresh.get(text)!));
+  const vectorOf = (text: string) => reuse.get(text) ?? fresh.get(text)!;
+  const sentences = sentenceTexts.flatMap((list, owner) => list.map((text) => ({ owner, vector: vectorOf(text) })));
+  return buildSegment(embeddings.modelId, embeddings.dimensions, withTerms, texts.map(vectorOf), sentences);
 }
 
 /** Applies `change` to the current manifest and writes it, retrying when another writer moved it first. */
@@ -128,8 +133,8 @@ async function compact(deps: IndexDependencies, agent: AgentKey, manifest: Index
     const loaded = await Promise.all(keys.map((key) => deps.segments.get(key)));
     if (loaded.some((s) => s === undefined)) throw new MemoryServiceError(`index segment missing while merging: ${keys.join(', ')}`);
     const dropped = new Set(current.dropped);
-    const { units, vectors } = mergeSegments(loaded as IndexSegment[], dropped);
-    const merged = buildSegment(current.modelId, current.dimensions, units, vectors);
+    const { units, vectors, sentences } = mergeSegments(loaded as IndexSegment[], dropped);
+    const merged = buildSegment(current.modelId, current.dimensions, units, vectors, sentences);
     const stored = await deps.segments.put(agent, `t${plan.tier + 1}`, merged);
     const ref: SegmentRef = { key: stored.key, units: units.length, bytes: stored.bytes, tier: plan.tier + 1 };
     let applied = false;

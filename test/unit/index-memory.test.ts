@@ -87,6 +87,22 @@ describe('index maintenance', () => {
     expect(manifest()!.retired!.every((r) => objects.has(r.key))).toBe(true);
   });
 
+  it('embeds a long record\'s sentences beside its whole text, and keeps them through merges without embedding again', async () => {
+    const { deps, manifest, objects, embedded } = fakes();
+    const long = (sequence: number) => ({ id: `r${sequence}`, sequence, timestamp: '2026-01-01T00:00:00Z', role: 'user', content: `Record ${sequence} opens on the weather today. Then it tells of a new job at the harbour office.`, metadata: { speaker: 'Ada' } });
+    await indexBatch(deps, agent, 1, [long(1)]);
+    expect(embedded).toEqual(['Ada: Record 1 opens on the weather today. Then it tells of a new job at the harbour office.', 'Ada: Record 1 opens on the weather today.', 'Ada: Then it tells of a new job at the harbour office.']);
+    const first = objects.get(manifest()!.segments[0]!.key)!;
+    expect([...first.sentences!.owners]).toEqual([0, 0]);
+    embedded.length = 0;
+    for (let sequence = 2; sequence <= 4; sequence += 1) await indexBatch(deps, agent, sequence, [long(sequence)]);
+    // Four batches make one merged segment: every record's two sentences follow it, and nothing is embedded twice.
+    const merged = objects.get(manifest()!.segments[0]!.key)!;
+    expect(manifest()!.segments.map((s) => s.tier)).toEqual([1]);
+    expect([...merged.sentences!.owners]).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
+    expect(embedded).toHaveLength(9);
+  });
+
   it('rewrites the items segment only when an item changed, embedding only changed texts', async () => {
     const { deps, manifest, embedded } = fakes();
     const view = (statement: string): UpdaterView => ({ updater: 'facts', version: 1, batch: 1, lastSequence: 1, updatedAt: '', total: 2, omitted: 0, items: [{ id: 'f1', statement: 'Rosa is a nurse', evidence: ['r1'] }, { id: 'f2', statement, evidence: ['r2'] }] });

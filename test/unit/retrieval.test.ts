@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
-import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
-import { itemUnit, pronounReferent, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
+import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, sentenceVectors, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
+import { itemUnit, pronounReferent, recordSentences, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
 import { informationContent, loadSegment, neighbourShare, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { indexTerms } from '../../functions/domain/terms.js';
@@ -97,6 +97,56 @@ describe('segments', () => {
     const fresh = buildSegment('m', DIMS, [withTerms(record('D1:1', 'new text', NOW))], [unitVec(0, 0, 1, 0)]);
     const merged = mergeSegments([old, fresh], new Set(['D1:2']));
     expect(merged.units.map((u) => [u.id, u.text])).toEqual([['D1:1', 'new text']]);
+  });
+});
+
+describe('sentence vectors', () => {
+  const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+
+  it('are a long record\'s sentences, short ones read with the next, anchored dates left out; none for a turn of one part', () => {
+    const long = recordUnit({ id: 'D1:3', sequence: 3, timestamp: '2025-02-03T19:15:00Z', role: 'user', content: 'Cold and damp. The river was frozen on Saturday and Biscuit refused to walk past the bridge. Retired racing greyhound, seven years old, and scared of creaking ice.', metadata: { speaker: 'Freya' } });
+    expect(recordSentences(long)).toEqual([
+      'Freya: Cold and damp. The river was frozen on Saturday and Biscuit refused to walk past the bridge.',
+      'Freya: Retired racing greyhound, seven years old, and scared of creaking ice.',
+    ]);
+    expect(recordSentences(record('D1:4', 'I went to a support group yesterday. It was great.', NOW))).toEqual([]);
+    expect(recordSentences(record('D1:5', 'Bertha is the van, yes.', NOW))).toEqual([]);
+    expect(recordSentences(itemUnit('fact', { id: 'f1', statement: 'Rosa is a nurse. She works nights at the county hospital.', evidence: ['D1:3'], status: 'active', confidence: 0.9 }))).toEqual([]);
+  });
+
+  it('round-trip with their units, follow them through a merge, and leave with a dropped unit', () => {
+    const units = [withTerms(record('D1:1', 'one', NOW)), withTerms(record('D1:2', 'two', NOW))];
+    const segment = buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)], [
+      { owner: 1, vector: unitVec(0, 0, 1, 0) },
+      { owner: 1, vector: unitVec(0, 0, 0, 1) },
+      { owner: 0, vector: unitVec(0, 1, 1, 0) },
+    ]);
+    const decoded = decodeSegment(encodeSegment(segment));
+    expect([...decoded.sentences!.owners]).toEqual([1, 1, 0]);
+    expect(cosine(sentenceVectors(decoded).get(1)![1]!, unitVec(0, 0, 0, 1))).toBeGreaterThan(0.99);
+    expect(cosine(unitVector(decoded, 1), unitVec(0, 1, 0, 0))).toBeGreaterThan(0.99);
+    // A segment without sentences stores none and reads as one written before they existed.
+    expect(decodeSegment(encodeSegment(buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)]))).sentences).toBeUndefined();
+    expect(() => buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)], [{ owner: 2, vector: unitVec(1, 0, 0, 0) }])).toThrow(/sentence of unit 2/);
+
+    const newer = buildSegment('m', DIMS, [withTerms(record('D1:3', 'three', NOW))], [unitVec(1, 0, 0, 0)], [{ owner: 0, vector: unitVec(0, 0, 1, 0) }]);
+    const merged = mergeSegments([decoded, newer], new Set(['D1:1']));
+    expect(merged.units.map((u) => u.id)).toEqual(['D1:2', 'D1:3']);
+    expect(merged.sentences.map((s) => s.owner)).toEqual([0, 0, 1]);
+    expect(cosine(merged.sentences[2]!.vector, unitVec(0, 0, 1, 0))).toBeGreaterThan(0.99);
+  });
+
+  it('find a long record by the one sentence that answers, where its whole text matches less than another record', () => {
+    const rambling = withTerms(record('D1:3', 'The river was frozen and the bridge creaked. He used to race at Towcester.', NOW));
+    const other = withTerms(record('D2:1', 'Walked the dog by the canal this morning.', NOW));
+    const query = unitVec(1, 0, 0, 0);
+    const search = (sentences: boolean) => {
+      const segment = buildSegment('test-model', DIMS, [rambling, other], [unitVec(0.2, 1, 0, 0), unitVec(0.7, 0.7, 0, 0)], sentences ? [{ owner: 0, vector: unitVec(0, 1, 0, 0) }, { owner: 0, vector: unitVec(1, 0.1, 0, 0) }] : []);
+      const index = new UnitIndex([loadSegment('s1', segment)], new Set(), 'test-model');
+      return index.search({ query: 'what breed', queryVector: query, now: NOW }).ranked.map((r) => r.unit.id);
+    };
+    expect(search(false)[0]).toBe('D2:1');
+    expect(search(true)[0]).toBe('D1:3');
   });
 });
 
