@@ -7,7 +7,7 @@
  * model call. Reads never write the index.
  */
 import { Lru } from '../commons/lru.js';
-import type { IndexManifest } from '../domain/index-segment.js';
+import { decodedBytes, type IndexManifest } from '../domain/index-segment.js';
 import { loadSegment, rankPending, understand, UnitIndex, type LoadedSegment, type QueryUnderstanding, type RankedUnit } from '../domain/retrieval.js';
 import type { SegmentUnit } from '../domain/index-segment.js';
 import { recordUnit, searchText } from '../domain/index-units.js';
@@ -35,10 +35,15 @@ export interface RecallResult {
 
 /**
  * The decoded form of a segment (units, postings, vectors), against its stored
- * (compressed) size, as the cache bound counts it: measured at 2.3 for a
- * segment of 20,000 records (heap and array buffers after a full GC), rounded
- * up. A bound that overestimates evicts an index that fits, and then every
- * question fetches and decodes its segments again.
+ * (compressed) size, as the cache bound counts a segment whose decoded size
+ * is not known (`decodedBytes`: a store that hands over segments not read
+ * from their stored form): measured at 2.3 for a segment of 20,000 records
+ * without sentence vectors (heap and array buffers after a full GC), rounded
+ * up; 1.7 with one sentence vector per record, which does not compress. A
+ * bound that overestimates evicts an index that fits, and then every
+ * question fetches and decodes its segments again (stop 60's read benchmark
+ * at 100,000 records, before the decoded size was counted: 882 ms against
+ * 166 ms).
  */
 export const DECODED_PER_STORED_BYTE = 3;
 
@@ -73,8 +78,9 @@ export class RecallReader {
     // Merged away and deleted after this snapshot was assembled: the next snapshot lists its replacement.
     if (!segment) return { fetched: true };
     const loaded = loadSegment(ref.key, segment);
-    this.segments.set(ref.key, { loaded, bytes: ref.bytes * DECODED_PER_STORED_BYTE });
-    this.segmentBytes += ref.bytes * DECODED_PER_STORED_BYTE;
+    const bytes = decodedBytes(segment) ?? ref.bytes * DECODED_PER_STORED_BYTE;
+    this.segments.set(ref.key, { loaded, bytes });
+    this.segmentBytes += bytes;
     while (this.segmentBytes > this.maxCachedBytes && this.segments.size > 1) {
       const [oldest, entry] = this.segments.entries().next().value!;
       this.segments.delete(oldest);

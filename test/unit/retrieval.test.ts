@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
-import { buildSegment, decodeSegment, encodeSegment, mergePlan, mergeSegments, sentenceVectors, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
+import { buildSegment, decodedBytes, DECODED_PER_HEADER_BYTE, decodeSegment, encodeSegment, mergePlan, mergeSegments, sentenceVectors, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
 import { itemUnit, pronounReferent, recordSentences, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
 import { informationContent, loadSegment, neighbourShare, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
@@ -128,6 +128,12 @@ describe('sentence vectors', () => {
     // A segment without sentences stores none and reads as one written before they existed.
     expect(decodeSegment(encodeSegment(buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)]))).sentences).toBeUndefined();
     expect(() => buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)], [{ owner: 2, vector: unitVec(1, 0, 0, 0) }])).toThrow(/sentence of unit 2/);
+
+    // A reader's memory bound counts the vectors as they are and the units by their header's length.
+    expect(decodedBytes(segment)).toBeUndefined();
+    const header = decoded.headerBytes!;
+    expect(header).toBeGreaterThan(JSON.stringify(units).length);
+    expect(decodedBytes(decoded)).toBe(2 * (DIMS + 4) + 3 * (DIMS + 4 + 4) + DECODED_PER_HEADER_BYTE * header);
 
     const newer = buildSegment('m', DIMS, [withTerms(record('D1:3', 'three', NOW))], [unitVec(1, 0, 0, 0)], [{ owner: 0, vector: unitVec(0, 0, 1, 0) }]);
     const merged = mergeSegments([decoded, newer], new Set(['D1:1']));
