@@ -656,7 +656,11 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A name or a colour replaced, said with what replaced it ("swift are fully booked. went with Hartley Hire instead").
+    // A value denied in so many words ("it's not the Corn Exchange, it's St Anne's Hall") is read below as that pair,
+    // not as a name replaced by whatever capitalised word came before ("Correction for the newsletter: …").
+    const denied = unit.text.search(NOT_BUT_IT_IS) >= 0 ? new Set(pairsSaid(unit.text).map((p) => p.replaced.toLowerCase())) : new Set<string>();
     for (const { replaced, by, thing } of MAY_REPLACE.test(unit.text) ? namesReplaced(unit.text) : []) {
+      if (denied.has(replaced.toLowerCase())) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
@@ -1012,7 +1016,7 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
 /** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
@@ -1029,6 +1033,17 @@ const PAIR_IN_BRACKETS = /\((?:was|previously|formerly|originally|not|used to be
 const PAIR_FROM_TO = /(?<![\p{L}])(?:switch|chang|mov|swapp?|updat|shift|transferr?|upgrad|downgrad|rebook|reassign|relocat)\w*\s+(?:[\p{L}'’-]+\s+){0,3}?from\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)\s+to\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$)|\s+(?:because|as|since|for|from|on|at|in|by|via|with|until|till|and|but|so|after|before|this|next|now|instead|starting)(?![\p{L}]))/giu;
 /** "instead of Thursday 15 May", "rather than the layby", ", not the layby": the old value after the words that set it aside. */
 const PAIR_INSTEAD = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s+not(?=\s+(?:the|our|a|an)\s))\s+((?:[^\s,;:.!?()—–]+\s+){0,4}?[^\s,;:.!?()—–]+)(?=\s*(?:[,;:.!?()—–\n]|$))/giu;
+/**
+ * "it's not the twenty-first, it's — hang on — the twenty-eighth of June", "that's not Gary, it's Gareth": a value
+ * denied, then the one that holds, after "it's" (an aside between dashes may come first).
+ */
+const NOT_BUT_IT_IS = /(?<![\p{L}])(?:it['’]?s|it is|that['’]?s|that is)\s+not\s+((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s*[,;—–]\s*(?:it['’]?s|it is|but|it['’]?ll be|it will be)\s+/giu;
+/** Words said after a value that are none of it ("it's gareth apparently lol", "the Kings Arms now"). */
+const TRAILING_FILLER = /(?:\s+(?:now|apparently|lol|haha|tho|though|then|instead|again|actually|anyway|btw|this year|this time))+\s*$/iu;
+/** What "it's not …" denies when it denies no value: a reason, a manner, a judgement ("not about the money", "not fair"). */
+const NOT_A_VALUE = /^(?:about|because|like|as|worth|fair|true|easy|hard|right|wrong|funny|ideal|perfect|enough|personal|over|the end|the point|the problem|my|your|his|her|their|our)(?![\p{L}])/iu;
+/** A short aside the speaker makes before the value ("— hang on, let me find the email —"). */
+const ASIDE = /^(?:[—–]|--?)[^—–\n]{0,80}(?:[—–]|--?)\s*/u;
 /** Words that open an old value said in brackets or after "instead of" and say it is no value ("(was going to be …)", "instead of just …"). */
 const NO_PAIR = /^(?:going|gonna|supposed|meant|told|said|just|only|really|so|very|too|not|never|it|that|this|that's|it's|thinking|hoping|asked|wondering|waiting|planning|trying|being|doing|having|getting|me|you|him|her|them|us|one|ones|some|any|all|nothing|something|anything|everything|usual|normal|before|earlier|yesterday|today|last|next|same|a bit|kind|sort|fine|ok|okay|good|great|nice|lovely|busy|tired|late|early|bad|worse|better|sure|problem|issue|idea|thing)(?![\p{L}])/iu;
 /** Words that open a phrase and name nothing of its value ("the", "on"). */
@@ -1081,6 +1096,18 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
+  for (const m of text.matchAll(NOT_BUT_IT_IS)) {
+    const denial = oldValueOf(m[1]!);
+    if (!denial) continue;
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160).replace(ASIDE, '');
+    // A value of a kind is that value alone ("£4 on the door" denies £4).
+    const kind = valuesIn(denial)[0]?.kind;
+    const old = kind ? valuesIn(denial)[0]!.value : denial;
+    const same = kind ? valuesIn(after).find((v) => v.kind === kind)?.value : undefined;
+    const phrase = (/^[^,;:.!?()—–\n]+/u.exec(after)?.[0] ?? '').replace(TRAILING_FILLER, '');
+    // "it's not about the money, it's the principle" denies no value.
+    if (!NOT_A_VALUE.test(old)) add(old, same ?? oldValueOf(phrase));
+  }
   for (const m of text.matchAll(NEVER_MIND)) {
     const old = valuesIn(m[1]!)[0];
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 80);

@@ -1268,3 +1268,21 @@ describe('stop 59: a part ended a few words on, a booking moved to a name, a mee
   });
 });
 
+
+describe('stop 60: a value denied, then the one that holds', () => {
+  it('reads "it\'s not X, it\'s Y", past an aside, and leaves a denial of no value alone', () => {
+    expect(pairsSaid("so the ceilidh got shifted, it's not the fourteenth, it's -- hold on, checking the flyer -- the nineteenth of September.")).toEqual([{ replaced: 'fourteenth', by: 'nineteenth of September' }]);
+    expect(pairsSaid('wait the caller isnt jim. thats not jim, its tim mcbride apparently')).toEqual([{ replaced: 'jim', by: 'tim mcbride' }]);
+    expect(pairsSaid("Correction for the newsletter: it's not the Corn Exchange, it's St Anne's Hall now.")).toEqual([{ replaced: 'Corn Exchange', by: "St Anne's Hall" }]);
+    expect(pairsSaid("It's not £4 on the door, it's £5.")).toEqual([{ replaced: '£4', by: '£5' }]);
+    expect(pairsSaid("It's not about the hall fee, it's the parking.")).toEqual([]);
+    expect(pairsSaid("It's not bad, it's just long.")).toEqual([]);
+  });
+
+  it('marks a line said before that holds the denied value', () => {
+    const before = '2026-09-01T10:00:00Z';
+    const at = '2026-09-08T10:00:00Z';
+    const said = changesSaid([record('c2', "Correction for the newsletter: it's not the Corn Exchange, it's St Anne's Hall now.", at)]);
+    expect(retiredMarker(retiredIn(record('c1', 'Barn dance at the Corn Exchange on Saturday, tickets £5.', before), said))).toBe("(later: St Anne's Hall)");
+  });
+});
