@@ -695,7 +695,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
 }
 
 /** Words said of how a name is written. */
-const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
+const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name (?:as|wrong)(?![\p{L}])|corrected (?:it |that |this )?to(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
 /** A capitalised word long enough to be told from another by a letter. */
 const LONG_NAME = /(?<![\p{L}\p{N}'’@.])\p{Lu}[\p{Ll}'’-]{4,}(?![\p{L}\p{N}@])/gu;
 
@@ -712,7 +712,8 @@ function edits(a: string, b: string, most: number): number {
 }
 
 /**
- * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e") and
+ * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e", letters
+ * spelt out, "has my surname as …", "corrected it to …") and
  * says a name of five letters or more that no earlier record says, where an earlier one said a name a letter or two
  * from it, with the same first two letters ("Brandtner", "Pendry"): the earlier spelling was the mistake.
  */

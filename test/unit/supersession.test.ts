@@ -1285,4 +1285,14 @@ describe('stop 60: a value denied, then the one that holds', () => {
     const said = changesSaid([record('c2', "Correction for the newsletter: it's not the Corn Exchange, it's St Anne's Hall now.", at)]);
     expect(retiredMarker(retiredIn(record('c1', 'Barn dance at the Corn Exchange on Saturday, tickets £5.', before), said))).toBe("(later: St Anne's Hall)");
   });
+
+  it('reads a surname spelt out letter by letter, or said to be wrong on a document, as the old spelling corrected', () => {
+    const before = '2026-09-01T10:00:00Z';
+    const at = '2026-09-08T10:00:00Z';
+    const earlier = record('n1', 'Booking confirmed for Dr Adeyemo, two nights from Friday.', before);
+    const spelt = changesSaid([earlier, record('n2', 'Small thing: the invoice has my surname as Adeyemo. It is Adeyemi, E-M-I at the end.', at)]);
+    expect(retiredMarker(retiredIn(earlier, spelt))).toBe('(later: Adeyemi)');
+    // A name said later that is no respelling of one said before is no correction.
+    expect(changesSaid([earlier, record('n3', 'The invoice has my surname as Adeyemo, which is right. Dr Okafor will countersign.', at)])).toEqual([]);
+  });
 });
