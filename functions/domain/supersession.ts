@@ -628,7 +628,10 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
     // the old one (with the new one's unit when the old is said bare) is marked, whatever words it says around it.
     for (const m of pairs) {
       const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
-      const [now, was] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
+      const [bareNow, bareWas] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
+      // A count said after what it counts ("teams of 5 not 6"): both with those words.
+      const counted = unitWord ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
+      const [now, was] = counted && !NOT_A_UNIT.test(counted.split(' ')[0]!) ? [`${counted} ${bareNow}`, `${counted} ${bareWas}`] : [bareNow, bareWas];
       const by = unitWord ? `${now} ${unitWord}` : now!;
       const ordinalDay = /^(?:st|nd|rd|th)(?![\p{L}])/u.test(unit.text.slice(m.index! + m[0].length)) || /^(?:st|nd|rd|th)$/i.test(m[4] ?? '');
       const replaced =

@@ -1295,4 +1295,12 @@ describe('stop 60: a value denied, then the one that holds', () => {
     // A name said later that is no respelling of one said before is no correction.
     expect(changesSaid([earlier, record('n3', 'The invoice has my surname as Adeyemo, which is right. Dr Okafor will countersign.', at)])).toEqual([]);
   });
+
+  it('reads a count said after what it counts, with the one it replaces ("tables of 4 not 5")', () => {
+    const before = '2026-09-01T10:00:00Z';
+    const at = '2026-09-08T10:00:00Z';
+    const said = changesSaid([record('t2', 'hall is tighter than we thought so tables of 4 not 5 pls', at)]);
+    expect(retiredMarker(retiredIn(record('t1', 'seating plan: tables of 5, doors at 7', before), said))).toBe('(later: tables of 4)');
+    expect(retiredIn(record('t3', 'we need 5 raffle prizes', before), said)).toEqual([]);
+  });
 });
