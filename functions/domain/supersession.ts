@@ -486,8 +486,29 @@ const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|p
 /** When a pasted e-mail was sent: a header with a year and a time, or the line that opens a quoted reply. */
 const MAIL_HEADER = /(?<![\p{L}])(?:(?:Date|Sent|Received)\s*:[^\n:]{0,40}?(?:19|20)\d\d[^\n]{0,12}?\d{1,2}:\d{2}(?:\s?[ap]m)?|On\s[^\n]{0,80}?\swrote:)/giu;
 
+/** Values read per text, kept across calls: the read path reads the same records' values request after request. */
+const VALUES_READ = new Map<string, readonly SaidValue[]>();
+/** Texts whose values are kept; the whole cache is dropped when it is full (a warm reader's records repeat). */
+const MAX_VALUES_READ = 5_000;
+
+interface SaidValue {
+  readonly kind: string;
+  readonly value: string;
+  readonly index: number;
+}
+
+/** The values a text states (`readValues`), read once per text; shared, so never changed by a caller. */
+function valuesIn(text: string): readonly SaidValue[] {
+  const known = VALUES_READ.get(text);
+  if (known) return known;
+  if (VALUES_READ.size >= MAX_VALUES_READ) VALUES_READ.clear();
+  const found = Object.freeze(readValues(text).map((v) => Object.freeze(v)));
+  VALUES_READ.set(text, found);
+  return found;
+}
+
 /** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
-function valuesIn(text: string): { kind: string; value: string; index: number }[] {
+function readValues(text: string): { kind: string; value: string; index: number }[] {
   const found: { kind: string; value: string; index: number }[] = [];
   // The characters a value already holds, one flag each: a span is checked and taken in its own length, so a record
   // of thousands of values is read in time linear in its length.
