@@ -182,6 +182,7 @@ export function decodeSegment(bytes: Uint8Array): IndexSegment {
   const base = { modelId: header.modelId, dimensions: header.dimensions, units: header.units, scales: units.scales, vectors: units.vectors, headerBytes: length };
   const owners = header.sentenceOwners ?? [];
   if (owners.length === 0) return base;
+  if (owners.some((owner) => !(Number.isInteger(owner) && owner >= 0 && owner < header.units.length))) throw new Error(`segment: a sentence vector of a unit beyond its ${header.units.length} units`);
   const sentences = read(units.end, owners.length);
   return { ...base, sentences: { owners: Uint32Array.from(owners), scales: sentences.scales, vectors: sentences.vectors } };
 }

@@ -115,13 +115,16 @@ export function recordUnit(record: RecordLike): IndexUnit {
 
 /** A sentence of fewer words is read with the next one (the last with the one before) as one of a record's parts. */
 export const SENTENCE_MIN_WORDS = 5;
+/** Parts of one record, at most: a pasted document's sentences are read in as many runs of neighbours. */
+export const MAX_RECORD_SENTENCES = 16;
 
 /**
  * What the embedding model reads of a long record's sentences, each on its
  * own (`Speaker: sentence`, anchored dates left out): a turn that rambles over
  * several pieces of news is one vector diluted by all of them, and a question
  * about one finds it by that sentence. Sentences shorter than
- * `SENTENCE_MIN_WORDS` words join the next. None for a record of one part.
+ * `SENTENCE_MIN_WORDS` words join the next. None for a record of one part;
+ * at most `MAX_RECORD_SENTENCES` (a longer record's sentences are read in runs).
  */
 export function recordSentences(unit: IndexUnit): string[] {
   if (unit.kind !== 'record') return [];
@@ -135,7 +138,10 @@ export function recordSentences(unit: IndexUnit): string[] {
     }
   }
   if (carry && parts.length > 0) parts[parts.length - 1] = `${parts.at(-1)!} ${carry}`;
-  return parts.length < 2 ? [] : parts.map((part) => `${unit.speaker ?? ''}: ${withoutAnchoredDates(part)}`);
+  if (parts.length < 2) return [];
+  const per = Math.ceil(parts.length / MAX_RECORD_SENTENCES);
+  const runs = per === 1 ? parts : Array.from({ length: Math.ceil(parts.length / per) }, (_, i) => parts.slice(i * per, (i + 1) * per).join(' '));
+  return runs.map((part) => `${unit.speaker ?? ''}: ${withoutAnchoredDates(part)}`);
 }
 
 /** A record with at most this many index terms (speaker included) is a short reply: "yep", "june 14, in Denver", "sent. with interest". */

@@ -785,8 +785,8 @@ export class UnitIndex {
  * Pending records (counted, not consolidated yet) ranked for a query: the
  * same lexical ranking and signals as the index, over the pending records
  * alone, and no embedding (the read path makes no model call for them).
- * Their scores are put on the index's scale as if both rankings had found
- * them at their lexical rank, so the newest record that answers a question
+ * Their scores are put on the index's scale as if every ranking (lexical,
+ * whole-text dense, sentence dense) had found them at their lexical rank, so the newest record that answers a question
  * competes with the history on equal terms. Each comes back marked `pending`.
  */
 export function rankPending(units: readonly SegmentUnit[], options: Omit<SearchOptions, 'queryVector'>): RankedUnit[] {

@@ -486,10 +486,17 @@ const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|p
 /** When a pasted e-mail was sent: a header with a year and a time, or the line that opens a quoted reply. */
 const MAIL_HEADER = /(?<![\p{L}])(?:(?:Date|Sent|Received)\s*:[^\n:]{0,40}?(?:19|20)\d\d[^\n]{0,12}?\d{1,2}:\d{2}(?:\s?[ap]m)?|On\s[^\n]{0,80}?\swrote:)/giu;
 
-/** Values read per text, kept across calls: the read path reads the same records' values request after request. */
+/**
+ * Values read per whole text (a record's, a line's), kept across calls: the read path reads the same records'
+ * values request after request. Least recently used first out, within `MAX_VALUES_READ` texts and
+ * `MAX_VALUES_READ_CHARS` characters; a text longer than `MAX_VALUE_TEXT` is read every time. Pieces of a text
+ * (a clause, the words after a cue) are read with `valuesIn`, never kept: they would hold their whole text alive.
+ */
 const VALUES_READ = new Map<string, readonly SaidValue[]>();
-/** Texts whose values are kept; the whole cache is dropped when it is full (a warm reader's records repeat). */
 const MAX_VALUES_READ = 5_000;
+const MAX_VALUES_READ_CHARS = 2_000_000;
+const MAX_VALUE_TEXT = 4_000;
+let valuesReadChars = 0;
 
 interface SaidValue {
   readonly kind: string;
@@ -497,14 +504,35 @@ interface SaidValue {
   readonly index: number;
 }
 
-/** The values a text states (`readValues`), read once per text; shared, so never changed by a caller. */
-function valuesIn(text: string): readonly SaidValue[] {
+/** The values a whole text states (`readValues`), kept; shared, so frozen. */
+function valuesOfText(text: string): readonly SaidValue[] {
   const known = VALUES_READ.get(text);
-  if (known) return known;
-  if (VALUES_READ.size >= MAX_VALUES_READ) VALUES_READ.clear();
+  if (known) {
+    VALUES_READ.delete(text);
+    VALUES_READ.set(text, known);
+    return known;
+  }
   const found = Object.freeze(readValues(text).map((v) => Object.freeze(v)));
+  if (text.length > MAX_VALUE_TEXT) return found;
   VALUES_READ.set(text, found);
+  valuesReadChars += text.length;
+  for (const oldest of VALUES_READ.keys()) {
+    if (VALUES_READ.size <= MAX_VALUES_READ && valuesReadChars <= MAX_VALUES_READ_CHARS) break;
+    VALUES_READ.delete(oldest);
+    valuesReadChars -= oldest.length;
+  }
   return found;
+}
+
+/** The values a piece of text states, read now. */
+function valuesIn(text: string): readonly SaidValue[] {
+  return readValues(text);
+}
+
+/** Forgets the values kept per text: for tests that time `readValues` itself. */
+export function forgetValuesRead(): void {
+  VALUES_READ.clear();
+  valuesReadChars = 0;
 }
 
 /** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
@@ -608,7 +636,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
   const out: RetiredValue[] = [];
   read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
-    const values = CHANGE_CUE.test(unit.text) ? valuesIn(unit.text) : [];
+    const values = CHANGE_CUE.test(unit.text) ? valuesOfText(unit.text) : [];
     // "£110 instead of £85", "2 laps not 3", "came down from £80 to £65": the value said as the old one is no new
     // value, and no value the change keeps beside it.
     const old = (v: { index: number; value: string }) =>
@@ -651,7 +679,8 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
       const [bareNow, bareWas] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       // A count said after what it counts ("teams of 5 not 6"): both with those words.
-      const counted = unitWord ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
+      const plain = (value: string) => /^\d[\d.,]*$/.test(value) || new RegExp(`^(?:${NUMBER_WORDS})$`, 'iu').test(value);
+      const counted = unitWord || !plain(bareNow!) || !plain(bareWas!) ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
       const [now, was] = counted && !NOT_A_UNIT.test(counted.split(' ')[0]!) ? [`${counted} ${bareNow}`, `${counted} ${bareWas}`] : [bareNow, bareWas];
       const by = unitWord ? `${now} ${unitWord}` : now!;
       const ordinalDay = /^(?:st|nd|rd|th)(?![\p{L}])/u.test(unit.text.slice(m.index! + m[0].length)) || /^(?:st|nd|rd|th)$/i.test(m[4] ?? '');
@@ -719,7 +748,9 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
 }
 
 /** Words said of how a name is written. */
-const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name (?:as|wrong)(?![\p{L}])|corrected (?:it |that |this )?to(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
+const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name wrong(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
+/** A name said to be written somewhere, or corrected to another: "has my surname as Okonjo", "corrected it to Okonkwo" (the name capitalised). */
+const SPELLING_NAMED = /(?<![\p{L}])(?:[Ss]ur)?name as \p{Lu}|(?<![\p{L}])[Cc]orrected (?:it |that |this )?to \p{Lu}/u;
 /** A capitalised word long enough to be told from another by a letter. */
 const LONG_NAME = /(?<![\p{L}\p{N}'’@.])\p{Lu}[\p{Ll}'’-]{4,}(?![\p{L}\p{N}@])/gu;
 
@@ -747,7 +778,7 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
   const namesOf = new Map<string, string[]>();
   const names = (unit: SaidUnit) => namesOf.get(unit.id) ?? namesOf.set(unit.id, [...new Set([...unit.text.matchAll(LONG_NAME)].map((m) => m[0].replace(/['’]s$/u, '')))]).get(unit.id)!;
   for (const unit of records) {
-    if (!SPELLING_CUE.test(unit.text)) continue;
+    if (!SPELLING_CUE.test(unit.text) && !SPELLING_NAMED.test(unit.text)) continue;
     const earlier = records.filter((other) => before(other.at, unit.at!));
     const saidBefore = new Set(earlier.flatMap(names));
     for (const by of names(unit)) {
@@ -897,7 +928,7 @@ function sumNamed(text: string, index: number, length: number): string[] {
 
 /** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
 function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
-  const values = valuesIn(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
+  const values = valuesOfText(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
   const out: { value: string; index: number }[] = [];
   for (let i = 0; i < values.length; i += 1) {
     const v = values[i]!;
@@ -938,7 +969,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
   const textOf = new Map(records.map((unit) => [unit.id, unit.text]));
   // Each record's values are read once, whatever the number of changes they are compared with.
   const valuesOf = new Map<string, ReturnType<typeof valuesIn>>();
-  const values = (unit: (typeof records)[number]) => valuesOf.get(unit.id) ?? valuesOf.set(unit.id, valuesIn(unit.text)).get(unit.id)!;
+  const values = (unit: (typeof records)[number]) => valuesOf.get(unit.id) ?? valuesOf.set(unit.id, valuesOfText(unit.text)).get(unit.id)!;
   for (const r of changes) {
     if (r.replaces || r.calledOff || !r.loose) continue;
     // An amount only per the same unit as the new one ("£145 a night" for "£160 a night"): a conversation about
@@ -1062,13 +1093,13 @@ const PAIR_INSTEAD = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s+not(?=\s+(?:
  * "it's not the twenty-first, it's — hang on — the twenty-eighth of June", "that's not Gary, it's Gareth": a value
  * denied, then the one that holds, after "it's" (an aside between dashes may come first).
  */
-const NOT_BUT_IT_IS = /(?<![\p{L}])(?:it['’]?s|it is|that['’]?s|that is)\s+not\s+((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s*[,;—–]\s*(?:it['’]?s|it is|but|it['’]?ll be|it will be)\s+/giu;
+const NOT_BUT_IT_IS = /(?<![\p{L}])(?:it['’]?s|it is|that['’]?s|that is)\s+not\s+((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s*[,;—–]\s*(?:but\s+)?(?:it['’]?s|it is|it['’]?ll be|it will be)\s+/giu;
 /** Words said after a value that are none of it ("it's gareth apparently lol", "the Kings Arms now"). */
 const TRAILING_FILLER = /(?:\s+(?:now|apparently|lol|haha|tho|though|then|instead|again|actually|anyway|btw|this year|this time))+\s*$/iu;
 /** What "it's not …" denies when it denies no value: a reason, a manner, a judgement ("not about the money", "not fair"). */
-const NOT_A_VALUE = /^(?:about|because|like|as|worth|fair|true|easy|hard|right|wrong|funny|ideal|perfect|enough|personal|over|the end|the point|the problem|my|your|his|her|their|our)(?![\p{L}])/iu;
+const NOT_A_VALUE = /^(?:about|because|like|as|worth|fair|true|easy|hard|right|wrong|funny|ideal|perfect|enough|personal|over|urgent|cheap|great|my|your|his|her|their|our|(?:the|a|an)\s+(?:end|point|problem|issue|reason|case|thing|idea|worst|best))(?![\p{L}])/iu;
 /** A short aside the speaker makes before the value ("— hang on, let me find the email —"). */
-const ASIDE = /^(?:[—–]|--?)[^—–\n]{0,80}(?:[—–]|--?)\s*/u;
+const ASIDE = /^(?:[—–]|--?)[^—–\n]{0,80}?\s(?:[—–]|--?)\s+/u;
 /** Words that open an old value said in brackets or after "instead of" and say it is no value ("(was going to be …)", "instead of just …"). */
 const NO_PAIR = /^(?:going|gonna|supposed|meant|told|said|just|only|really|so|very|too|not|never|it|that|this|that's|it's|thinking|hoping|asked|wondering|waiting|planning|trying|being|doing|having|getting|me|you|him|her|them|us|one|ones|some|any|all|nothing|something|anything|everything|usual|normal|before|earlier|yesterday|today|last|next|same|a bit|kind|sort|fine|ok|okay|good|great|nice|lovely|busy|tired|late|early|bad|worse|better|sure|problem|issue|idea|thing)(?![\p{L}])/iu;
 /** Words that open a phrase and name nothing of its value ("the", "on"). */
@@ -1122,16 +1153,18 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
   for (const m of text.matchAll(NOT_BUT_IT_IS)) {
-    const denial = oldValueOf(m[1]!);
-    if (!denial) continue;
-    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160).replace(ASIDE, '');
-    // A value of a kind is that value alone ("£4 on the door" denies £4).
-    const kind = valuesIn(denial)[0]?.kind;
-    const old = kind ? valuesIn(denial)[0]!.value : denial;
-    const same = kind ? valuesIn(after).find((v) => v.kind === kind)?.value : undefined;
+    // "it's not about the money, it's the principle", "it's not my fault" deny no value.
+    if (NOT_A_VALUE.test(m[1]!.trim())) continue;
+    // A value of a kind is that value alone ("£4 on the door" denies £4), however short ("£4").
+    const valued = valuesIn(m[1]!)[0];
+    const old = valued?.value ?? oldValueOf(m[1]!);
+    if (!old) continue;
+    // What follows "it's", past an aside, up to the end of its sentence.
+    const rest = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160).replace(ASIDE, '');
+    const after = rest.slice(0, rest.search(/[.!?](?:\s|$)|\n/u) + 1 || rest.length);
+    const same = valued ? valuesIn(after).find((v) => v.kind === valued.kind)?.value : undefined;
     const phrase = (/^[^,;:.!?()—–\n]+/u.exec(after)?.[0] ?? '').replace(TRAILING_FILLER, '');
-    // "it's not about the money, it's the principle" denies no value.
-    if (!NOT_A_VALUE.test(old)) add(old, same ?? oldValueOf(phrase));
+    add(old, same ?? oldValueOf(phrase));
   }
   for (const m of text.matchAll(NEVER_MIND)) {
     const old = valuesIn(m[1]!)[0];
@@ -1437,7 +1470,7 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
  */
-function othersOfItsKind(text: string, r: RetiredValue, values = valuesIn(text), at?: string): { kind: string; value: string; index: number }[] {
+function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(text), at?: string): { kind: string; value: string; index: number }[] {
   // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
   const kind = valuesIn(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
   if (!kind) return [];
@@ -1675,12 +1708,13 @@ function before(at: string | undefined, than: string): boolean {
   return at !== undefined && timeOf(at) < timeOf(than);
 }
 
-/** Times parsed once per text: a block compares the same few dozen times thousands of times. */
+/** Times parsed once per text: a block compares the same few dozen times thousands of times. ISO times are short. */
 const TIMES = new Map<string, number>();
+const MAX_TIMES = 5_000;
 function timeOf(at: string): number {
   let time = TIMES.get(at);
   if (time === undefined) {
-    if (TIMES.size >= MAX_VALUES_READ) TIMES.clear();
+    if (TIMES.size >= MAX_TIMES) TIMES.clear();
     TIMES.set(at, (time = Date.parse(at)));
   }
   return time;

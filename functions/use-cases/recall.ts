@@ -42,8 +42,8 @@ export interface RecallResult {
  * up; 1.7 with one sentence vector per record, which does not compress. A
  * bound that overestimates evicts an index that fits, and then every
  * question fetches and decodes its segments again (stop 60's read benchmark
- * at 100,000 records, before the decoded size was counted: 882 ms against
- * 166 ms).
+ * at 100,000 records with sentence vectors: 882 ms p50 before the decoded
+ * size was counted, 250 ms after).
  */
 export const DECODED_PER_STORED_BYTE = 3;
 

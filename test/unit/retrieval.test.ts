@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../functions/commons/tokens.js';
 import { renderRecall, cutToRelevant } from '../../functions/domain/context.js';
 import { buildSegment, decodedBytes, DECODED_PER_HEADER_BYTE, decodeSegment, encodeSegment, mergePlan, mergeSegments, sentenceVectors, unitVector, type SegmentRef, type SegmentUnit } from '../../functions/domain/index-segment.js';
-import { itemUnit, pronounReferent, recordSentences, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
+import { itemUnit, MAX_RECORD_SENTENCES, pronounReferent, recordSentences, recordUnit, searchText, summaryUnit, type IndexUnit } from '../../functions/domain/index-units.js';
 import { informationContent, loadSegment, neighbourShare, questionDates, questionPeople, reciprocalRankFusion, topIndices, understand, UnitIndex } from '../../functions/domain/retrieval.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { indexTerms } from '../../functions/domain/terms.js';
@@ -110,6 +110,12 @@ describe('sentence vectors', () => {
       'Freya: Retired racing greyhound, seven years old, and scared of creaking ice.',
     ]);
     expect(recordSentences(record('D1:4', 'I went to a support group yesterday. It was great.', NOW))).toEqual([]);
+    // A pasted document is read in at most MAX_RECORD_SENTENCES runs of neighbouring sentences.
+    const pasted = recordSentences(record('D1:9', Array.from({ length: 40 }, (_, i) => `Clause ${i} of the tenancy agreement applies here.`).join(' '), NOW));
+    // Forty sentences, at most sixteen runs: runs of three, fourteen of them.
+    expect(MAX_RECORD_SENTENCES).toBe(16);
+    expect(pasted).toHaveLength(14);
+    expect(pasted[0]).toBe('Caroline: Clause 0 of the tenancy agreement applies here. Clause 1 of the tenancy agreement applies here. Clause 2 of the tenancy agreement applies here.');
     expect(recordSentences(record('D1:5', 'Bertha is the van, yes.', NOW))).toEqual([]);
     expect(recordSentences(itemUnit('fact', { id: 'f1', statement: 'Rosa is a nurse. She works nights at the county hospital.', evidence: ['D1:3'], status: 'active', confidence: 0.9 }))).toEqual([]);
   });
@@ -128,6 +134,9 @@ describe('sentence vectors', () => {
     // A segment without sentences stores none and reads as one written before they existed.
     expect(decodeSegment(encodeSegment(buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)]))).sentences).toBeUndefined();
     expect(() => buildSegment('m', DIMS, units, [unitVec(1, 0, 0, 0), unitVec(0, 1, 0, 0)], [{ owner: 2, vector: unitVec(1, 0, 0, 0) }])).toThrow(/sentence of unit 2/);
+    // A stored segment whose sentence names a unit it does not hold is refused, not read into another's place.
+    const bad = encodeSegment({ ...segment, sentences: { ...segment.sentences!, owners: Uint32Array.from([1, 5, 0]) } });
+    expect(() => decodeSegment(bad)).toThrow(/beyond its 2 units/);
 
     // A reader's memory bound counts the vectors as they are and the units by their header's length.
     expect(decodedBytes(segment)).toBeUndefined();
