@@ -72,6 +72,8 @@ export interface RecordLike {
   readonly content: string;
   readonly interactionId?: string;
   readonly contact?: { readonly id?: string; readonly name?: string };
+  /** The event's own `speaker` (API field `events[].speaker`). */
+  readonly speaker?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
@@ -84,8 +86,12 @@ function splitSentences(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Who said a record: `metadata.speaker`, else the contact it was with (for their messages), else its role. */
+/**
+ * Who said a record: the event's `speaker`, else `metadata.speaker` (how clients named speakers before the field
+ * existed), else the contact it was with (for their messages), else its role.
+ */
 export function speakerOf(record: RecordLike): string {
+  if (record.speaker?.trim()) return record.speaker.trim().slice(0, 80);
   const named = record.metadata?.speaker;
   if (typeof named === 'string' && named.trim()) return named.trim().slice(0, 80);
   if (record.role === 'user' && record.contact?.name) return record.contact.name;

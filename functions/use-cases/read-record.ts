@@ -33,7 +33,7 @@ export async function readRecord(deps: ReadRecordDependencies, agent: AgentKey, 
   const record = await deps.rawLog.get(agent, claim.sequence);
   if (!record) throw new NotFoundError(`record ${recordId} of agent ${agent.agentId} is not stored (a hole, or still being written)`);
   const batch = await batchOf(deps, agent, claim.sequence, status.batchesClosed);
-  const speaker = typeof record.metadata?.speaker === 'string' ? record.metadata.speaker : undefined;
+  const speaker = record.speaker ?? (typeof record.metadata?.speaker === 'string' ? record.metadata.speaker : undefined);
   return {
     id: record.id,
     sequence: record.sequence,

@@ -21,11 +21,11 @@ afterAll(async () => {
 
 let counter = 0;
 /** Posts the messages (role per message, a minute apart from `at`) as one flushed batch and waits until it is in the snapshot. */
-async function consolidate(agentId: string, messages: readonly (readonly [role: 'user' | 'assistant', content: string, speaker?: string])[], at: string) {
+async function consolidate(agentId: string, messages: readonly (readonly [role: 'user' | 'assistant', content: string, speaker?: string])[], at: string, speakerField = false) {
   const status = await api<{ lastSequence?: number }>(stack, 'GET', `/v1/agents/${agentId}/status`);
   const before = status.status === 200 ? (status.body.lastSequence ?? 0) : 0;
   const events = messages.map(([role, content, speaker], i) =>
-    message(`${agentId}-${(counter += 1)}`, content, { role, timestamp: new Date(Date.parse(at) + i * 60_000).toISOString(), ...(speaker ? { metadata: { speaker } } : {}) }),
+    message(`${agentId}-${(counter += 1)}`, content, { role, timestamp: new Date(Date.parse(at) + i * 60_000).toISOString(), ...(speaker ? (speakerField ? { speaker } : { metadata: { speaker } }) : {}) }),
   );
   expect((await api(stack, 'POST', `/v1/agents/${agentId}/events`, { events })).status).toBe(202);
   await api(stack, 'POST', `/v1/agents/${agentId}/flush`);
@@ -228,5 +228,18 @@ describe('a biography from what was said', () => {
     expect(okoye!.biography).toMatch(/^Okoye: midwife\. The user's sister\. Said: .*Okoye grew up in Lagos.*Okoye lives in Hull.*Okoye has two kids/);
     // Nothing said of him but his name: the day he came up is still said, not the name alone.
     expect(contacts.find((c) => c.name === 'Bram Dekker')?.biography).toBe('Bram Dekker. First mentioned 2026-09-14.');
+  });
+});
+
+describe('a speaker named on the event', () => {
+  it('is who a recalled line says spoke, as metadata.speaker is', async () => {
+    const agentId = 'speaker-field';
+    await consolidate(agentId, [
+      ['user', 'Catch-up on the allotment society. The seed swap is at the scout hut. Our old tortoise Gerald woke up from hibernating on Tuesday and went back under the shed.', 'Ines'],
+      ['user', 'The raffle prizes are in my boot.', 'Tomasz'],
+    ], '2026-03-01T10:00:00Z', true);
+    const lines = (await contextFor(agentId, 'What did Ines say about Gerald the tortoise?')).split('\n');
+    expect(lines.some((l) => /^- speaker-field-\d+ Ines: .*tortoise Gerald/.test(l))).toBe(true);
+    expect(lines.some((l) => / user: /.test(l))).toBe(false);
   });
 });

@@ -60,6 +60,13 @@ describe('units', () => {
     expect(pronounReferent(reply, after(turn(2, 'Dana', 'How did Monday go with Sandra?')))).toBe('Sandra');
   });
 
+  it('take a record speaker from the event\'s own field before metadata, as the API documents it', () => {
+    const base = { id: 'D1:1', sequence: 1, timestamp: '2026-03-01T10:00:00Z', role: 'user', content: 'Ines: our tortoise woke up.' };
+    expect(recordUnit({ ...base, speaker: 'Ines' })).toMatchObject({ speaker: 'Ines', text: 'our tortoise woke up.' });
+    expect(recordUnit({ ...base, speaker: 'Ines', metadata: { speaker: 'Someone else' } }).speaker).toBe('Ines');
+    expect(recordUnit({ ...base, content: 'our tortoise woke up.' }).speaker).toBe('user');
+  });
+
   it('take a record speaker from metadata, say it once, and anchor relative dates against the record time', () => {
     const unit = recordUnit({ id: 'D1:3', sequence: 3, timestamp: '2023-05-08T13:56:00Z', role: 'user', content: 'Caroline: I went to a support group yesterday.', interactionId: 'session-1', metadata: { speaker: 'Caroline' } });
     expect(unit).toMatchObject({ id: 'D1:3', kind: 'record', speaker: 'Caroline', session: 'session-1', text: 'I went to a support group yesterday (2023-05-07).' });
