@@ -517,9 +517,9 @@ export class UnitIndex {
    */
   private denseScores(query: Float32Array): { whole: Float32Array; best: Float32Array } | undefined {
     const whole = new Float32Array(this.size);
-    let best: Float32Array | undefined;
+    /** Each unit's best sentence, where it has any (0 elsewhere). */
+    let bySentence: Float32Array | undefined;
     let any = false;
-    const dot = (vectors: Int8Array, i: number, dims: number) => dotAt(query, vectors, i * dims, dims);
     this.segments.forEach((s, si) => {
       const { segment } = s;
       if (segment.dimensions !== query.length || (this.modelId && segment.modelId !== this.modelId)) return;
@@ -527,20 +527,19 @@ export class UnitIndex {
       const dims = segment.dimensions;
       const offset = this.offsets[si]!;
       for (let i = 0; i < segment.units.length; i += 1) {
-        whole[offset + i] = this.hidden[offset + i] ? 0 : 1 + dot(segment.vectors, i, dims) * segment.scales[i]!;
+        whole[offset + i] = this.hidden[offset + i] ? 0 : 1 + dotAt(query, segment.vectors, i * dims, dims) * segment.scales[i]!;
       }
       const sentences = segment.sentences;
       if (!sentences) return;
-      best ??= whole.slice();
+      bySentence ??= new Float32Array(this.size);
       for (let j = 0; j < sentences.owners.length; j += 1) {
         const at = offset + sentences.owners[j]!;
-        if (this.hidden[at]) continue;
-        best[at] = Math.max(best[at]!, 1 + dot(sentences.vectors, j, dims) * sentences.scales[j]!);
+        if (!this.hidden[at]) bySentence[at] = Math.max(bySentence[at]!, 1 + dotAt(query, sentences.vectors, j * dims, dims) * sentences.scales[j]!);
       }
     });
-    // Segments are in order, so a later segment's whole scores were not yet in the copy: take them now.
-    if (best) for (let i = 0; i < this.size; i += 1) best[i] = Math.max(best[i]!, whole[i]!);
-    return any ? { whole, best: best ?? whole } : undefined;
+    if (!any) return undefined;
+    const sentenceScores = bySentence;
+    return { whole, best: sentenceScores ? whole.map((score, i) => Math.max(score, sentenceScores[i]!)) : whole };
   }
 
   /** The units best matching the query, best first. */

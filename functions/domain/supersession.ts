@@ -395,6 +395,8 @@ const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 
 const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
 /** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
 const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
+/** A number alone, in digits or words ("6", "six"): what counts before "of" may be said of ("teams of 5 not 6"). */
+const PLAIN_NUMBER = new RegExp(`^(?:\\d[\\d.,]*|${NUMBER_WORDS})$`, 'iu');
 /** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
 const SAID_INSTEAD = new RegExp(
   `(?<![\\p{L}\\p{N}])([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?=\\s(?:[\\p{L}\\p{N}]+\\s)?\\p{L}{3,}))(?:\\s(\\p{L}+|\\p{Lu}+\\d+\\s\\p{L}+))?,?\\s(?:not|instead of|rather than)\\s(?:the\\s)?([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?![\\p{L}]))(?![\\d])(?:\\s(\\p{L}+))?`,
@@ -504,7 +506,7 @@ interface SaidValue {
   readonly index: number;
 }
 
-/** The values a whole text states (`readValues`), kept; shared, so frozen. */
+/** The values a whole text states (`valuesIn`), kept; shared, so frozen. */
 function valuesOfText(text: string): readonly SaidValue[] {
   const known = VALUES_READ.get(text);
   if (known) {
@@ -512,7 +514,7 @@ function valuesOfText(text: string): readonly SaidValue[] {
     VALUES_READ.set(text, known);
     return known;
   }
-  const found = Object.freeze(readValues(text).map((v) => Object.freeze(v)));
+  const found = Object.freeze(valuesIn(text).map((v) => Object.freeze(v)));
   if (text.length > MAX_VALUE_TEXT) return found;
   VALUES_READ.set(text, found);
   valuesReadChars += text.length;
@@ -524,19 +526,17 @@ function valuesOfText(text: string): readonly SaidValue[] {
   return found;
 }
 
-/** The values a piece of text states, read now. */
-function valuesIn(text: string): readonly SaidValue[] {
-  return readValues(text);
-}
-
-/** Forgets the values kept per text: for tests that time `readValues` itself. */
+/** Forgets the values kept per text: for tests that time the read itself. */
 export function forgetValuesRead(): void {
   VALUES_READ.clear();
   valuesReadChars = 0;
 }
 
-/** The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts with a unit. */
-function readValues(text: string): { kind: string; value: string; index: number }[] {
+/**
+ * The values a text states, each with its kind and where it is: phone numbers, days, times, amounts, codes, counts
+ * with a unit. Read anew each call: pieces of a text are read with it; whole texts through `valuesOfText`.
+ */
+function valuesIn(text: string): { kind: string; value: string; index: number }[] {
   const found: { kind: string; value: string; index: number }[] = [];
   // The characters a value already holds, one flag each: a span is checked and taken in its own length, so a record
   // of thousands of values is read in time linear in its length.
@@ -679,8 +679,7 @@ export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
       const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
       const [bareNow, bareWas] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       // A count said after what it counts ("teams of 5 not 6"): both with those words.
-      const plain = (value: string) => /^\d[\d.,]*$/.test(value) || new RegExp(`^(?:${NUMBER_WORDS})$`, 'iu').test(value);
-      const counted = unitWord || !plain(bareNow!) || !plain(bareWas!) ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
+      const counted = unitWord || !PLAIN_NUMBER.test(bareNow!) || !PLAIN_NUMBER.test(bareWas!) ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
       const [now, was] = counted && !NOT_A_UNIT.test(counted.split(' ')[0]!) ? [`${counted} ${bareNow}`, `${counted} ${bareWas}`] : [bareNow, bareWas];
       const by = unitWord ? `${now} ${unitWord}` : now!;
       const ordinalDay = /^(?:st|nd|rd|th)(?![\p{L}])/u.test(unit.text.slice(m.index! + m[0].length)) || /^(?:st|nd|rd|th)$/i.test(m[4] ?? '');
@@ -968,7 +967,7 @@ function valuesReplaced(units: Parameters<typeof changesSaid>[0], changes: reado
   const records = units.filter((unit) => unit.kind === 'record' && unit.at);
   const textOf = new Map(records.map((unit) => [unit.id, unit.text]));
   // Each record's values are read once, whatever the number of changes they are compared with.
-  const valuesOf = new Map<string, ReturnType<typeof valuesIn>>();
+  const valuesOf = new Map<string, ReturnType<typeof valuesOfText>>();
   const values = (unit: (typeof records)[number]) => valuesOf.get(unit.id) ?? valuesOf.set(unit.id, valuesOfText(unit.text)).get(unit.id)!;
   for (const r of changes) {
     if (r.replaces || r.calledOff || !r.loose) continue;
