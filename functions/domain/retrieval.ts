@@ -20,6 +20,7 @@ import { verificationWeight } from './verification.js';
 import { visibleIn } from './scope.js';
 import { escapeRegExp } from '../commons/regexp.js';
 import { ANCHORED_DATE } from './dates.js';
+import { quantiseQuery, rowDots } from './int8-dots.js';
 
 export interface LoadedSegment {
   readonly key: string;
@@ -351,23 +352,6 @@ const B = 0.75;
 const VARIANT_MIN = 5;
 const VARIANT_SUFFIX = 2;
 
-/** The dot product of `query` with the `dims` int8 components of `vectors` from `base`, four at a time. */
-function dotAt(query: Float32Array, vectors: Int8Array, base: number, dims: number): number {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let e = 0;
-  let d = 0;
-  for (; d + 3 < dims; d += 4) {
-    a += query[d]! * vectors[base + d]!;
-    b += query[d + 1]! * vectors[base + d + 1]!;
-    c += query[d + 2]! * vectors[base + d + 2]!;
-    e += query[d + 3]! * vectors[base + d + 3]!;
-  }
-  for (; d < dims; d += 1) a += query[d]! * vectors[base + d]!;
-  return a + b + c + e;
-}
-
 /**
  * The units of one manifest's segments, as one index: the newest copy of an
  * id wins, dropped ids are hidden. Built once per manifest and reused.
@@ -515,26 +499,34 @@ export class UnitIndex {
    * Cosines with the query, shifted so every live unit scores above 0 (hidden ones stay at 0): `whole` by each
    * unit's own vector, `best` by the better of that and its best sentence's.
    */
-  private denseScores(query: Float32Array): { whole: Float32Array; best: Float32Array } | undefined {
+  private denseScores(vector: Float32Array): { whole: Float32Array; best: Float32Array } | undefined {
+    const query = quantiseQuery(vector);
     const whole = new Float32Array(this.size);
     /** Each unit's best sentence, where it has any (0 elsewhere). */
     let bySentence: Float32Array | undefined;
+    let dots = new Float32Array(0);
+    const dotsOf = (rows: Int8Array, count: number, dims: number) => {
+      if (dots.length < count) dots = new Float32Array(count);
+      rowDots(query, rows, count, dims, dots);
+      return dots;
+    };
     let any = false;
     this.segments.forEach((s, si) => {
       const { segment } = s;
-      if (segment.dimensions !== query.length || (this.modelId && segment.modelId !== this.modelId)) return;
+      if (segment.dimensions !== vector.length || (this.modelId && segment.modelId !== this.modelId)) return;
       any = true;
       const dims = segment.dimensions;
       const offset = this.offsets[si]!;
-      for (let i = 0; i < segment.units.length; i += 1) {
-        whole[offset + i] = this.hidden[offset + i] ? 0 : 1 + dotAt(query, segment.vectors, i * dims, dims) * segment.scales[i]!;
-      }
+      const count = segment.units.length;
+      const ofUnits = dotsOf(segment.vectors, count, dims);
+      for (let i = 0; i < count; i += 1) whole[offset + i] = this.hidden[offset + i] ? 0 : 1 + ofUnits[i]! * segment.scales[i]!;
       const sentences = segment.sentences;
       if (!sentences) return;
       bySentence ??= new Float32Array(this.size);
+      const ofSentences = dotsOf(sentences.vectors, sentences.owners.length, dims);
       for (let j = 0; j < sentences.owners.length; j += 1) {
         const at = offset + sentences.owners[j]!;
-        if (!this.hidden[at]) bySentence[at] = Math.max(bySentence[at]!, 1 + dotAt(query, sentences.vectors, j * dims, dims) * sentences.scales[j]!);
+        if (!this.hidden[at]) bySentence[at] = Math.max(bySentence[at]!, 1 + ofSentences[j]! * sentences.scales[j]!);
       }
     });
     if (!any) return undefined;
