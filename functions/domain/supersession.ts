@@ -1471,15 +1471,19 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  */
 function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(text), at?: string): { kind: string; value: string; index: number }[] {
   // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
-  const kind = valuesIn(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
-  if (!kind) return [];
+  const kind = valuesOfText(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
+  if (!kind || !values.some((v) => v.kind === kind)) return [];
   const about = new Set(r.about ?? []);
   const unit = kind === 'number' ? unitOf(r.value) : undefined;
   const particular = kind === 'number' && countsParticular(r.value);
   // The words said around a value the record says beside the new one speak of that value ("lands 10:50", when the
   // record said "check-in from 12:00 … now we land at 10:50"), not of what changed.
-  const besides = new Set((r.besides ?? []).map((value) => value.toLowerCase()));
-  const claimed = new Set(values.filter((v) => besides.has(v.value.toLowerCase())).flatMap((v) => wordsAround(text, v.index, v.value.length, 5)));
+  // Read only when a value of the kind is left to be read by its words: most lines hold none.
+  let claimed: Set<string> | undefined;
+  const claimedWords = () => {
+    const besides = new Set((r.besides ?? []).map((value) => value.toLowerCase()));
+    return (claimed ??= new Set(values.filter((v) => besides.has(v.value.toLowerCase())).flatMap((v) => wordsAround(text, v.index, v.value.length, 5))));
+  };
   return values.filter(
     (v) =>
       v.kind === kind &&
@@ -1493,7 +1497,7 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(te
       // on 26 February): what is put off is still to come.
       (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
-      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => !claimed.has(word) && about.has(word))),
+      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word) && !claimedWords().has(word))),
   );
 }
 
