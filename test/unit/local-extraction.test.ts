@@ -2116,3 +2116,42 @@ describe('stop 55: a name given with an address or a number in brackets', () => 
     for (const other of found.filter((c) => c.name !== 'Helen Heath')) expect((other.channels ?? []).map((c) => c.value)).not.toContain('helen@heathvale.co.uk');
   });
 });
+
+describe('stop 61: a day moved in news, a reminder restated with another day, and a name inside an employer’s', () => {
+  const at = (role: 'user' | 'assistant', content: string, timestamp: string): Line => ({ content, role, timestamp, speaker: role === 'user' ? 'Ines' : 'Assistant' });
+
+  it('moves what was just spoken of when the next message says it is now on another day, and says the new day in its title', () => {
+    const ops = taskOps([
+      at('assistant', 'Reminder: optician tomorrow, Thursday 12 June, at 2:30pm on Mill Lane.', '2025-06-11T08:00:00Z'),
+      at('user', "Oh, I meant to say. They rang on Monday and moved it. It's now Monday 23 June, same time.", '2025-06-11T08:04:00Z'),
+    ]);
+    expect(ops[0]).toMatchObject({ op: 'add', task: { owner: 'user', due: '2025-06-12', title: 'Optician, Thursday 12 June, at 2:30pm on Mill Lane' } });
+    expect(ops[1]).toMatchObject({ op: 'update', changes: { due: '2025-06-23', title: 'Optician, Monday 23 June, at 2:30pm on Mill Lane' } });
+    // Said as a move by someone else ("they've moved me to …") it moves it too.
+    const moved = taskOps([
+      at('assistant', 'Reminder: boiler service tomorrow, Friday 13 June, 8am.', '2025-06-12T08:00:00Z'),
+      at('user', "Ah, the engineer's ill, so they've moved me to Wednesday 18 June.", '2025-06-12T09:00:00Z'),
+    ]);
+    expect(moved[1]).toMatchObject({ op: 'update', changes: { due: '2025-06-18' } });
+    // A day gone by, or news of something else, moves nothing.
+    expect(taskOps([at('assistant', 'Reminder: boiler service tomorrow, Friday 13 June, 8am.', '2025-06-12T08:00:00Z'), at('user', "Thanks. It's now raining, typical.", '2025-06-12T09:00:00Z')])).toHaveLength(1);
+  });
+
+  it('moves an open task when the assistant restates it with another day to come, and only then', () => {
+    const existing = [{ alias: 'T1', title: 'Optician, Thursday 12 June, at 2:30pm on Mill Lane', owner: 'user', state: 'open', due: '2025-06-12' }];
+    const restated = taskOps([at('assistant', 'Reminder: optician tomorrow, Monday 23 June, at 2:30pm on Mill Lane.', '2025-06-22T08:00:00Z')], existing);
+    expect(restated).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2025-06-23', title: 'Optician, Monday 23 June, at 2:30pm on Mill Lane' } })]);
+    const same = taskOps([at('assistant', 'Reminder: optician tomorrow, Thursday 12 June, at 2:30pm on Mill Lane.', '2025-06-11T08:00:00Z')], existing);
+    expect(same).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: {} })]);
+  });
+
+  it('reads a role held somewhere within an employer, and a first name that is part of the employer’s is still a person', () => {
+    // "Ann" is inside "Annandale", not a word of it.
+    const existing = [{ alias: 'C1', name: 'Ann', aliases: [], role: 'staff nurse', organisation: 'Annandale Hospital', relationships: [], preferences: [], channels: [] }];
+    const ops = extractContacts(input('contacts', [{ content: "Ann rang, she got it! She's the charge nurse on the children's ward now.", speaker: 'Ines' }], existing)).ops;
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'update', target: 'C1', changes: expect.objectContaining({ role: 'charge nurse' }) }));
+    expect(contact('Ann', { content: 'Ann is now deputy manager in the sales team at Annandale Hospital.', speaker: 'Ines' })).toMatchObject({ role: 'deputy manager', organisation: 'Annandale Hospital' });
+    // A name that is a word of the employer's stays the employer's.
+    expect(contacts({ content: 'I rang Annandale Hospital about the results.', speaker: 'Ines' }).map((c) => c.name)).not.toContain('Annandale');
+  });
+});

@@ -7,7 +7,7 @@
 import type { ContactOp } from '../../../domain/memory.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import nlp from 'compromise';
-import { DEEP_SENTENCES_PER_RECORD, namedWithReach, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, englishWordNotName, heldSentences, isHypothetical, isSmallTalk, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
+import { DEEP_SENTENCES_PER_RECORD, namedWithReach, OTHERS_RELATION_PATTERN, RELATION_PATTERN, RELATION_REVERSE_PATTERN, relationType, authorOf, capitalise, casedInside, cleanName, commonWord, countTokens, englishWordNotName, heldSentences, isHypothetical, isSmallTalk, holdsWords, personNames, restoreDots, trimPhrase, UNNAMED_RELATION, usualPronoun } from './text.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 
@@ -27,6 +27,8 @@ const ARTICLES = `(?:(?:the|a|an|their|our|his|her|its|new) ){0,2}`;
 const EMPLOYED = /\b(?:job|position|post|works?|working|worked|employed|hired|shifts?)\b/i;
 const WHEN = `(?: (?:last|this|next) (?:week|month|year)| yesterday| recently| today| these days| now| on \\p{Lu}[a-z]+day)?`;
 const AS_ROLE = `(?:,? as ${ARTICLES}${ROLE})?`;
+/** Where within an employer a role is held, said after it and not part of it ("ward manager on the cardiac ward"). */
+const ROLE_PLACE = `(?: (?:on|in|for) (?:the )?(?:[a-z'’]+ ){0,2}(?:ward|team|department|desk|unit|floor|section|site|shift|project|account)s?)?`;
 /** Nouns that make a bare phrase a job title ("promoted to purchasing director"), so "she is now happy" is not one. */
 const JOB_WORDS = 'pharmacist|plumber|electrician|paramedic|dentist|surgeon|pilot|carpenter|mechanic|barista|librarian|therapist|midwife|paralegal|journalist|photographer|translator|officer|manager|director|head|lead|leader|engineer|designer|developer|scientist|analyst|nurse|doctor|teacher|chef|founder|ceo|cfo|coo|cto|cio|president|vp|partner|consultant|researcher|assistant|accountant|lawyer|architect|editor|writer|owner|specialist|coordinator|administrator|secretary|agent|representative|buyer|recruiter|professor|lecturer|controller|strategist|producer|technician|supervisor|chair|principal|captain|chief|auditor|cashier|clerk|tutor|coach|trainer|instructor|cook|baker|butcher|farmer|driver|courier|cleaner|receptionist|banker|broker|realtor|economist|actuary|physiotherapist|physio|vet|veterinarian|optician|programmer|intern|apprentice|surveyor|inspector|sergeant|detective|firefighter|musician|artist|actor|dancer|professional|adjuster|underwriter|installer|dispatcher|advisor|adviser|caseworker|handler|rep|planner|associate|aide|carer|caregiver|nanny|babysitter|childminder|dogwalker|walker|housekeeper|gardener|landlord|landlady|pt|admin|contact|fitter|assessor|valuer|loss adjuster|concierge|steward|host';
 const JOB_NOUN = new RegExp(`\\b(?:${JOB_WORDS})s?\\b`, 'i');
@@ -84,7 +86,7 @@ const ROLE_RULES: readonly RoleRule[] = [
   { pattern: new RegExp(`\\b(${NAME}) \\(${ARTICLES}${ROLE}\\)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`${NOT_AFTER_PLACE_WORD}\\b(${NAME}), (?:the|their|our|my|his|her|a|an) (?:new )?${ROLE}(?=,|[.;!]|$)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   // "she is the CFO at Brightwell", "I'm a nurse at St. Mary's Hospital", "is now COO at Koru Labs"
-  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
+  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are| was| has been| became)(?: now| also| currently| still)? ${ARTICLES}${ROLE}${ROLE_PLACE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3 },
   // "i've been the ops coordinator at Halvorsen Freight for four years" (a job title: "I've been a guest at the Hilton" is none)
   { pattern: new RegExp(`\\b${WHO}(?:['’]ve been| have been) ${ARTICLES}${ROLE} (?:at|of|for|with) (?:the )?(${ORG})`, 'gu'), who: 1, role: 2, org: 3, jobNoun: true },
   // "works at Ferrotek as a buyer", "she works for Koru Labs, COO"
@@ -130,8 +132,9 @@ const ROLE_RULES: readonly RoleRule[] = [
   // "marcus next door does plumbing for a living": a trade named by what they do
   { pattern: new RegExp(`\\b${WHO}(?: next door| down the road| upstairs| downstairs)? (?:does|do|did) (${Object.keys(TRADES).join('|')}) for (?:a living|work)\\b`, 'gu'), who: 1, role: 2, org: 0, trade: true },
   // "I'm now chief operating officer", "José is purchasing director now", "he is a chef there"
-  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) now ${ARTICLES}${ROLE}(?=[.,;!]|$| so\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
-  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) ${ARTICLES}${ROLE} (?:now|there|over there)\\b`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  // "She's the ward manager on the cardiac ward now": where the role is held may come between.
+  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) now ${ARTICLES}${ROLE}${ROLE_PLACE}(?=[.,;!]|$| so\\b)`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
+  { pattern: new RegExp(`\\b${WHO}(?:'s|'m| is| am| are) ${ARTICLES}${ROLE}${ROLE_PLACE} (?:now|there|over there)\\b`, 'gu'), who: 1, role: 2, org: 0, jobNoun: true },
   { pattern: new RegExp(`\\b[Mm]y title (?:changed|is now)[,:;]? (?:I am|I'm|i am|i'm) (?:now )?${ARTICLES}${ROLE}`, 'gu'), who: 0, role: 1, org: 0 },
   // "Priya is no longer at Brightwell", "Mark left Brightwell": who the next pronoun is, and an organisation they are not at any more.
   { pattern: new RegExp(`\\b${WHO}(?: is no longer (?:at|with)| (?:has |had |just )?(?:left|quit)) (?:the )?(${ORG})`, 'gu'), who: 1, org: 2, role: 0, leaves: true },
@@ -636,7 +639,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
   for (const [key, observation] of observations) {
     const lower = observation.name.toLowerCase();
     const aPlace = places.has(lower) || [...places].some((place) => place.startsWith(`${lower} `));
-    if (pets.has(lower) || (!observation.personal && (aPlace || [...organisations].some((org) => org === lower || org.includes(lower))))) observations.delete(key);
+    if (pets.has(lower) || (!observation.personal && (aPlace || [...organisations].some((org) => org === lower || holdsWords(org, lower))))) observations.delete(key);
   }
 
   const known = input.existing as unknown as KnownContact[];

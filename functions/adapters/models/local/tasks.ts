@@ -417,6 +417,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           phrase = phrase.replace(REMINDER_FRAME, '').replace(/,?\s+and (?:also )?(?:remind you )?about\b.*$/i, '');
           who = addressee.key;
         }
+        // "Reminder: dentist tomorrow, …" from the assistant: the user's appointment it reminds them of, not its own work.
+        if (fromAssistant && owner === 'author' && /^\W*reminder\b/i.test(match[0])) who = addressee.key;
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         if (COURTESY.test(phrase.trim())) continue;
         // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
@@ -473,8 +475,12 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         if (restated) {
           // A restatement that says more ("call Eastside Animal Clinic and book …" for "call and book …") names the task.
           const fuller = [...restated.words].every((word) => lemmas(title).has(word)) && lemmas(title).size > restated.words.size;
-          ops.push({ op: 'update', target: restated.target, changes: fuller ? { title } : {}, evidence: [record.id] });
-          if (fuller) Object.assign(restated, { ...openTask(restated.target, title), ...(restated.due ? { due: restated.due } : {}) });
+          // One that says another day to come ("Reminder: dentist tomorrow, Tuesday 29 April" for the 15th) moves it.
+          const dayNow = dueInPhrase && restated.due && dueInPhrase.iso !== restated.due && dueInPhrase.iso >= record.timestamp.slice(0, 10) ? dueInPhrase : undefined;
+          const moved = dayNow ? movedTo(restated, dayNow) : undefined;
+          const changes = { ...(fuller ? { title } : {}), ...(moved ?? {}) };
+          ops.push({ op: 'update', target: restated.target, changes, evidence: [record.id] });
+          if (fuller || moved) Object.assign(restated, { ...openTask(restated.target, changes.title ?? restated.title), ...(changes.due ?? restated.due ? { due: changes.due ?? restated.due } : {}) });
           lastTouched = { target: restated.target, position };
           break;
         }
@@ -572,11 +578,37 @@ function acceptsOffer(content: string): 'only' | 'more' | undefined {
 /** "wait no make it thursday not wed", "actually move it to the 14th": the day of what was just asked for, moved. */
 const MOVE_IT = /^(?:(?:wait|oh|actually|sorry|no|nah|ok|hmm|hm|ugh)[,!]*\s+)*(?:can (?:you|u) )?(?:make it|move it to|change it to|push it to|switch it to|do it on)\s+([^.!?;,]+?)(?:\s+(?:not|instead(?: of)?|rather than)\b[^.!?;,]*)?(?=[.!?;,]|$)/i;
 
+/**
+ * "they've moved me to Friday 2 May", "It's now Tuesday 29 April, same time", "got rescheduled for the 14th": the day
+ * of what was just spoken of, moved, said as news rather than asked for.
+ */
+const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked|pushed|shifted|changed|put)\s+(?:it|me|us|him|her|them|that|the appointment|the booking)?\s*(?:back\s+|forward\s+)?(?:to|till|until|for)|(?:it['’]?s|it is|that['’]?s|that is)\s+now(?:\s+on)?)\s+([^.!?;,]+?)(?=\s*(?:[.!?;,]|$|\s+(?:instead|now|at|same)\b))/iu;
+
 function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   if (!task) return undefined;
-  const match = MOVE_IT.exec(sentence.trim());
-  const due = match ? resolveDate(match[1]!, timestamp, true) : undefined;
-  return due && due.iso >= timestamp.slice(0, 10) ? { task, changes: { due: due.iso } } : undefined;
+  const said = MOVE_IT.exec(sentence.trim())?.[1] ?? MOVED_TO.exec(sentence)?.[1];
+  const due = said ? resolveDate(said, timestamp, true) : undefined;
+  return due && due.iso >= timestamp.slice(0, 10) && due.iso !== task.due ? { task, changes: movedTo(task, due) } : undefined;
+}
+
+/**
+ * A task moved to another day: its due date, and its title's own day where the title says the day it had ("Dentist,
+ * Tuesday 15 April, at 4:10pm" moved to the 29th says "Tuesday 29 April"), so that no line shows the old day bare.
+ */
+function movedTo(task: OpenTask, day: { iso: string; text: string }): { title?: string; due: string } {
+  const inTitle = task.due ? resolveDate(task.title, task.due) : undefined;
+  if (!inTitle || inTitle.iso !== task.due) return { due: day.iso };
+  // The day alone: the parser's text may take in the comma before it and the time after it, which stays.
+  const core = inTitle.text.replace(/^[\s,]+/, '').replace(/,?\s*(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\s*$/i, '').replace(/[\s,]+$/, '');
+  return core ? { due: day.iso, title: task.title.replace(core, spelledDay(day.iso)) } : { due: day.iso };
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** "Tuesday 29 April": a day as a title says it, whatever words moved it there ("tomorrow", "the 29th"). */
+function spelledDay(iso: string): string {
+  const date = new Date(`${iso}T12:00:00Z`);
+  return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
 }
 
 const MOVE_REMINDER = /\b(?:shift|move|change|push|put|bump|make)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){0,2}?)reminders?(?:\s+(?:back|forward|up))?\s+to\s+([^.!?;,]+)/iu;
@@ -824,7 +856,8 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
     .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
-  let resolved = trimPhrase(title).replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
+  // "dentist tomorrow, Tuesday 15 April" with its day taken out leaves a comma standing alone.
+  let resolved = trimPhrase(title).replace(/\s+,/g, ',').replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
   // In an assistant's message "you" is the user it answers.
   // "you two", "you both", "both of you" are more than the one addressed, and "you're" would not read: left as said.
   if (addressee !== undefined && !/\byou (?:two|both|all|guys|lot|three)\b|\b(?:both|all|each) of you\b|\byou['’](?:re|ve|ll|d)\b/i.test(resolved)) resolved = resolved.replace(/\byour\b/gi, `${addressee}'s`).replace(/\byou\b/gi, addressee);

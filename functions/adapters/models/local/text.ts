@@ -425,10 +425,18 @@ export function personNames(sentence: string, organisations: readonly string[] =
   }
   const orgs = organisations.map((org) => org.toLowerCase());
   // Drop a bare first name when the full name is also present; and a saint's name, which names a place ("a paramedic at St James's").
-  const names = [...found].filter((name) => !orgs.some((org) => org.includes(name.toLowerCase())) && !onlyAfterSaint(sentence, name));
+  const names = [...found].filter((name) => !orgs.some((org) => holdsWords(org, name.toLowerCase())) && !onlyAfterSaint(sentence, name));
   // "Dr Hannah" beside "Hannah Reid" (from "Dr Hannah Reid") is the same person.
   const untitled = (name: string) => name.replace(/^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.? /u, '');
   return names.filter((name) => !names.some((other) => other !== name && other.startsWith(`${untitled(name)} `)));
+}
+
+/** Whether `phrase` holds `words` as whole words: "royal gwent" holds "gwent", not "gwen". */
+export function holdsWords(phrase: string, words: string): boolean {
+  const at = phrase.indexOf(words);
+  if (at < 0) return false;
+  if (phrase === words) return true;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(words)}(?![\\p{L}\\p{N}])`, 'u').test(phrase);
 }
 
 /** The infinitive form of the verbs in a phrase ("sent the contract" → "send the contract"). */
