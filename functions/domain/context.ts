@@ -500,7 +500,9 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const packing: PackingTuning = { ...PACKING, ...options.packing };
   // What the stores retired, and what the ranked records say changed in so many words (domain/supersession.ts).
   const said = packing.changesSaid ? saidIn(ranked.map((r) => r.unit)) : [];
-  const read = [...retiredOf(snapshot), ...changesSaid(said), ...(options.query ? answersReplaced(options.query, said) : [])];
+  // The people the block knows by name (its speakers and contacts): lower-case chat's changes are read with them.
+  const people = [...new Set(ranked.flatMap(({ unit }) => [unit.speaker ?? '', unit.kind === 'contact' ? (unit.label ?? '') : '']).filter(Boolean))];
+  const read = [...retiredOf(snapshot), ...changesSaid(said, people), ...(options.query ? answersReplaced(options.query, said) : [])];
   // A change read on a line of the best-ranked is carried to every line that states the same old value (`carriedFrom`).
   const carried = new Map<string, RetiredValue>();
   if (read.length > 0) {

@@ -632,8 +632,10 @@ export interface SaidUnit {
  * said before it holding one of those words near another value of the same kind is marked with it, whether or not
  * a store holds the thing. Read on the read path from the ranked records, at most `MAX_CHANGES_SAID`.
  */
-export function changesSaid(units: readonly SaidUnit[]): RetiredValue[] {
+export function changesSaid(said: readonly SaidUnit[], names: readonly string[] = []): RetiredValue[] {
   const out: RetiredValue[] = [];
+  // Lower-case chat read with the names the block knows (its speakers, its contacts) written as names.
+  const units = recasedNames(said, names);
   read: for (const unit of units) {
     if (unit.kind !== 'record' || !unit.at) continue;
     const values = CHANGE_CUE.test(unit.text) ? valuesOfText(unit.text) : [];
@@ -1006,7 +1008,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
@@ -1022,12 +1024,14 @@ const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|ste
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
-const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already)$/iu;
+const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already|downstairs|upstairs|door|road)$/iu;
+/** Said so after where they live ("dave downstairs is away", "gary's left"), not an adverb ("said yes straight away"). */
+const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road))?(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u;
 /** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1071,7 +1075,9 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+/** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
+const NAME_NOT_NAME = /(?<![\p{L}])(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
@@ -1151,6 +1157,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
+  for (const m of text.matchAll(NAME_NOT_NAME)) if (!NOT_A_NAME.test(m[1]!) && !NOT_A_NAME.test(m[2]!)) add(m[2], m[1]);
   for (const m of text.matchAll(NOT_BUT_IT_IS)) {
     // "it's not about the money, it's the principle", "it's not my fault" deny no value.
     if (NOT_A_VALUE.test(m[1]!.trim())) continue;
@@ -1181,6 +1188,24 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     add(old, chosen);
   }
   return out;
+}
+
+/**
+ * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
+ * people the block knows by name written with their capitals, so that a change of who does something is read as
+ * it is when typed with them. Only names of three letters or more that are no common word, only in records
+ * with no capitalised sentence, and only where the name stands as a word.
+ */
+function recasedNames(units: readonly SaidUnit[], names: readonly string[]): readonly SaidUnit[] {
+  const known = [...new Set(names.flatMap((name) => name.split(/\s+/)).filter((word) => /^\p{Lu}\p{Ll}{2,}$/u.test(word) && !COMMON.has(word.toLowerCase()) && !NOT_NAMED.test(word)))];
+  if (known.length === 0) return units;
+  const byLower = new Map(known.map((name) => [name.toLowerCase(), name]));
+  const pattern = new RegExp(`(?<![\\p{L}'’])(${[...byLower.keys()].map(escape).join('|')})(?![\\p{L}])`, 'gu');
+  return units.map((unit) => {
+    if (unit.kind !== 'record' || !lowerCaseChat(unit.text)) return unit;
+    const text = unit.text.replace(pattern, (word) => byLower.get(word) ?? word);
+    return text === unit.text ? unit : { ...unit, text };
+  });
 }
 
 /** Chat typed in lower case ("went with hartley hire"): no sentence opens with a capital. */
@@ -1226,7 +1251,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const word = m[1]!;
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
     const rest = ahead(text, m.index! + word.length);
-    if (ENDED.test(rest) && /^(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
+    if (ENDED.test(rest) && SAID_SO.test(rest)) add(word, m.index!, false);
     // Typed without its apostrophe ("gareths left", "megans off sick"): only a person's leaving or being out of action.
     else if (/^\p{Ll}{3,}s$/u.test(word) && !COMMON.has(word.slice(0, -1)) && PERSON_OUT.test(rest)) add(word.slice(0, -1), m.index!, false);
   }

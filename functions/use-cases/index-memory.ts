@@ -172,7 +172,7 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   const units = [...recordUnits, ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
   // What these records say changed, read once here for the context without a question (IndexManifest.said).
-  const said = changesSaid(recordUnits);
+  const said = changesSaid(recordUnits, [...new Set(recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])))]);
   // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
   // reply that opens a batch is read with what it answers.
   const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);

@@ -2155,3 +2155,12 @@ describe('stop 61: a day moved in news, a reminder restated with another day, an
     expect(contacts({ content: 'I rang Annandale Hospital about the results.', speaker: 'Ines' }).map((c) => c.name)).not.toContain('Annandale');
   });
 });
+
+describe('stop 61: a number said as the old one is no way to reach someone now', () => {
+  it('keeps the new number and leaves out the one said to be replaced', () => {
+    const numbers = (content: string) => contact('Marta Ruiz', { content, speaker: 'Marta Ruiz' })?.channels?.map((c) => c.value);
+    expect(numbers('Quick note: my new mobile is 07700 900555. The old one, 07700 900111, stops working on Friday.')).toEqual(['07700 900555']);
+    expect(numbers('Please stop using 07700 900111; my number is 07700 900555 now.')).toEqual(['07700 900555']);
+    expect(numbers('You can reach me on 07700 900222.')).toEqual(['07700 900222']);
+  });
+});

@@ -1327,3 +1327,36 @@ describe('stop 60: a value denied, then the one that holds', () => {
     expect(retiredMarker(retiredIn(earlier[0]!, corrected))).toBe('(later: Carleton)');
   });
 });
+
+describe('stop 61: who does something now, said in lower-case chat, and names corrected beside each other', () => {
+  const before = '2026-05-01T09:00:00Z';
+  const at = '2026-05-20T09:00:00Z';
+  const line = (id: string, text: string, when: string) => ({ id, kind: 'record', text, at: when });
+
+  it('reads a neighbour said to be away, and who does it instead, with the names the block knows', () => {
+    const said = [line('w1', 'quick one pat upstairs is away in july now so cant water the plants', at), line('w2', 'her son milo is house sitting and said hell do it instead', '2026-05-20T09:02:00Z')];
+    const withNames = changesSaid(said, ['Pat', 'Milo', 'Ines']);
+    expect(withNames).toContainEqual(expect.objectContaining({ replaces: 'Pat', value: 'Milo' }));
+    const contact = { id: 'c1', kind: 'contact', text: 'Said: Pat upstairs said she would water the plants.', label: 'Pat' };
+    expect(retiredMarker(retiredIn(contact, withNames))).toBe('(later: Milo)');
+    // Where they live is not who they are: "upstairs" replaced no one.
+    expect(withNames.some((r) => r.replaces?.toLowerCase() === 'upstairs')).toBe(false);
+    // Without the names, lower-case words are not read as people.
+    expect(changesSaid(said).some((r) => r.replaces === 'Pat')).toBe(false);
+  });
+
+  it('reads someone reassigned as out of their part', () => {
+    const said = changesSaid([line('g1', 'Ravi Shah has been reassigned to the Leeds office that week. Tomasz Nowak will be your fitter instead.', at)]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Ravi Shah', value: 'Tomasz Nowak' }));
+  });
+
+  it('reads "its Siobhan not Shona" as a name corrected, and no day or pronoun as one', () => {
+    expect(pairsSaid('sorry its Siobhan not Shona, autocorrect')).toEqual([{ replaced: 'Shona', by: 'Siobhan' }]);
+    expect(pairsSaid("that's Gareth, not Gary")).toEqual([{ replaced: 'Gary', by: 'Gareth' }]);
+    expect(pairsSaid('its Friday not Thursday')).toEqual([]);
+    expect(pairsSaid('I think its She not He in the script')).toEqual([]);
+    const corrected = changesSaid([line('n2', 'its siobhan not shona lol', at)], ['Siobhan', 'Shona']);
+    expect(retiredMarker(retiredIn(line('n1', 'Shona is bringing the cake.', before), corrected))).toBe('(later: Siobhan)');
+  });
+});
+

@@ -624,14 +624,16 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
       const rest = bracketed.reduce((text, { inBrackets }) => text.replace(inBrackets, ' '), sentence);
       if (target) {
         const replaces = CHANNEL_CHANGE.test(rest);
-        for (const email of rest.match(EMAIL_PATTERN) ?? []) addChannel(target.channels, { type: 'email', value: email }, replaces);
+        // "The old one, 07700 900412, will stop working": a number said as the one replaced is no way to reach them now.
+        const saidAsOld = (value: string) => SAID_AS_OLD.test(rest.slice(Math.max(0, rest.indexOf(value) - 40), rest.indexOf(value)));
+        for (const email of rest.match(EMAIL_PATTERN) ?? []) if (!saidAsOld(email)) addChannel(target.channels, { type: 'email', value: email }, replaces);
         // A number already someone else's in this batch ("the driver should ring 07700 900418", the user's mobile) stays theirs.
         const owned = (value: string) => [...observations.values()].some((o) => o !== target && o.channels.some((c) => c.value === value));
         // "escalation line is +44 …", "the office line is 0161 …": a line of a thing or a service is no one's.
         // "the escalation line changed … new number is …": the line's new number, said in the next sentence, is not the speaker's.
         const lineNews = !theirs && named.length === 0 && LINE_NEWS.test(record.content ?? '');
         const aThings = (phone: string) => lineNews || THINGS_LINE.test(sentence.slice(Math.max(0, sentence.indexOf(phone) - 40), sentence.indexOf(phone)));
-        for (const phone of phonesIn(rest)) if (!owned(phone) && !aThings(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
+        for (const phone of phonesIn(rest)) if (!owned(phone) && !aThings(phone) && !saidAsOld(phone)) addChannel(target.channels, { type: 'phone', value: phone }, replaces);
       }
     }
   }
@@ -723,6 +725,9 @@ const POSSESSED_REACH_LOWER = /\b(?!(?:here|there|that|what|it|let|this|who)s\b)
 
 /** "My new email is ...", "your number is now ...", "I've changed my phone to ...": the value replaces the old one. */
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address|one)\b|\bthe old one\b|\buse\b[^.!?]{0,40}\bnow\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
+
+/** Words just before a number or address that say it is the one replaced ("the old one,", "stop using", "it used to be"). */
+const SAID_AS_OLD = /\b(?:old|previous|former)\s+(?:one|number|mobile|phone|cell|e-?mail|address)\b[^.!?]{0,12}$|\bstop using\s+$|\b(?:used to be|was)\s*:?\s*$/i;
 
 const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
 
