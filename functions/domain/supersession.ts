@@ -427,11 +427,18 @@ const CALLED_OFF_MARK = 'cancelled';
 const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 /** A thing of two to four words, ending where the clause does. */
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
-const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
+const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|since|given|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
   String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)|\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
   'giu',
 );
+/** "there's no need for Thursday's quarterly inspection, …, so it's called off": the thing, then "it" called off. */
+const NO_NEED_SO_OFF = new RegExp(
+  String.raw`(?<![\p{L}])no need for (?:the\s+|our\s+|this\s+|that\s+|(?:(?:next|this|last)\s+)?\p{L}+['’]s\s+)?${THING}${THING_END}[^.!?]*?(?<![\p{L}])it['’]?s\s+(?:now\s+)?(?:been\s+)?(?:called off|cancell?ed|off)(?![\p{L}])`,
+  'giu',
+);
+/** "May" the month: after a word that puts a time, or before a day's number. */
+const MONTH_MAY = /(?<=(?<![\p{L}])(?:in|of|since|until|till|by|from|early|late|mid|next|last|this)\s)May(?![\p{L}])|(?<![\p{L}])May\s+\d/gu;
 /** Words in a sentence that make a calling off only a possibility or a question. */
 const NOT_YET_OFF = /(?<![\p{L}])(?:if|might|may|could|unless|whether|maybe|perhaps|should|would|not|never|\p{L}+n['’]t|cannot|nearly|almost)(?![\p{L}])|\?/iu;
 /** Words of a thing called off that name nothing particular. */
@@ -442,8 +449,9 @@ function thingsCalledOff(text: string): string[][] {
   const out: string[][] = [];
   // A day the service anchored beside the words that said it ("the extra Sunday (2025-10-05) rehearsal") is no word of the thing.
   for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
-    for (const m of sentence.text.matchAll(CALLED_OFF)) {
-      if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length))) continue;
+    for (const m of [...sentence.text.matchAll(CALLED_OFF), ...sentence.text.matchAll(NO_NEED_SO_OFF)]) {
+      // The month ("serviced in May") is no "may".
+      if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length).replace(MONTH_MAY, 'month'))) continue;
       // A place named before the thing ("Pickering Lane reptile survey") is where it was, not what was called off.
       const said = (m[1] ?? m[2] ?? m[3] ?? '').split(/\s+/);
       const place = said.findIndex((word) => !/^\p{Lu}/u.test(word));
@@ -717,6 +725,15 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       if (denied.has(replaced.toLowerCase())) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+    // "My last day is Friday. After that my colleague Rhys will look after your tenancy": the speaker's own part ends.
+    const ownEnd = unit.speaker && /^\p{Lu}/u.test(unit.speaker) ? MY_PART_ENDS.exec(unit.text) : null;
+    if (ownEnd && !out.some((r) => r.replaces === unit.speaker)) {
+      const by = replacementOf(unit.text, { value: unit.speaker!, index: ownEnd.index, colour: false }, lowerCaseChat(unit.text));
+      if (fitsAsReplacement(unit.speaker!, by) && !NOT_A_NAME.test(by!)) {
+        out.push({ itemId: `said:${unit.id}:${unit.speaker}`, records: [unit.id], value: by!, reason: 'later', at: unit.at, now: by!, loose: true, replaces: unit.speaker! });
+        if (out.length >= MAX_CHANGES_SAID) break read;
+      }
     }
   }
   // Old and new said side by side in so many words ("now 8:10 (was 8:50)", "switched from Aquagen Labs to Tayside").
@@ -1011,6 +1028,8 @@ const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'�
 const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
+/** A speaker saying their own part ends: "it's my last day today", "my last day is Friday", "I'm retiring at Easter". */
+const MY_PART_ENDS = /(?<![\p{L}])(?:it['’]?s my last day|my last day (?:is|will be|here)|i['’]?m (?:leaving|retiring|moving on|stepping down|stepping back|going on (?:maternity|paternity|parental) leave)|i (?:won['’]?t|will no longer) be (?:looking after|handling|managing|dealing with|your))(?![\p{L}])/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
@@ -1020,9 +1039,9 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 /** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take) (?:it|the|that)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
-const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
+const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
 const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already|downstairs|upstairs|door|road)$/iu;
 /** Said so after where they live ("dave downstairs is away", "gary's left"), not an adverb ("said yes straight away"). */

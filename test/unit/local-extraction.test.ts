@@ -2164,3 +2164,10 @@ describe('stop 61: a number said as the old one is no way to reach someone now',
     expect(numbers('You can reach me on 07700 900222.')).toEqual(['07700 900222']);
   });
 });
+
+describe('stop 61: a reminder of an appointment said as a sentence', () => {
+  it('titles it without the verb its day was taken from', () => {
+    const ops = taskOps([{ content: "Reminder: the gas engineer's visit is tomorrow from 8am. Please clear the cupboard.", role: 'assistant', speaker: 'Assistant', timestamp: '2025-06-11T08:00:00Z' }]);
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: "The gas engineer's visit", due: '2025-06-12' }) }));
+  });
+});

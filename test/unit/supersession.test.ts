@@ -1360,3 +1360,21 @@ describe('stop 61: who does something now, said in lower-case chat, and names co
   });
 });
 
+
+describe('stop 61: a speaker handing over their own part, and a thing there is no need for', () => {
+  const at = '2026-06-10T09:00:00Z';
+  it('reads "my last day is …, after that my colleague … will look after" as the speaker replaced', () => {
+    const said = changesSaid([{ id: 'h2', kind: 'record', text: 'Just so you know, my last day is Friday 12 June. After that my colleague Tariq will look after your account.', at, speaker: 'Helen' }]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Helen', value: 'Tariq' }));
+    expect(retiredMarker(retiredIn({ id: 'c1', kind: 'contact', text: 'account manager at Brightside Lettings.', label: 'Helen' }, said))).toBe('(later: Tariq)');
+    // Someone else's last day, or one with no one named after it, replaces no speaker.
+    expect(changesSaid([{ id: 'h3', kind: 'record', text: "It's Priya's last day on Friday, we're getting her a cake.", at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen')).toBe(false);
+    expect(changesSaid([{ id: 'h4', kind: 'record', text: "It's my last day today! Thanks for everything.", at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen')).toBe(false);
+  });
+
+  it('reads "no need for the boiler check, so it’s called off" as that thing called off', () => {
+    const said = changesSaid([{ id: 'b2', kind: 'record', text: "The landlord says there's no need for next week's boiler check since it was serviced in May, so it's called off.", at, speaker: 'Helen' }]);
+    expect(retiredMarker(retiredIn({ id: 'b1', kind: 'record', text: 'Your boiler check is booked for Tuesday 16 June.', at: '2026-06-01T09:00:00Z' }, said))).toBe('(later: cancelled)');
+    expect(changesSaid([{ id: 'b3', kind: 'record', text: "There's no need for the receipt, I found it.", at, speaker: 'Helen' }]).filter((r) => r.calledOff)).toEqual([]);
+  });
+});

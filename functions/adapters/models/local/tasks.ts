@@ -854,7 +854,9 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // Chat runs the next sentence on without a stop ("clear out the spare room its a disaster").
     .replace(/(?<!\b(?:if|whether|that|what|when|why|how|because)) (?:its|it's|thats|that's|theres|there's) (?:a|an|so|such|too|really|very|literally|like|been|gonna|getting)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
-    .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
+    .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '')
+    // "Reminder: Kestrel's final visit is tomorrow": the day taken out leaves the verb that pointed at it.
+    .replace(/\s+(?:is|are|was|were)$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
   // "dentist tomorrow, Tuesday 15 April" with its day taken out leaves a comma standing alone.
   let resolved = trimPhrase(title).replace(/\s+,/g, ',').replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
