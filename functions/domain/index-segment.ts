@@ -114,7 +114,8 @@ export function quantise(vector: Float32Array): { scale: number; values: Int8Arr
 /** Quantises unit-length vectors of `dimensions` into one scale each and packed int8 components. */
 function pack(dimensions: number, vectors: readonly Float32Array[], what: string): { scales: Float32Array; packed: Int8Array } {
   const scales = new Float32Array(vectors.length);
-  const packed = int8Rows(vectors.length, dimensions);
+  // Built to be stored, or merged and stored: read from a kernel's memory only once decoded (`decodeSegment`).
+  const packed = int8Rows(vectors.length, dimensions, false);
   vectors.forEach((vector, i) => {
     if (vector.length !== dimensions) throw new Error(`segment: ${what} ${i} has ${vector.length} dimensions, not ${dimensions}`);
     const { scale, values } = quantise(vector);
@@ -206,7 +207,8 @@ export const DECODED_PER_HEADER_BYTE = 2.5;
 export function decodedBytes(segment: IndexSegment): number | undefined {
   if (segment.headerBytes === undefined) return undefined;
   const sentences = segment.sentences;
-  const arrays = segment.vectors.byteLength + segment.scales.byteLength + (sentences ? sentences.vectors.byteLength + sentences.scales.byteLength + sentences.owners.byteLength : 0);
+  // Vectors by the buffer they hold on to: a kernel's memory is whole 64 KiB pages, with room for a query and its sums.
+  const arrays = segment.vectors.buffer.byteLength + segment.scales.byteLength + (sentences ? sentences.vectors.buffer.byteLength + sentences.scales.byteLength + sentences.owners.byteLength : 0);
   return arrays + DECODED_PER_HEADER_BYTE * segment.headerBytes;
 }
 

@@ -56,6 +56,17 @@ interface Kernel {
 /** Each kernel by the buffer of the rows it holds. */
 const kernels = new WeakMap<ArrayBufferLike, Kernel>();
 
+/**
+ * Kernels alive at most. Each memory reserves about 10 GB of address space (V8's guard regions; some 13,000 fit in a
+ * 64-bit process, and a failed reservation stalls on full collections before it gives up), and dead ones are freed
+ * only when collected: beyond this many, rows go to plain arrays.
+ */
+const MAX_KERNELS = 1_024;
+let liveKernels = 0;
+const collected = new FinalizationRegistry<null>(() => {
+  liveKernels -= 1;
+});
+
 let compiled: object | null | undefined;
 
 /** The compiled kernel, or null where this runtime has no WebAssembly SIMD (the plain path then serves). */
@@ -80,18 +91,25 @@ const aligned = (n: number) => Math.ceil(n / 16) * 16;
 export function int8Rows(count: number, dims: number, kernel = true): Int8Array {
   const bytes = count * dims;
   const module = kernel && bytes >= KERNEL_MIN_BYTES && dims % 16 === 0 ? kernelModule() : null;
-  if (!module || !wasm) return new Int8Array(bytes);
+  if (!module || !wasm || liveKernels >= MAX_KERNELS) return new Int8Array(bytes);
   const queryAt = aligned(bytes);
   const outAt = aligned(queryAt + dims * 2);
   try {
     const memory = new wasm.Memory({ initial: Math.ceil((outAt + count * 4) / 65_536) });
     const instance = new wasm.Instance(module, { env: { memory } });
     kernels.set(memory.buffer, { dots: instance.exports.dots as Kernel['dots'], memory, count, dims, queryAt, outAt });
+    liveKernels += 1;
+    collected.register(memory, null);
     return new Int8Array(memory.buffer, 0, bytes);
   } catch {
     // No memory to be had for one more kernel: the plain path serves.
     return new Int8Array(bytes);
   }
+}
+
+/** Kernels alive now, for tests. */
+export function kernelsAlive(): number {
+  return liveKernels;
 }
 
 /** Whether rows were given a kernel's memory (`int8Rows`), for tests. */
@@ -121,6 +139,7 @@ function plainDot(query: Int16Array, rows: Int8Array, base: number, dims: number
  */
 export function rowDots(query: QuantisedQuery, rows: Int8Array, count: number, dims: number, out: Float32Array): void {
   if (query.values.length !== dims) throw new Error(`int8 dots: a query of ${query.values.length} components for rows of ${dims}`);
+  if (count * dims > rows.length) throw new Error(`int8 dots: ${count} rows of ${dims} asked of ${rows.length} components`);
   const kernel = kernels.get(rows.buffer);
   if (kernel && rows.byteOffset === 0 && kernel.dims === dims && count <= kernel.count) {
     new Int16Array(kernel.memory.buffer, kernel.queryAt, dims).set(query.values);

@@ -434,7 +434,7 @@ const CALLED_OFF = new RegExp(
 );
 /** "there's no need for Thursday's quarterly inspection, …, so it's called off": the thing, then "it" called off. */
 const NO_NEED_SO_OFF = new RegExp(
-  String.raw`(?<![\p{L}])no need for (?:the\s+|our\s+|this\s+|that\s+|(?:(?:next|this|last)\s+)?\p{L}+['’]s\s+)?${THING}${THING_END}[^.!?]*?(?<![\p{L}])it['’]?s\s+(?:now\s+)?(?:been\s+)?(?:called off|cancell?ed|off)(?![\p{L}])`,
+  String.raw`(?<![\p{L}])no need for (?:the\s+|our\s+|this\s+|that\s+|(?:(?:next|this|last)\s+)?\p{L}+['’]s\s+)?${THING}${THING_END}[^.!?]*?(?<![\p{L}])it['’]?s\s+(?:now\s+)?(?:been\s+)?(?:called off|cancell?ed)(?![\p{L}])`,
   'giu',
 );
 /** "May" the month: after a word that puts a time, or before a day's number. */
@@ -1029,7 +1029,7 @@ const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the ro
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** A speaker saying their own part ends: "it's my last day today", "my last day is Friday", "I'm retiring at Easter". */
-const MY_PART_ENDS = /(?<![\p{L}])(?:it['’]?s my last day|my last day (?:is|will be|here)|i['’]?m (?:leaving|retiring|moving on|stepping down|stepping back|going on (?:maternity|paternity|parental) leave)|i (?:won['’]?t|will no longer) be (?:looking after|handling|managing|dealing with|your))(?![\p{L}])/iu;
+const MY_PART_ENDS = /(?<![\p{L}])(?:it['’]?s my last day|my last day (?:is|will be|here)|i['’]?m (?:retiring|stepping down|stepping back|going on (?:maternity|paternity|parental) leave|leaving (?:the|this) (?:company|firm|practice|team|agency|business|office|role|job))|i (?:won['’]?t|will no longer) be (?:looking after|handling|managing|dealing with) (?:your|the|this))(?![\p{L}])/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
 const REPLACED_WITH = /(?<![\p{L}])(?:(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
@@ -1096,7 +1096,7 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 /** A record that may say an old value beside its new one, read further only then. */
 const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
-const NAME_NOT_NAME = /(?<![\p{L}])(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
+const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
@@ -1209,6 +1209,10 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
   return out;
 }
 
+/** Words after which a lower-case word is read as a name the block knows. */
+const NAME_BEFORE = String.raw`(?<![\p{L}])(?:with|and|to|from|by|is|was|called|named|met|meet|replacement|ask|tell|told|asked|thanks|thx|ty|hi|hey|cheers|its|it's|thats|that's|not|nephew|niece|son|daughter|brother|sister|mum|mom|dad|wife|husband|partner|friend|colleague|boss|cousin|neighbour|neighbor)\s+`;
+/** What may follow a lower-case word read as a name. */
+const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
 /**
  * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
  * people the block knows by name written with their capitals, so that a change of who does something is read as
@@ -1219,7 +1223,10 @@ function recasedNames(units: readonly SaidUnit[], names: readonly string[]): rea
   const known = [...new Set(names.flatMap((name) => name.split(/\s+/)).filter((word) => /^\p{Lu}\p{Ll}{2,}$/u.test(word) && !COMMON.has(word.toLowerCase()) && !NOT_NAMED.test(word)))];
   if (known.length === 0) return units;
   const byLower = new Map(known.map((name) => [name.toLowerCase(), name]));
-  const pattern = new RegExp(`(?<![\\p{L}'’])(${[...byLower.keys()].map(escape).join('|')})(?![\\p{L}])`, 'gu');
+  // Only where a name stands: before what a person does or is ("dave's", "yusuf is", "rory lol"), or after a word that
+  // brings one in ("thx sue", "his nephew yusuf", "not rory"); "mark the date", "bill the landlord", "drew up" stay words.
+  const alternatives = `(?:${[...byLower.keys()].map(escape).join('|')})`;
+  const pattern = new RegExp(`(?<![\\p{L}'’])(?:(?<=${NAME_BEFORE}|^)${alternatives}(?![\\p{L}])|${alternatives}(?=${NAME_AFTER}))`, 'gu');
   return units.map((unit) => {
     if (unit.kind !== 'record' || !lowerCaseChat(unit.text)) return unit;
     const text = unit.text.replace(pattern, (word) => byLower.get(word) ?? word);
@@ -1232,7 +1239,8 @@ const lowerCaseChat = (text: string) => !/[.!?] \p{Lu}|^\p{Lu}/u.test(text);
 
 /** Whether a name found as what took another's place can be: not an acronym for a name ("no VAT needed"), not the old one again. */
 function fitsAsReplacement(old: string, by: string | undefined): boolean {
-  if (!by || (ACRONYM.test(by) && !ACRONYM.test(old))) return false;
+  // "our contact from mon 24th" in lower-case chat: a pronoun is no one who took a place.
+  if (!by || (ACRONYM.test(by) && !ACRONYM.test(old)) || /^(?:us|we|me|i|you|him|her|them|they|it|one|someone|anyone|everyone)$/i.test(by)) return false;
   return !by.toLowerCase().includes(old.toLowerCase()) && !old.toLowerCase().includes(by.toLowerCase());
 }
 

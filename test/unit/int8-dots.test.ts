@@ -92,6 +92,7 @@ describe('int8 dot products', () => {
     expect([...some.slice(0, 10)]).toEqual([...all.slice(0, 10)]);
     expect([...some.slice(10)].every((x) => x === 0)).toBe(true);
     expect(() => rowDots(quantiseQuery(new Float32Array(384)), rows, 256, 512, all)).toThrow(/384 components for rows of 512/);
+    expect(() => rowDots(query, rows.subarray(0, 512 * 100), 101, 512, all)).toThrow(/101 rows of 512 asked of 51200/);
   });
 
   it('keep small rows, and rows the kernel cannot step through, in a plain array', () => {

@@ -2133,7 +2133,18 @@ describe('stop 61: a day moved in news, a reminder restated with another day, an
       at('user', "Ah, the engineer's ill, so they've moved me to Wednesday 18 June.", '2025-06-12T09:00:00Z'),
     ]);
     expect(moved[1]).toMatchObject({ op: 'update', changes: { due: '2025-06-18' } });
-    // A day gone by, or news of something else, moves nothing.
+    // Moved twice, the title follows the second day too.
+    const twice = taskOps([
+      at('assistant', 'Reminder: optician tomorrow, Thursday 12 June, at 2:30pm on Mill Lane.', '2025-06-11T08:00:00Z'),
+      at('user', "They moved it. It's now Monday 23 June.", '2025-06-11T08:04:00Z'),
+      at('user', "Argh, moved again. It's now Friday 27 June.", '2025-06-11T08:10:00Z'),
+    ]);
+    expect(twice[2]).toMatchObject({ op: 'update', changes: { due: '2025-06-27', title: 'Optician, Friday 27 June, at 2:30pm on Mill Lane' } });
+    // News of a day that is not a move: "it's now wednesday and he still hasn't replied", "my boss pushed for tomorrow".
+    expect(taskOps([at('assistant', 'Reminder: optician tomorrow, Thursday 12 June.', '2025-06-11T08:00:00Z'), at('user', "ugh it's now wednesday and he still hasn't replied", '2025-06-11T09:00:00Z')])).toHaveLength(1);
+    expect(taskOps([at('assistant', 'Reminder: optician tomorrow, Thursday 12 June.', '2025-06-11T08:00:00Z'), at('user', 'my boss pushed for tomorrow on the report', '2025-06-11T09:00:00Z')])).toHaveLength(1);
+    // A time of day said as news ("it's now 9am"), a day gone by, or news of something else, moves nothing.
+    expect(taskOps([at('assistant', 'Reminder: boiler service tomorrow, Friday 13 June, 8am.', '2025-06-12T08:00:00Z'), at('user', "It's now 9am and nobody has rung.", '2025-06-12T09:00:00Z')])).toHaveLength(1);
     expect(taskOps([at('assistant', 'Reminder: boiler service tomorrow, Friday 13 June, 8am.', '2025-06-12T08:00:00Z'), at('user', "Thanks. It's now raining, typical.", '2025-06-12T09:00:00Z')])).toHaveLength(1);
   });
 
@@ -2143,6 +2154,9 @@ describe('stop 61: a day moved in news, a reminder restated with another day, an
     expect(restated).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2025-06-23', title: 'Optician, Monday 23 June, at 2:30pm on Mill Lane' } })]);
     const same = taskOps([at('assistant', 'Reminder: optician tomorrow, Thursday 12 June, at 2:30pm on Mill Lane.', '2025-06-11T08:00:00Z')], existing);
     expect(same).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: {} })]);
+    // A day the title names is what the task is about, not a new due date.
+    const booster = taskOps([at('assistant', "I'll remind you to book the Nov 10 booster.", '2025-10-01T08:00:00Z')], [{ alias: 'T2', title: 'Book the Nov 10 booster', owner: 'user', state: 'open', due: '2025-10-02' }]);
+    expect(booster.every((op) => op.op !== 'update' || op.changes.due === undefined)).toBe(true);
   });
 
   it('reads a role held somewhere within an employer, and a first name that is part of the employer’s is still a person', () => {
@@ -2162,11 +2176,14 @@ describe('stop 61: a number said as the old one is no way to reach someone now',
     expect(numbers('Quick note: my new mobile is 07700 900555. The old one, 07700 900111, stops working on Friday.')).toEqual(['07700 900555']);
     expect(numbers('Please stop using 07700 900111; my number is 07700 900555 now.')).toEqual(['07700 900555']);
     expect(numbers('You can reach me on 07700 900222.')).toEqual(['07700 900222']);
+    // A new number said after the word "old" is still the new one.
+    expect(numbers('My old mobile died so 07700 900333 for now.')).toEqual(['07700 900333']);
   });
 });
 
 describe('stop 61: a reminder of an appointment said as a sentence', () => {
-  it('titles it without the verb its day was taken from', () => {
+  it('titles it without the verb its day was taken from, and leaves that verb in other titles', () => {
+    expect(taskOps([{ content: 'I need to find out where the spare keys are.', speaker: 'Ines' }])).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Find out where the spare keys are' }) }));
     const ops = taskOps([{ content: "Reminder: the gas engineer's visit is tomorrow from 8am. Please clear the cupboard.", role: 'assistant', speaker: 'Assistant', timestamp: '2025-06-11T08:00:00Z' }]);
     expect(ops).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: "The gas engineer's visit", due: '2025-06-12' }) }));
   });

@@ -482,11 +482,11 @@ describe('changes said by records, read in time linear in the records', () => {
     'Remind me to send the contract to Omar by Friday, and book a table for two.',
     'I really love oolong tea, though my favourite colour is still teal.',
   ][i % 4]).join(' ');
-  /** The quickest of three reads after one to warm up: the least disturbed by other work on the machine. */
+  /** The quickest of five reads after one to warm up: the least disturbed by other work on the machine (three were not enough beside other test files). */
   const fastest = (text: string) => {
     const units = [long('r1', text), long('r2', text.slice(0, 4_000))];
     changesSaid(units);
-    return Math.min(...[0, 1, 2].map(() => {
+    return Math.min(...[0, 1, 2, 3, 4].map(() => {
       // Values kept from the last read would time the cache, not the read.
       forgetValuesRead();
       const started = performance.now();
@@ -1336,6 +1336,8 @@ describe('stop 61: who does something now, said in lower-case chat, and names co
   it('reads a neighbour said to be away, and who does it instead, with the names the block knows', () => {
     const said = [line('w1', 'quick one pat upstairs is away in july now so cant water the plants', at), line('w2', 'her son milo is house sitting and said hell do it instead', '2026-05-20T09:02:00Z')];
     const withNames = changesSaid(said, ['Pat', 'Milo', 'Ines']);
+    // A name that is also a word is read as a name only where one stands ("mark the date" stays a verb).
+    expect(changesSaid([line('m1', "gary's left, mark the date in the diary, sue will run it now", at)], ['Mark', 'Sue', 'Gary'])).toContainEqual(expect.objectContaining({ replaces: 'Gary', value: 'Sue' }));
     expect(withNames).toContainEqual(expect.objectContaining({ replaces: 'Pat', value: 'Milo' }));
     const contact = { id: 'c1', kind: 'contact', text: 'Said: Pat upstairs said she would water the plants.', label: 'Pat' };
     expect(retiredMarker(retiredIn(contact, withNames))).toBe('(later: Milo)');
@@ -1353,6 +1355,7 @@ describe('stop 61: who does something now, said in lower-case chat, and names co
   it('reads "its Siobhan not Shona" as a name corrected, and no day or pronoun as one', () => {
     expect(pairsSaid('sorry its Siobhan not Shona, autocorrect')).toEqual([{ replaced: 'Shona', by: 'Siobhan' }]);
     expect(pairsSaid("that's Gareth, not Gary")).toEqual([{ replaced: 'Gary', by: 'Gareth' }]);
+    expect(pairsSaid("It's Ruairi not Rory, sorry.")).toEqual([{ replaced: 'Rory', by: 'Ruairi' }]);
     expect(pairsSaid('its Friday not Thursday')).toEqual([]);
     expect(pairsSaid('I think its She not He in the script')).toEqual([]);
     const corrected = changesSaid([line('n2', 'its siobhan not shona lol', at)], ['Siobhan', 'Shona']);
@@ -1367,6 +1370,8 @@ describe('stop 61: a speaker handing over their own part, and a thing there is n
     const said = changesSaid([{ id: 'h2', kind: 'record', text: 'Just so you know, my last day is Friday 12 June. After that my colleague Tariq will look after your account.', at, speaker: 'Helen' }]);
     expect(said).toContainEqual(expect.objectContaining({ replaces: 'Helen', value: 'Tariq' }));
     expect(retiredMarker(retiredIn({ id: 'c1', kind: 'contact', text: 'account manager at Brightside Lettings.', label: 'Helen' }, said))).toBe('(later: Tariq)');
+    // Leaving early, or moving on to the next item, is no part ended.
+    for (const text of ["I'm leaving early today, so Tom will cover the phones.", "I'm moving on to the budget now. Sam will take the minutes."]) expect(changesSaid([{ id: 'h5', kind: 'record', text, at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen'), text).toBe(false);
     // Someone else's last day, or one with no one named after it, replaces no speaker.
     expect(changesSaid([{ id: 'h3', kind: 'record', text: "It's Priya's last day on Friday, we're getting her a cake.", at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen')).toBe(false);
     expect(changesSaid([{ id: 'h4', kind: 'record', text: "It's my last day today! Thanks for everything.", at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen')).toBe(false);

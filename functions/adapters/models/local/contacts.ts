@@ -727,7 +727,7 @@ const POSSESSED_REACH_LOWER = /\b(?!(?:here|there|that|what|it|let|this|who)s\b)
 const CHANNEL_CHANGE = /\b(?:only|now) on\b|\bstop using\b|\bnew\s+(?:(?:work|home|mobile|cell|personal|contact)\s+)?(?:number|phone|mobile|cell|e-?mail|address|one)\b|\bthe old one\b|\buse\b[^.!?]{0,40}\bnow\b|\b(?:number|phone|mobile|cell|e-?mail|address)\s+(?:is|'s|’s)\s+now\b|\b(?:changed|switched|updated)\b[^.!?]{0,40}\bto\b|\bno longer\b/i;
 
 /** Words just before a number or address that say it is the one replaced ("the old one,", "stop using", "it used to be"). */
-const SAID_AS_OLD = /\b(?:old|previous|former)\s+(?:one|number|mobile|phone|cell|e-?mail|address)\b[^.!?]{0,12}$|\bstop using\s+$|\b(?:used to be|was)\s*:?\s*$/i;
+const SAID_AS_OLD = /\b(?:old|previous|former)\s+(?:one|number|mobile|phone|cell|e-?mail|address)[\s,:(–-]*(?:(?:is|was)\s*:?\s*)?$|\bstop using\s+$|\b(?:used to be|was)\s*:?\s*$/i;
 
 const channelKey = (c: Channel) => `${c.type}:${c.value.toLowerCase()}`;
 

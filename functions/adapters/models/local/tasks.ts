@@ -365,7 +365,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       const moved = record.role === 'user' ? (movedReminder(sentence, open, record.timestamp) ?? movedIt(sentence, lastOpen, record.timestamp)) : undefined;
       if (moved) {
         ops.push({ op: 'update', target: moved.task.target, changes: moved.changes, evidence: [record.id] });
-        if (moved.changes.title) Object.assign(moved.task, openTask(moved.task.target, moved.changes.title));
+        Object.assign(moved.task, { ...(moved.changes.title ? openTask(moved.task.target, moved.changes.title) : {}), ...(moved.changes.due ? { due: moved.changes.due } : {}) });
         lastTouched = { target: moved.task.target, position };
         continue;
       }
@@ -418,7 +418,11 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           who = addressee.key;
         }
         // "Reminder: dentist tomorrow, …" from the assistant: the user's appointment it reminds them of, not its own work.
-        if (fromAssistant && owner === 'author' && /^\W*reminder\b/i.test(match[0])) who = addressee.key;
+        // "Reminder: Kestrel's final visit is tomorrow": the day taken out below leaves the verb that pointed at it.
+        if (fromAssistant && owner === 'author' && /^\W*reminder\b/i.test(match[0])) {
+          who = addressee.key;
+          phrase = phrase.replace(/\s+(?:is|are)(?=\s+(?:today|tonight|tomorrow|tmrw|on|at|this|next|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)/i, '');
+        }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         if (COURTESY.test(phrase.trim())) continue;
         // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
@@ -476,7 +480,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
           // A restatement that says more ("call Eastside Animal Clinic and book …" for "call and book …") names the task.
           const fuller = [...restated.words].every((word) => lemmas(title).has(word)) && lemmas(title).size > restated.words.size;
           // One that says another day to come ("Reminder: dentist tomorrow, Tuesday 29 April" for the 15th) moves it.
-          const dayNow = dueInPhrase && restated.due && dueInPhrase.iso !== restated.due && dueInPhrase.iso >= record.timestamp.slice(0, 10) ? dueInPhrase : undefined;
+          // A day the task's own title says ("Book the Nov 10 booster") is what it is about, not when it is due.
+          const dayNow = dueInPhrase && restated.due && dueInPhrase.iso !== restated.due && dueInPhrase.iso >= record.timestamp.slice(0, 10) && !restated.title.toLowerCase().includes(dueInPhrase.text.trim().toLowerCase()) ? dueInPhrase : undefined;
           const moved = dayNow ? movedTo(restated, dayNow) : undefined;
           const changes = { ...(fuller ? { title } : {}), ...(moved ?? {}) };
           ops.push({ op: 'update', target: restated.target, changes, evidence: [record.id] });
@@ -582,11 +587,14 @@ const MOVE_IT = /^(?:(?:wait|oh|actually|sorry|no|nah|ok|hmm|hm|ugh)[,!]*\s+)*(?
  * "they've moved me to Friday 2 May", "It's now Tuesday 29 April, same time", "got rescheduled for the 14th": the day
  * of what was just spoken of, moved, said as news rather than asked for.
  */
-const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked|pushed|shifted|changed|put)\s+(?:it|me|us|him|her|them|that|the appointment|the booking)?\s*(?:back\s+|forward\s+)?(?:to|till|until|for)|(?:it['’]?s|it is|that['’]?s|that is)\s+now(?:\s+on)?)\s+([^.!?;,]+?)(?=\s*(?:[.!?;,]|$|\s+(?:instead|now|at|same)\b))/iu;
+const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked)\s+(?:(?:it|me|us|him|her|them|that|the appointment|the booking)\s+)?(?:back\s+|forward\s+)?(?:to|till|until|for)|(?:pushed|shifted|changed|put)\s+(?:it|me|us|him|her|them|that|the appointment|the booking)\s+(?:back\s+|forward\s+)?(?:to|till|until)|(?:it['’]?s|it is|that['’]?s|that is)\s+now(?:\s+on)?)\s+([^.!?;,]+?)(?=\s*(?:[.!?;,]|$|\s+(?:instead|now|at|same)\b))/iu;
 
 function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   if (!task) return undefined;
-  const said = MOVE_IT.exec(sentence.trim())?.[1] ?? MOVED_TO.exec(sentence)?.[1];
+  // Said as news, it must name a day: "it's now 3pm and no one's here" moves nothing.
+  // Said as news, it must be a day and no more ("it's now 3pm and no one's here", "it's now wednesday and he still
+  // hasn't replied" move nothing).
+  const said = MOVE_IT.exec(sentence.trim())?.[1] ?? [MOVED_TO.exec(sentence)?.[1]].find((text) => text !== undefined && NAMES_A_DAY.test(text) && text.split(/\s+/).length <= 5);
   const due = said ? resolveDate(said, timestamp, true) : undefined;
   return due && due.iso >= timestamp.slice(0, 10) && due.iso !== task.due ? { task, changes: movedTo(task, due) } : undefined;
 }
@@ -854,9 +862,7 @@ function cleanTitle(phrase: string, authorName: string | undefined, addressee?: 
     // Chat runs the next sentence on without a stop ("clear out the spare room its a disaster").
     .replace(/(?<!\b(?:if|whether|that|what|when|why|how|because)) (?:its|it's|thats|that's|theres|there's) (?:a|an|so|such|too|really|very|literally|like|been|gonna|getting)\b.*$/i, '')
     .replace(/\s+(?:please keep track of it|promise)$/i, '')
-    .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '')
-    // "Reminder: Kestrel's final visit is tomorrow": the day taken out leaves the verb that pointed at it.
-    .replace(/\s+(?:is|are|was|were)$/i, '');
+    .replace(/(?:\s+(?:by|before|on|until|for|at|in|this|next|from|today|tonight))+$/i, '');
   const owner = authorName ? `${authorName}'s` : "the user's";
   // "dentist tomorrow, Tuesday 15 April" with its day taken out leaves a comma standing alone.
   let resolved = trimPhrase(title).replace(/\s+,/g, ',').replace(/\bme\b/g, authorName ?? 'the user').replace(/\bmy\b/g, owner);
