@@ -1370,6 +1370,8 @@ describe('stop 61: a speaker handing over their own part, and a thing there is n
     const said = changesSaid([{ id: 'h2', kind: 'record', text: 'Just so you know, my last day is Friday 12 June. After that my colleague Tariq will look after your account.', at, speaker: 'Helen' }]);
     expect(said).toContainEqual(expect.objectContaining({ replaces: 'Helen', value: 'Tariq' }));
     expect(retiredMarker(retiredIn({ id: 'c1', kind: 'contact', text: 'account manager at Brightside Lettings.', label: 'Helen' }, said))).toBe('(later: Tariq)');
+    // Another's words relayed are not the speaker's part ending.
+    expect(changesSaid([{ id: 'h6', kind: 'record', text: "Also the agent Gemma emailed. My last day is Friday, she said, after that her colleague Rhys will look after the flat.", at, speaker: 'Ines' }]).some((r) => r.replaces === 'Ines')).toBe(false);
     // Leaving early, or moving on to the next item, is no part ended.
     for (const text of ["I'm leaving early today, so Tom will cover the phones.", "I'm moving on to the budget now. Sam will take the minutes."]) expect(changesSaid([{ id: 'h5', kind: 'record', text, at, speaker: 'Helen' }]).some((r) => r.replaces === 'Helen'), text).toBe(false);
     // Someone else's last day, or one with no one named after it, replaces no speaker.
