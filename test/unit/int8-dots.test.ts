@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { inKernel, int8Rows, quantiseQuery, rowDots } from '../../functions/domain/int8-dots.js';
+import { inKernel, int8Rows, kernelsAlive, quantiseQuery, rowDots } from '../../functions/domain/int8-dots.js';
 import { buildSegment, decodeSegment, encodeSegment, type SegmentUnit } from '../../functions/domain/index-segment.js';
 import { compiledKernelModule, WASM_MODULE_PATH } from '../../scripts/wasm.js';
 
@@ -98,7 +98,10 @@ describe('int8 dot products', () => {
   it('keep small rows, and rows the kernel cannot step through, in a plain array', () => {
     expect(inKernel(int8Rows(50, 512))).toBe(false);
     expect(inKernel(int8Rows(1_000, 100))).toBe(false);
+    const before = kernelsAlive();
     expect(inKernel(int8Rows(1_000, 512))).toBe(true);
+    // Counted while alive (and counted down as collected, which a test cannot time).
+    expect(kernelsAlive()).toBe(before + 1);
   });
 
   it('read a decoded segment’s vectors from a kernel’s memory, scoring as the built segment does', () => {
