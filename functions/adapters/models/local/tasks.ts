@@ -591,7 +591,6 @@ const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked)\s+(?:(?:it|me|us
 
 function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   if (!task) return undefined;
-  // Said as news, it must name a day: "it's now 3pm and no one's here" moves nothing.
   // Said as news, it must be a day and no more ("it's now 3pm and no one's here", "it's now wednesday and he still
   // hasn't replied" move nothing).
   const said = MOVE_IT.exec(sentence.trim())?.[1] ?? [MOVED_TO.exec(sentence)?.[1]].find((text) => text !== undefined && NAMES_A_DAY.test(text) && text.split(/\s+/).length <= 5);
