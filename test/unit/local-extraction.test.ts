@@ -531,6 +531,11 @@ describe('lower-case chat', () => {
     expect(contacts(line).filter((c) => c.role)).toEqual([]);
   });
 
+  it('reads a feeling with someone in it as no role, though an organisation follows', () => {
+    expect(contacts("Terry came round. He says he's still mad you beat him at Monopoly at Christmas").filter((c) => c.role || c.organisation)).toEqual([]);
+    expect(contacts('Dana is the head of her department at Acme.').map((c) => c.organisation)).toEqual(['Acme']);
+  });
+
   it.each([['Back from vacation, what a week.'], ['home from church now'], ['had dinner with bestie last night']])('takes no everyday word after "from" or "with" for a name: %s', (line) => {
     expect(contacts(line)).toEqual([]);
   });

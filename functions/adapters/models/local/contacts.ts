@@ -424,6 +424,8 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             if (role && /\b(?:appointment|meeting|party|birthday|wedding|dinner|lunch|exam|test|interview|flight|booking|reservation|class|lesson|session|check-?up|operation|surgery|scan|holiday|trip|visit|match|gig|concert)s?$/i.test(role)) continue;
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
             if (role && /\bas\b/.test(role)) continue;
+            // "he's still mad you beat him at Monopoly": a phrase with someone in it is no job title.
+            if (role && /\b(?:you|him|them|me|us)\b/i.test(role)) continue;
             // "Maya's visiting the weekend of Oct 17", "Sam's coming with Maya": what someone is doing is not a role.
             if (role && !rule.department && /^\p{L}+ing\b/u.test(role) && !JOB_NOUN.test(role)) continue;
             if (!org && !role) continue;
