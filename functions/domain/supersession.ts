@@ -67,6 +67,11 @@ export interface RetiredValue {
   /** With `replaces`, a colour: the thing it was the colour of ("red harness"), when the record said it. */
   readonly replacesThing?: string;
   /**
+   * With `replaces`, read from earlier lines by what they are about (`namesNowSaid`): the words of that thing, stemmed; a
+   * line naming the old name is marked only when it says one of them too ("Leeds" in "grew up in Leeds" is no venue).
+   */
+  readonly alongside?: readonly string[];
+  /**
    * `later`, read from a record that calls a thing off ("they've called off the x-ray service visit", "the extra
    * Sunday rehearsal is off"): `about` are the thing's words, and a line said before it that names the thing is marked.
    */
@@ -429,7 +434,7 @@ const CALLED_OFF_CUE = /\b(?:off|cancell?(?:ed|ing)|scrapp(?:ed|ing)|axed)\b/i;
 const THING = String.raw`([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){1,3}?)`;
 const THING_END = String.raw`(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:for|on|at|until|till|and|but|so|because|since|given|as|this|next|today|tomorrow|tonight|after|now|altogether|completely)(?![\p{L}]))`;
 const CALLED_OFF = new RegExp(
-  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)|\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
+  String.raw`(?<![\p{L}])(?:(?:called|calling|call|cancell?ed|cancell?ing|cancel|scrapped|scrapping|scrap|axed)\s+(?:off\s+)?(?:the|our|my|their|this|that|her|his|your)\s+${THING}${THING_END}|(?:the|our|my|their|this|that|your)\s+${THING}(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)(?![\p{L}])|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|(?<![\p{L}])(?:so|and|but|because|cos|sadly|now)\s+|[,;:—–]\s+|\s-\s+)${THING}(?:(?:\s+(?:is|['’]s|has\s+been|have\s+been|was|got|are)|['’]s)\s+(?:now\s+|been\s+|officially\s+)?(?:off(?!\s+(?:sick|ill|work|again|duty|shift|school|the\s+(?:hook|table|menu)))|cancell?ed|called\s+off|scrapped|axed)|(?<!(?<![\p{L}])(?:has|have|had|will|would|who|they|we|i|he|she|you))\s+(?:now\s+|officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed))(?![\p{L}]))`,
   'giu',
 );
 /** "there's no need for Thursday's quarterly inspection, …, so it's called off": the thing, then "it" called off. */
@@ -758,6 +763,10 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
+  for (const { unit, replaced, by, alongside } of out.length < MAX_CHANGES_SAID ? namesNowSaid(units, out) : []) {
+    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced, alongside });
+    if (out.length >= MAX_CHANGES_SAID) break;
+  }
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
     if (out.some((r) => r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
@@ -1026,7 +1035,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1042,7 +1051,7 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 /** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1053,7 +1062,7 @@ const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the 
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /left|leaving|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /left|leaving|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1097,10 +1106,12 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
 const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
+/** One of a numbered series said with the one it replaces: "Hall 7, not Hall 4", "gate B12 not gate B9", "Room 3 instead of Room 5". */
+const HEADED_PAIR = /(?<![\p{L}\p{N}])(\p{L}{3,})\s+(\p{L}?\d{1,4}\p{L}?)\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?\1\s+(\p{L}?\d{1,4}\p{L}?)(?![\p{L}\p{N}])/giu;
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
 const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s+(?:it\s+)?(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
@@ -1179,6 +1190,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
+  for (const m of text.matchAll(HEADED_PAIR)) if (!NOT_A_UNIT.test(m[1]!)) add(`${m[1]} ${m[3]}`, `${m[1]} ${m[2]}`);
   for (const m of text.matchAll(NAME_NOT_NAME)) if (!NOT_A_NAME.test(m[1]!) && !NOT_A_NAME.test(m[2]!)) add(m[2], m[1]);
   for (const m of text.matchAll(NOT_BUT_IT_IS)) {
     // "it's not about the money, it's the principle", "it's not my fault" deny no value.
@@ -1344,6 +1356,90 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
   return out;
 }
 
+/**
+ * A name said as what a thing is now ("Tom's conference has moved to Glasgow", "He's going as Paddington now", "keys
+ * from our Hillgate office instead"), the one it replaced left unsaid. Changed in so many words: a verb of moving or
+ * switching with "has", "is" or "'s" before it, "going as" in a record that says something changed, or "instead".
+ */
+const NOW_NAMED = /(?<![\p{L}])(?:(?:has|have|had|is|are|was|were|['’]s|['’]ve)\s+(?:now\s+|just\s+|been\s+)*(?:moved|switched|changed|relocated|transferred)\s+(?:over\s+)?to|(?:going|dressing up|dressed up|coming|goes|go)\s+as)\s+(?:the\s+|our\s+|a\s+|an\s+|their\s+)?(?=\p{Lu})/gu;
+/** The words just before a name that make it what a line says a thing was ("in Leeds", "be the Gruffalo", "our Market Street office"). */
+const SLOT_BEFORE = /(?<![\p{L}])(?:in|at|to|from|as|with|the|our|their|my|his|her|your|be|by|via|through)\s+$/iu;
+/** Earlier lines' names compared with one said now, at most (the latest line naming one wins). */
+const MAX_NOW_NAMED = 8;
+
+/** A sentence's words as a thing's words are compared: lower case, stemmed, no common word, no word of change. */
+function thingWords(text: string): string[] {
+  return text
+    .split(/[^\p{L}'’-]+/u)
+    .map((word) => word.toLowerCase().replace(/(?:'s|’s)$/u, ''))
+    .filter((word) => word.length >= 3 && !COMMON.has(word) && !NAMES_NOTHING.has(word) && !/['’]/.test(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
+    .map(stem)
+    .filter((word) => word.length >= 3 && !COMMON.has(word) && !KIND_WORDS.has(word) && !FUNCTION_WORDS.has(word));
+}
+/** Short words that say nothing of what a sentence is about. */
+const FUNCTION_WORDS = new Set(['the', 'and', 'but', 'for', 'not', 'has', 'had', 'his', 'her', 'him', 'she', 'our', 'you', 'are', 'was', 'its', 'who', 'why', 'how', 'all', 'any', 'can', 'did', 'got', 'get', 'let', 'may', 'one', 'out', 'own', 'too', 'way', 'yes', 'yet', 'bit', 'lot', 'mean']);
+/** A name without the weekdays, months and the like said after it ("Leeds Monday 10 …" is Leeds). */
+const nameAlone = (name: string) => name.split(' ').reduceRight((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [word, ...kept]), [] as string[]).join(' ');
+
+/**
+ * Names said as what a thing is now, with the name it replaced read from an earlier line about the same thing: a
+ * sentence that says two of the words of the new name's sentence (or the one before it) and, after "in", "as", "the"
+ * or the like, another name; the one nearest those words. Lines before it naming the old name with one of those words
+ * are marked. Not for a record whose change was read already (the old name said in it: `namesReplaced`).
+ */
+function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[]): { unit: SaidUnit; replaced: string; by: string; alongside: string[] }[] {
+  const records = units.filter((unit) => unit.kind === 'record' && unit.at);
+  const out: { unit: SaidUnit; replaced: string; by: string; alongside: string[] }[] = [];
+  for (const unit of records) {
+    if (out.length >= MAX_NOW_NAMED) break;
+    if (read.some((r) => r.records.includes(unit.id) && r.replaces)) continue;
+    const text = withoutAsides(unit.text);
+    const sentences = sentencesOf(text);
+    const found: { by: string; index: number }[] = [];
+    for (const m of CHANGE_CUE.test(text) ? text.matchAll(NOW_NAMED) : []) {
+      // "going as" is no change said by itself: the record must say so elsewhere ("changed his mind", "now").
+      if (/as\s+(?:\S+\s+)?$/u.test(m[0]) && !CHANGE_CUE.test(text.slice(0, m.index!) + text.slice(m.index! + m[0].length))) continue;
+      const by = nameAlone(bareName(NAME_AT.exec(text.slice(m.index! + m[0].length))?.[0] ?? ''));
+      if (by && !NOT_A_NAME.test(by)) found.push({ by, index: m.index! + m[0].length });
+    }
+    for (const m of /instead/i.test(text) ? text.matchAll(NAMES) : []) {
+      const by = nameAlone(bareName(m[0]));
+      const end = m.index! + m[0].replace(/['’]s$/u, '').length;
+      if (by && !NOT_A_NAME.test(by) && INSTEAD_AFTER.test(ahead(text, end))) found.push({ by, index: m.index! });
+    }
+    const said = found[0];
+    if (!said) continue;
+    const at = sentences.findIndex((sentence) => said.index >= sentence.start && said.index < sentence.start + sentence.text.length);
+    const byWords = new Set(thingWords(said.by));
+    const thing = new Set(thingWords(sentences.slice(Math.max(0, at - 1), at + 1).map((sentence) => sentence.text).join(' ')).filter((word) => !byWords.has(word)));
+    if (thing.size < 2) continue;
+    let best: { replaced: string; at: string; shared: string[] } | undefined;
+    for (const earlier of records) {
+      if (!before(earlier.at, unit.at!) || (best && !before(best.at, earlier.at!))) continue;
+      for (const sentence of sentencesOf(withoutAsides(earlier.text))) {
+        const words = thingWords(sentence.text);
+        const shared = [...new Set(words.filter((word) => thing.has(word)))];
+        if (shared.length < 2) continue;
+        // The name after "in", "as", "the" nearest a shared word, that is neither the new name nor a word of the thing.
+        let nearest: { name: string; distance: number } | undefined;
+        for (const m of sentence.text.matchAll(NAMES)) {
+          const name = nameAlone(bareName(m[0]).replace(/^(?:The|A|An) /u, ''));
+          if (!name || NOT_A_NAME.test(name) || !SLOT_BEFORE.test(sentence.text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
+          if (thingWords(name).every((word) => thing.has(word)) || holds(unit.text, name) || !fitsAsReplacement(name, said.by)) continue;
+          const distance = Math.min(...shared.map((word) => {
+            const where = sentence.text.toLowerCase().search(new RegExp(`(?<![\\p{L}])${escape(word)}`, 'u'));
+            return where < 0 ? Infinity : Math.abs(where - m.index!);
+          }));
+          if (!nearest || distance < nearest.distance) nearest = { name, distance };
+        }
+        if (nearest) best = { replaced: nearest.name, at: earlier.at!, shared };
+      }
+    }
+    if (best) out.push({ unit, replaced: best.replaced, by: said.by, alongside: [...thing] });
+  }
+  return out;
+}
+
 /** A line of a list: a label of two to five words, a colon, and a short value, up to the end of the line or item. */
 const LIST_LINE = /(?:^|\n|\s[-•*]\s|;\s*|:\s+(?=[-•*]\s))\s*(?:[-•*]\s*)?(\p{L}[\p{L}'’-]*(?:[ \t]+[\p{L}'’-]+){1,4}):[ \t]*([^\n;:]{1,40}?)[ \t]*(?=$|\n|;|\s[-•*]\s)/gu;
 /** The label and value of each list line of a text. */
@@ -1392,6 +1488,10 @@ const MOVER = /\b(?:she|he|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+have|
 /** The words before a value that say something else was chosen in its place ("charcoal, not ivory"). */
 const INSTEAD_BEFORE = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s*(?:and\s+)?not)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 
+/** A name's next words that say it is what was chosen in place of another: "Hillgate office instead", "Tamsin instead". */
+// One word between, at most, and no verb ("Tamsin from Spanish is coming instead": Spanish is not who comes).
+const INSTEAD_AFTER = /^(?:['’]s)?(?:\s+(?!(?:is|are|was|were|will|would|can|could|coming|going|doing|does|do|did|has|have|had)(?![\p{L}]))\p{Ll}+)?\s+instead(?![\p{L}])/u;
+
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean, cues = REPLACING_CUE): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
@@ -1417,6 +1517,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     const value = old.colour ? m[0] : bareName(m[0]);
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     if (!old.colour && value && TAKING_OVER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
+    // "keys from our Hillgate office instead": the name just before "instead" is what took the place.
+    if (value && m.index !== old.index && INSTEAD_AFTER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
   // The sentences that say something replaced something, read once.
   // A sentence whose only word of replacing is "new" names what is new just after it ("our new guy Dan"), not whoever
@@ -1454,6 +1556,7 @@ function namesOld(text: string, r: RetiredValue): boolean {
     const sameDay = [...text.matchAll(WEEKDAY_IN)].some((m) => m[0].slice(0, 3).toLowerCase() === old.slice(0, 3).toLowerCase());
     return sameDay && r.about.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}(?:s|es|e|ed|ing)?(?![\\p{L}])`, 'iu').test(text));
   }
+  if (r.alongside && !r.alongside.some((word) => new RegExp(`(?<![\\p{L}])${escape(word)}`, 'iu').test(text))) return false;
   if (r.pairSaid || /\d/.test(old) || old.includes(':') || new RegExp(`^(?:${NUMBER_WORDS})\\s`, 'iu').test(old)) return holds(text, old);
   if (onlyColour(old)) return holds(text, old) && (!r.replacesThing || new RegExp(`(?<![\\p{L}])${escape(r.replacesThing.slice(0, 4))}`, 'iu').test(text));
   const named = old.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());

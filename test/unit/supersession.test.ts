@@ -1385,3 +1385,51 @@ describe('stop 61: a speaker handing over their own part, and a thing there is n
     expect(changesSaid([{ id: 'b3', kind: 'record', text: "There's no need for the receipt, I found it.", at, speaker: 'Helen' }]).filter((r) => r.calledOff)).toEqual([]);
   });
 });
+
+describe('stop 62: a name said as what a thing is now, the old one unsaid; an office closing; who called a thing off', () => {
+  const line = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+  const conference = line('a1', "Tom's work update: he's got a conference in Leeds Monday 10 to Wednesday 12 February, so he's away half the week.", '2025-01-10T10:00:00Z');
+  const grewUp = line('a2', 'I grew up in Leeds, funnily enough.', '2025-01-11T10:00:00Z');
+  const moved = line('a3', "Tom's conference has moved to Glasgow, same dates. Means an early flight on Monday.", '2025-01-20T10:00:00Z');
+
+  it('reads "has moved to Glasgow" against the earlier line about the same thing, and marks only lines about it', () => {
+    const said = changesSaid([conference, grewUp, moved]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Leeds', value: 'Glasgow' }));
+    expect(retiredMarker(retiredIn(conference, said))).toBe('(later: Glasgow)');
+    // Leeds said of something else is no old venue.
+    expect(retiredIn(grewUp, said)).toEqual([]);
+    // Said after the move, it is not marked either.
+    expect(retiredIn({ ...conference, id: 'a4', at: '2025-01-21T10:00:00Z' }, said)).toEqual([]);
+  });
+
+  it('reads "going as Paddington now" after a change of mind, and picks the name nearest the thing', () => {
+    const said = changesSaid([
+      line('b1', 'World Book Day costume decisions: Finn wants to be the Gruffalo, and Orla is doing Matilda.', '2025-02-10T10:00:00Z'),
+      line('b2', "Finn's changed his mind about World Book Day. He's going as Paddington now. Much easier, just a duffle coat.", '2025-02-20T10:00:00Z'),
+    ]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Gruffalo', value: 'Paddington' }));
+    expect(said.some((r) => r.replaces === 'Matilda' || r.replaces === 'Orla')).toBe(false);
+    // With no word of change, "going as" is no change.
+    expect(changesSaid([line('b3', 'For the party Finn wants to be the Gruffalo.', '2025-02-10T10:00:00Z'), line('b4', "At the party Finn's going as Paddington.", '2025-02-20T10:00:00Z')]).some((r) => r.replaces)).toBe(false);
+  });
+
+  it('reads an office closing and the one used instead', () => {
+    expect(namesReplaced('Our Market Street office is closing for a refit, so Kestrel will pick up keys from our Hillgate office instead.')).toEqual([{ replaced: 'Market Street', by: 'Hillgate' }]);
+    // A name before a verb and "instead" is not what was chosen.
+    expect(namesReplaced('Jonas has pulled out. Tamsin from Spanish is coming instead.').map((p) => p.by)).not.toContain('Spanish');
+  });
+
+  it('reads one of a numbered series said with the one it replaces', () => {
+    expect(pairsSaid('expo: organisers have reshuffled. Hall 7, not Hall 4. stand still C14')).toEqual([{ replaced: 'Hall 4', by: 'Hall 7' }]);
+    expect(pairsSaid('we need 7 not 4')).toEqual([]);
+  });
+
+  it('reads who called a thing off as no thing called off, and what they called off as one', () => {
+    const said = changesSaid([line('c1', 'Trip is off! The farm has shut, so the school has called off the Wildwood trip.', '2025-02-01T10:00:00Z')]);
+    expect(said.filter((r) => r.calledOff).map((r) => r.about)).toEqual([['wildwood', 'trip']]);
+  });
+
+  it('reads someone off sick and who is picking up their part', () => {
+    expect(changesSaid([line('d1', "ravinder's off sick the rest of the week, so bronwen's picking up the audit prep", '2025-03-01T10:00:00Z')], ['Ravinder', 'Bronwen'])).toContainEqual(expect.objectContaining({ replaces: 'Ravinder', value: 'Bronwen' }));
+  });
+});
