@@ -2193,3 +2193,43 @@ describe('stop 61: a reminder of an appointment said as a sentence', () => {
     expect(ops).toContainEqual(expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: "The gas engineer's visit", due: '2025-06-12' }) }));
   });
 });
+
+describe('stop 62: tasks moved with their time, done by the assistant asked, given up for another, and records kept at once', () => {
+  it('moves an appointment to the new day and time said as "new one is …", and a later reminder restates it', () => {
+    const ops = taskOps([
+      { role: 'assistant', content: 'Reminder: physio tomorrow, Thursday 7 May at 8:40 on Wilmslow Road. Leave by 8:15.' },
+      { role: 'user', content: 'oh god, forgot to tell you - they rang and moved it, the physio is off sick. new one is Monday 11 May at 17:20, same place' },
+      { role: 'assistant', content: "No problem - I've moved your physio to Monday 11 May at 17:20 on Wilmslow Road." },
+      { role: 'assistant', content: 'Reminder: physio on Monday 11 May at 17:20, Wilmslow Road.' },
+    ]);
+    expect(ops.filter((op) => op.op === 'add')).toHaveLength(1);
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'update', changes: { due: '2026-05-11', title: 'Physio, Monday 11 May at 17:20 on Wilmslow Road' } }));
+    // Moved is not done.
+    expect(ops.some((op) => op.op === 'update' && op.changes.state)).toBe(false);
+  });
+
+  it('closes what the assistant was asked to take off when it says it removed it', () => {
+    const ops = taskOps([
+      { role: 'user', content: "Can you take the nail clip off Biscuit's booking? The vet did them on Monday." },
+      { role: 'assistant', content: "No problem - I've removed the nail clip, so it's just the full groom." },
+    ]);
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'update', changes: { state: 'done' } }));
+  });
+
+  it('calls off the one open task whose thing is given up "instead of" another', () => {
+    const ops = taskOps([{ role: 'assistant', content: "That's a lovely idea - RHS membership instead of the scarf." }], openTask("Order mum's Liberty scarf for her birthday"));
+    expect(ops).toContainEqual(expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'cancelled' } }));
+    expect(taskOps([{ role: 'assistant', content: 'Tea instead of the coffee then.' }], openTask("Order mum's Liberty scarf for her birthday"))).toEqual([]);
+  });
+
+  it('reads "<thing> dropped off" as done when one open task holds the thing', () => {
+    expect(taskOps(['kettle dropped off btw'], openTask('Take the kettle back to Argos'))).toContainEqual(expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } }));
+  });
+
+  it("makes no task of an assistant's record kept as it says so", () => {
+    expect(taskOps([{ role: 'assistant', content: "I didn't have it before - I'll save Kate's address as 41 Mauldeth Road." }])).toEqual([]);
+    expect(taskOps([{ role: 'assistant', content: "I'll note that and add it to your calendar." }])).toEqual([]);
+    // A promise of later work still is one.
+    expect(taskOps([{ role: 'assistant', content: "I'll email the payment link to you tomorrow." }])).toEqual([expect.objectContaining({ op: 'add' })]);
+  });
+});

@@ -16,6 +16,11 @@ import { escapeRegExp } from '../../../commons/regexp.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, saysSmallTalk, usualPronoun, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
+/**
+ * What is done as it is said ("I'll save Kate's address as …", "I'll note that", "I'll add it to your calendar"): a
+ * record kept, no work left to do.
+ */
+const DONE_AT_ONCE = String.raw`(?:save|note|jot|log|store)\b|make a note\b|record (?:that|it|this)\b|write (?:that|it|this) down\b|add (?:that|it|this|them) to (?:your|the|my) (?:list|calendar|diary|notes)\b|update (?:your|the|my) (?:calendar|diary|notes|records?|list|contacts?|address book)\b`;
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
 /**
@@ -23,7 +28,7 @@ const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actual
  * feel ("I'll probably be sore"), refusals ("I will not ..."), and sayings ("I'll cross that bridge when …", "I'll
  * sleep on it").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b|${DONE_AT_ONCE}))${HEDGE}`;
 /**
  * Good wishes passed on are no errand: "send her my love", "give Tom our congratulations", "say hi to your mum",
  * "give the dog a scratch from me".
@@ -165,6 +170,12 @@ function namedAfterSignal(sentence: string, task: OpenTask): boolean {
 /** "the dishoom thing", "that passport stuff", "the party idea": something called off by a word for it. */
 const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
 const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
+/** A thing's part done by handing it on ("kettle dropped off", "forms handed in", "parcel posted"): a deed, not a word of being finished. */
+const HANDED_OVER = /\b(?:dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over)|posted|sent back|returned)\b/iu;
+/** A task put off to another day or time, said in the past tense: no deed done. */
+const MOVED_ON = /\b(?:moved|rescheduled|rebooked|postponed|pushed (?:it |that |this )?(?:back|forward)|put (?:it |that |this )?back|brought (?:it |that |this )?forward|shifted)\b/i;
+/** A thing given up for another: "instead of the scarf", "rather than the Liberty scarf". */
+const INSTEAD_OF = /\b(?:instead of|rather than)\s+(?:the|my|your|her|his|their|our|that|a|an)\s+([\p{L}'’ -]{3,40}?)(?=[.,;!?]|$|\s+(?:for|and|but|so|because|this|next|as)\b)/iu;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /(?:^|\bi |\bwe |\bjust )called\b|\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
@@ -587,7 +598,7 @@ const MOVE_IT = /^(?:(?:wait|oh|actually|sorry|no|nah|ok|hmm|hm|ugh)[,!]*\s+)*(?
  * "they've moved me to Friday 2 May", "It's now Tuesday 29 April, same time", "got rescheduled for the 14th": the day
  * of what was just spoken of, moved, said as news rather than asked for.
  */
-const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked)\s+(?:(?:it|me|us|him|her|them|that|the appointment|the booking)\s+)?(?:back\s+|forward\s+)?(?:to|till|until|for)|(?:pushed|shifted|changed|put)\s+(?:it|me|us|him|her|them|that|the appointment|the booking)\s+(?:back\s+|forward\s+)?(?:to|till|until)|(?:it['’]?s|it is|that['’]?s|that is)\s+now(?:\s+on)?)\s+([^.!?;,]+?)(?=\s*(?:[.!?;,]|$|\s+(?:instead|now|at|same)\b))/iu;
+const MOVED_TO = /(?<![\p{L}])(?:(?:moved|rescheduled|rebooked)\s+(?:(?:it|me|us|him|her|them|that|the appointment|the booking)\s+)?(?:back\s+|forward\s+)?(?:to|till|until|for)|(?:pushed|shifted|changed|put)\s+(?:it|me|us|him|her|them|that|the appointment|the booking)\s+(?:back\s+|forward\s+)?(?:to|till|until)|(?:it['’]?s|it is|that['’]?s|that is)\s+now(?:\s+on)?|(?:the\s+)?new\s+(?:one|date|day|slot|appointment|booking)\s+(?:is|['’]s)(?:\s+now)?(?:\s+on)?)\s+([^.!?;,]+?)(?=\s*(?:[.!?;,]|$|\s+(?:instead|now|at|same)\b))/iu;
 
 function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   if (!task) return undefined;
@@ -595,19 +606,29 @@ function movedIt(sentence: string, task: OpenTask | undefined, timestamp: string
   // hasn't replied" move nothing).
   const said = MOVE_IT.exec(sentence.trim())?.[1] ?? [MOVED_TO.exec(sentence)?.[1]].find((text) => text !== undefined && NAMES_A_DAY.test(text) && text.split(/\s+/).length <= 5);
   const due = said ? resolveDate(said, timestamp, true) : undefined;
-  return due && due.iso >= timestamp.slice(0, 10) && due.iso !== task.due ? { task, changes: movedTo(task, due) } : undefined;
+  // "new one is Thursday 12 Sept at 17:20": the time said with the new day replaces the title's.
+  const clock = said ? NEW_CLOCK.exec(sentence.slice(sentence.indexOf(said) + said.length))?.[1] : undefined;
+  return due && due.iso >= timestamp.slice(0, 10) && due.iso !== task.due ? { task, changes: movedTo(task, due, clock) } : undefined;
 }
+
+/** The time said just after a new day ("…, at 17:20", " at 4pm"). */
+const NEW_CLOCK = /^\s*,?\s*at\s+(\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?)(?![\d\p{L}])/iu;
+/** A time a title says ("… at 8:40 on Wilmslow Road"). */
+const TITLE_CLOCK = /(?<=\bat\s)\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?(?![\d\p{L}])/iu;
 
 /**
  * A task moved to another day: its due date, and its title's own day where the title says the day it had ("Dentist,
  * Tuesday 15 April, at 4:10pm" moved to the 29th says "Tuesday 29 April"), so that no line shows the old day bare.
  */
-function movedTo(task: OpenTask, day: { iso: string; text: string }): { title?: string; due: string } {
+function movedTo(task: OpenTask, day: { iso: string; text: string }, clock?: string): { title?: string; due: string } {
   const inTitle = task.due ? resolveDate(task.title, task.due) : undefined;
   if (!inTitle || inTitle.iso !== task.due) return { due: day.iso };
-  // The day alone: the parser's text may take in the comma before it and the time after it, which stays.
-  const core = inTitle.text.replace(/^[\s,]+/, '').replace(/,?\s*(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\s*$/i, '').replace(/[\s,]+$/, '');
-  return core ? { due: day.iso, title: task.title.replace(core, spelledDay(day.iso)) } : { due: day.iso };
+  // The day alone: the parser's text may take in the comma before it and the time after it, which stays, unless a
+  // new time was said with the new day.
+  const core = inTitle.text.replace(/^[\s,]+/, '').replace(/,?\s*(?:at\s+)?(?:\d{1,2}[:.]\d{2}(?:\s?(?:am|pm))?|\d{1,2}\s?(?:am|pm))\s*$/i, '').replace(/[\s,]+$/, '');
+  if (!core) return { due: day.iso };
+  const title = task.title.replace(core, spelledDay(day.iso));
+  return { due: day.iso, title: clock ? title.replace(TITLE_CLOCK, clock) : title };
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -673,7 +694,7 @@ function unavailableNamed(sentence: string, record: string, open: readonly OpenT
 }
 
 function openTask(target: string, title: string): OpenTask {
-  const first = contentWords(toInfinitive(title).split(' ')[0] ?? '');
+  const first = contentWords(toInfinitive(phrasal(title)).split(' ')[0] ?? '');
   const verb = [...first][0];
   const folded = verb ? (SAME_WORK[verb] ?? verb) : undefined;
   const names = lemmas(title.split(' ').slice(1).filter((word) => /^\p{Lu}/u.test(word)).join(' '));
@@ -697,9 +718,16 @@ function contentWords(text: string): Set<string> {
   );
 }
 
+/** A phrasal verb said as its one-word work: "take the kettle back" is returning it, "take the nail clip off" removing it. */
+function phrasal(text: string): string {
+  return text
+    .replace(/\b(?:take|took|taken|taking|bring|brought|bringing)\b(?=(?:\s+[\p{L}'’-]+){1,4}\s+back\b)/giu, 'return')
+    .replace(/\b(?:take|took|taken|taking)\b(?=(?:\s+[\p{L}'’-]+){1,4}\s+off\b)/giu, 'remove');
+}
+
 /** Content-word lemmas of a phrase, with verbs of the same work folded together. */
 function lemmas(text: string): Set<string> {
-  const words = contentWords(toInfinitive(text.replace(/\bthe user's\b/gi, '')));
+  const words = contentWords(toInfinitive(phrasal(text.replace(/\bthe user's\b/gi, ''))));
   return new Set([...words].map((word) => SAME_WORK[word] ?? word));
 }
 
@@ -914,8 +942,16 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     const work = open.find((task) => task.verb === 'cancel' && [...task.words].some((word) => word !== 'cancel' && words.has(word)));
     if (work) return { task: work, state: 'done' };
   }
+  // "RHS membership instead of the scarf": the one open task whose object is the thing given up is called off.
+  const givenUp = INSTEAD_OF.exec(sentence)?.[1];
+  if (givenUp && !NEGATED.test(sentence.slice(0, INSTEAD_OF.exec(sentence)!.index))) {
+    const thing = [...lemmas(givenUp)];
+    const holding = open.filter((task) => thing.length > 0 && thing.every((word) => word !== task.verb && task.objects.has(word)));
+    if (holding.length === 1) return { task: holding[0]!, state: 'cancelled' };
+  }
   const cancelled = CANCEL_SIGNAL.test(sentence);
-  const done = !cancelled && !NEGATED.test(sentence) && (COMPLETION_WORDS.test(sentence) || nlp(sentence).has('#PastTense'));
+  // "I've moved your physio to Thursday": moved on, not done.
+  const done = !cancelled && !NEGATED.test(sentence) && !MOVED_ON.test(sentence) && (COMPLETION_WORDS.test(sentence) || nlp(sentence).has('#PastTense'));
   if (!cancelled && !done) return undefined;
   let best: OpenTask | undefined;
   let bestScore = 0;
@@ -934,8 +970,10 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // Calling off may name the thing alone: "scrap the dishoom thing" cancels "ring Dishoom" (but "cancel the gym
     // membership" is work of its own, not the end of "book a gym session").
     const named = cancelled && namedAfterSignal(sentence, task);
-    const enough = shared >= 2 || ((named || (cancelled && THING_ALONE.test(sentence))) && [...task.words].some((word) => word !== task.verb && words.has(word)));
-    if (reportsWork && (sameObject || workOnName) && enough && (score >= 0.3 || named || workOnName) && score > bestScore) {
+    // "kettle dropped off btw": a deed said to be done of the object of one open task alone.
+    const onlyHolder = !cancelled && HANDED_OVER.test(sentence) && [...task.objects].some((word) => /^\p{L}{3,}$/u.test(word) && words.has(word) && open.filter((other) => other.objects.has(word)).length === 1);
+    const enough = shared >= 2 || onlyHolder || ((named || (cancelled && THING_ALONE.test(sentence))) && [...task.words].some((word) => word !== task.verb && words.has(word)));
+    if (reportsWork && (sameObject || workOnName) && enough && (score >= 0.3 || named || workOnName || onlyHolder) && score > bestScore) {
       best = task;
       bestScore = score;
     }
