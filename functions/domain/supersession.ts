@@ -776,11 +776,11 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
 }
 
 /** Words said of how a name is written. */
-const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name wrong(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
+const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name wrong(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?:['’]s)?(?![\p{L}'’])|no [a-z](?![\p{L}'’])|double [a-z](?![\p{L}'’]))/iu;
 /** A name said to be written somewhere, or corrected to another: "has my surname as Okonjo", "corrected it to Okonkwo" (the name capitalised). */
 const SPELLING_NAMED = /(?<![\p{L}])(?:[Ss]ur)?name as \p{Lu}|(?<![\p{L}])[Cc]orrected (?:it |that |this )?to \p{Lu}/u;
 /** A capitalised word long enough to be told from another by a letter. */
-const LONG_NAME = /(?<![\p{L}\p{N}'’@.])\p{Lu}[\p{Ll}'’-]{4,}(?![\p{L}\p{N}@])/gu;
+const LONG_NAME = /(?<![\p{L}\p{N}'’@.])\p{Lu}[\p{Ll}'’-]{2,}(?![\p{L}\p{N}@])/gu;
 
 /** Edits (a letter added, dropped or changed) between two short words, up to `most` + 1. */
 function edits(a: string, b: string, most: number): number {
@@ -800,6 +800,15 @@ function edits(a: string, b: string, most: number): number {
  * says a name of five letters or more that no earlier record says, where an earlier one said a name a letter or two
  * from it, with the same first two letters ("Brandtner", "Pendry"): the earlier spelling was the mistake.
  */
+/** The capitalised word said after a first name ("Iain Marsh": Marsh). */
+const surnameAfter = (text: string, first: string) => new RegExp(`(?<![\\p{L}])${escape(first)}\\s+(\\p{Lu}\\p{Ll}{2,})`, 'u').exec(text)?.[1];
+
+/** Whether `by` in a text and `replaced` in an earlier record are each said before one surname ("Iain Marsh", "Ian Marsh"). */
+function sameSurname(text: string, by: string, earlier: readonly SaidUnit[], replaced: string): boolean {
+  const surname = surnameAfter(text, by);
+  return surname !== undefined && earlier.some((unit) => new RegExp(`(?<![\\p{L}])${escape(replaced)}\\s+${escape(surname)}(?![\\p{L}])`, 'u').test(unit.text));
+}
+
 function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
   const records = units.filter((unit) => unit.kind === 'record' && unit.at);
   const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
@@ -814,7 +823,13 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
       for (const replaced of saidBefore) {
         // A plural is the same name ("Bechstein", "Bechsteins").
         if (replaced === by || replaced.slice(0, 2) !== by.slice(0, 2) || NOT_A_NAME.test(replaced) || replaced.replace(/e?s$/, '') === by.replace(/e?s$/, '') || edits(replaced, by, 2) > 2) continue;
-        if (!out.some((o) => o.replaced === replaced)) out.push({ unit, replaced, by });
+        // A short name ("Ian", "Iain") only one letter from the other, each said before the same surname: a short word
+        // is too often another word or another name ("Alf", "All"; "Dan", "Dean").
+        if (Math.min(replaced.length, by.length) < 5 && (edits(replaced, by, 1) > 1 || !sameSurname(unit.text, by, earlier, replaced))) continue;
+        // A short name is said with its surname, so that a line naming the surname's other Ian is not taken for him.
+        const surname = Math.min(replaced.length, by.length) < 5 ? surnameAfter(unit.text, by) : undefined;
+        const [was, now] = surname ? [`${replaced} ${surname}`, `${by} ${surname}`] : [replaced, by];
+        if (!out.some((o) => o.replaced === was)) out.push({ unit, replaced: was, by: now });
       }
     }
   }
@@ -1804,7 +1819,9 @@ export function carriedFrom(text: string, found: readonly RetiredValue[]): Retir
       const near = inWords || value.length < 4;
       const about = (r.about ?? []).filter((word) => word.length >= 3).map((word) => word.slice(0, 4));
       if (near && about.length === 0) continue;
-      out.push({ itemId: `${CARRIED}${r.itemId}:${value}`, records: [], value, reason: 'superseded', at: r.at, now: r.now, loose: true, onlyBefore: true, ...(near ? { within: about } : {}) });
+      // A name read against the earlier line about the same thing (`namesNowSaid`) only where a word of that thing is.
+      const within = near ? about : r.alongside ? r.alongside.map((word) => word.slice(0, 4)) : undefined;
+      out.push({ itemId: `${CARRIED}${r.itemId}:${value}`, records: [], value, reason: 'superseded', at: r.at, now: r.now, loose: true, onlyBefore: true, ...(within ? { within } : {}) });
     }
   }
   return out;

@@ -9,7 +9,7 @@ import { renderContext, renderRecall, saidIn } from '../../functions/domain/cont
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
 import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
-import { answersReplaced, changesSaid, forgetValuesRead, namesReplaced, pairsSaid, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
+import { answersReplaced, carriedFrom, changesSaid, forgetValuesRead, namesReplaced, pairsSaid, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
 import { buildView } from '../../functions/domain/views.js';
 import { countTokens } from '../../functions/adapters/models/local/text.js';
@@ -1398,6 +1398,10 @@ describe('stop 62: a name said as what a thing is now, the old one unsaid; an of
     expect(retiredMarker(retiredIn(conference, said))).toBe('(later: Glasgow)');
     // Leeds said of something else is no old venue.
     expect(retiredIn(grewUp, said)).toEqual([]);
+    // Carried to every line, it still needs a word of the thing.
+    const carried = carriedFrom('', said.filter((r) => r.replaces));
+    expect(retiredIn(grewUp, carried)).toEqual([]);
+    expect(retiredMarker(retiredIn({ id: 't1', kind: 'task', text: 'Book a hotel for the Leeds conference', at: '2025-01-12T10:00:00Z' }, carried))).toBe('(later: Glasgow)');
     // Said after the move, it is not marked either.
     expect(retiredIn({ ...conference, id: 'a4', at: '2025-01-21T10:00:00Z' }, said)).toEqual([]);
   });
@@ -1431,5 +1435,18 @@ describe('stop 62: a name said as what a thing is now, the old one unsaid; an of
 
   it('reads someone off sick and who is picking up their part', () => {
     expect(changesSaid([line('d1', "ravinder's off sick the rest of the week, so bronwen's picking up the audit prep", '2025-03-01T10:00:00Z')], ['Ravinder', 'Bronwen'])).toContainEqual(expect.objectContaining({ replaces: 'Ravinder', value: 'Bronwen' }));
+  });
+});
+
+describe('stop 62: a short name spelt anew', () => {
+  const line = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+  it('reads "it\'s Iain Marsh with two i\'s" as Ian corrected, only with the same surname, and no short word as a name', () => {
+    const said = changesSaid([line('a', 'Reminder: pay your £40 chess club sub to Ian Marsh tonight.', '2024-09-04T10:00:00Z'), line('b', "I've been spelling him wrong for years apparently, it's Iain Marsh with two i's.", '2024-09-20T10:00:00Z')]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Ian Marsh', value: 'Iain Marsh' }));
+    expect(retiredMarker(retiredIn(line('c', 'Ian Marsh collects the subs.', '2024-09-05T10:00:00Z'), said))).toBe('(later: Iain Marsh)');
+    // Carried to a task's line as the whole old name.
+    expect(retiredMarker(retiredIn({ id: 't1', kind: 'task', text: 'Pay the £40 chess club sub to Ian Marsh', at: '2024-09-04T10:00:00Z' }, carriedFrom('', said.filter((r) => r.replaces))))).toBe('(later: Iain Marsh)');
+    // "All" is one letter from "Alf", but no name said before a surname.
+    expect(changesSaid([line('d', 'Added Alf: sharpening.', '2024-09-04T10:00:00Z'), line('e', 'All spelt right now, corrected it to All Saints.', '2024-09-20T10:00:00Z')]).some((r) => r.replaces === 'Alf')).toBe(false);
   });
 });
