@@ -536,6 +536,15 @@ describe('lower-case chat', () => {
     expect(contacts('Dana is the head of her department at Acme.').map((c) => c.organisation)).toEqual(['Acme']);
   });
 
+  it('says of someone introduced by name their age and the work they did, and what the next clause goes on to say', () => {
+    const terry = contact('Terry', "Made a friend at the moorings. His name's Terry, he's about seventy-five, drove buses in Nottingham for thirty years.");
+    expect(terry?.biography).toContain('Terry is about seventy-five');
+    expect(terry?.biography).toContain('Terry drove buses in Nottingham for thirty years');
+    expect(contact('Ines', 'Ines worked as a welder before the kids.')?.biography).toContain('Ines worked as a welder before the kids');
+    // A number that is no age, and a time, are not read as one.
+    expect(contact('Sam', "Sam's 20 minutes away.")?.biography ?? '').not.toContain('Said:');
+  });
+
   it.each([['Back from vacation, what a week.'], ['home from church now'], ['had dinner with bestie last night']])('takes no everyday word after "from" or "with" for a name: %s', (line) => {
     expect(contacts(line)).toEqual([]);
   });

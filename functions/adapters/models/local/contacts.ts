@@ -824,7 +824,11 @@ const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired
  */
 const NOT_HABITS = 'says|thinks|wants|needs|feels|seems|looks|knows|hopes|asks|tells|gets|goes|comes|sends|means|reckons|starts|arrives|leaves|lands|texts|calls|emails|replies|sounds|agrees|believes|guesses|likes|loves|hates|prefers|enjoys|is|was|has|does|makes|takes|gives|lets|puts|sees|wonders|wishes|forgets|remembers|mentions|suggests|thanks|sorts|plays|runs|owns|speaks|teaches|coaches|volunteers|lives|studies|laughs|cries|smiles|jokes|worries|complains|insists|argues|keeps (?:saying|asking|telling|going|trying|forgetting)|deserves|owes|misses|adores|thats|whats|its|hes|shes|theres|heres|wheres|congrats|always|perhaps|yes';
 const HABIT = `(?!(?:${NOT_HABITS})\\b)\\p{Ll}{3,}(?<![sui])s(?= \\p{Ll})`;
-const STABLE_THIRD = `(?:got (?:engaged|married|divorced)|(?:is|was|['’]s) (?:engaged|married|pregnant|expecting)\\b|had (?:a|her|his|their) (?:first )?(?:baby|son|daughter)|retired|(?:is|['’]s) retraining|lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
+/** An age said in words or digits ("about seventy-five", "nearly 40"). */
+const AGE = `(?:about |nearly |almost |only |just |over |under )?(?:\\d{1,2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?(?![\\p{L}\\d-])`;
+/** Work someone did once ("drove buses for thirty years", "worked as a welder", "used to teach"). */
+const PAST_WORK = `(?:drove|worked (?:as|at|for|in|on)|used to (?:be|work|drive|teach|run|own|play|live)|spent (?:\\d+|[a-z]+) years|(?:is|was|['’]s) (?:a |an )?(?:retired|former) \\p{Ll}+)`;
+const STABLE_THIRD = `(?:(?:is|['’]s) ${AGE}|${PAST_WORK}|got (?:engaged|married|divorced)|(?:is|was|['’]s) (?:engaged|married|pregnant|expecting)\\b|had (?:a|her|his|their) (?:first )?(?:baby|son|daughter)|retired|(?:is|['’]s) retraining|lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
   [/^(?:live|lives)\b/, 'lives'],
@@ -840,7 +844,7 @@ const STABLE_FIRST: readonly [RegExp, string][] = [
   [new RegExp(`^(?:['’]m|am)(?= ${STATES}\\b)`), 'is'],
 ];
 /** Where a clause about someone begins: the start of a sentence or a clause. */
-const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ )|(?<=\\b(?:Dr|Mr|Mrs|Ms|Prof|Professor)[.\\u2024]? ))`;
+const CLAUSE_START = `(?:^|(?<=[,;:(] )|(?<=\\b(?:[Nn]ame['’]s|[Nn]ame is|[Cc]alled) )|(?<=\\b(?:and|but|so|also|btw|fyi) )|(?<=\\b[Mm]y (?:[a-z]+ )?[a-z]+ )|(?<=\\b(?:Dr|Mr|Mrs|Ms|Prof|Professor)[.\\u2024]? ))`;
 const CLAUSE_REST = `[^.,;!?()]{0,60}?(?=$|[.,;!?()]| (?:but|lol|haha|btw|tbh|fyi|ngl|imo|which|so|and (?:then|i|I|she|he|they|we|my|her|his))\\b|['’])`;
 
 /** Chat's contractions without the apostrophe ("shes at boots now"), spelled out for the role rules. */
@@ -859,6 +863,9 @@ function withoutAsides(sentence: string): string {
     .replace(/\b([Ss]he|[Hh]e)['’]s (?!been\b|got\b|had\b)/g, '$1 is ');
 }
 
+/** A clause with no subject after one about someone, saying what else they did or are ("…, drove buses for thirty years"). */
+const GOES_ON = new RegExp(`^,\\s+((?:${PAST_WORK}|grew up|lived|studied|taught|retired|served|ran (?:a|an|the|his|her|their) )${CLAUSE_REST})`, 'u');
+
 /** Clauses of a sentence that say what the named person is or has: "Ines is an architect now". */
 function saidOf(name: string, sentence: string, author: string | undefined, at: string, only: boolean): string[] {
   if (isHypothetical(sentence)) return [];
@@ -869,8 +876,14 @@ function saidOf(name: string, sentence: string, author: string | undefined, at: 
   const pattern = new RegExp(`${CLAUSE_START}(?:(?:${escapeRegExp(name)}|${escapeRegExp(first)})(?:,? (?:[Ss]he|[Hh]e)(?=[ '’]))?${pronoun})(?:['’]s (?=from\\b)|,? |(?=['’]s (?:got|been)\\b))(?:${STABLE_THIRD})${CLAUSE_REST}`, 'gu');
   // "my" is the writer's: "Tom is my manager" from Priya is "Tom is Priya's manager".
   const owner = author && author !== name ? `${author}'s` : "the user's";
+  const said = (clause: string) => anchored(trimPhrase(clause.replace(/\bmy\b/g, owner).replace(/\bme\b/g, author ?? 'the user')), at);
   return [...sentence.matchAll(pattern)]
-    .map((m) => anchored(trimPhrase(`${name}${m[0].slice(m[0].startsWith(name) ? name.length : m[0].startsWith(first) ? first.length : m[0].indexOf(' ')).replace(/^,?(?: (?:[Ss]he|[Hh]e)(?=[ '’]))?/, '').replace(/^,/, '')}`.replace(/\bmy\b/g, owner).replace(/\bme\b/g, author ?? 'the user')), at))
+    .flatMap((m) => {
+      const clause = said(`${name}${m[0].slice(m[0].startsWith(name) ? name.length : m[0].startsWith(first) ? first.length : m[0].indexOf(' ')).replace(/^,?(?: (?:[Ss]he|[Hh]e)(?=[ '’]))?/, '').replace(/^,/, '')}`);
+      // "he's about seventy-five, drove buses in Nottingham for thirty years": the next clause goes on about them.
+      const next = GOES_ON.exec(sentence.slice((m.index ?? 0) + m[0].length));
+      return next ? [clause, said(`${name} ${next[1]!}`)] : [clause];
+    })
     .filter((c) => c.split(' ').length >= 3);
 }
 
