@@ -1450,3 +1450,16 @@ describe('stop 62: a short name spelt anew', () => {
     expect(changesSaid([line('d', 'Added Alf: sharpening.', '2024-09-04T10:00:00Z'), line('e', 'All spelt right now, corrected it to All Saints.', '2024-09-20T10:00:00Z')]).some((r) => r.replaces === 'Alf')).toBe(false);
   });
 });
+
+describe('stop 62: notice handed in, and a name spelt with one letter', () => {
+  it('reads notice handed in at one employer and a start at another as the employer replaced', () => {
+    expect(namesReplaced('ok news. handed my notice in at Evans. starting at Sustrans on 2nd April!!')).toEqual([{ replaced: 'Evans', by: 'Sustrans' }]);
+    expect(namesReplaced('I left the party early and joined Sam at the pub.')).toEqual([]);
+  });
+
+  it('reads "the new lad is Calum, one L" as Callum spelt anew', () => {
+    const line = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+    const said = changesSaid([line('a', 'new volunteer starting weds - Callum, he is at UWE', '2024-03-01T10:00:00Z'), line('b', 'sorry correction from earlier, the new lad is Calum, one L.', '2024-03-02T10:00:00Z')]);
+    expect(said).toContainEqual(expect.objectContaining({ replaces: 'Callum', value: 'Calum' }));
+  });
+});
