@@ -776,7 +776,9 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
 }
 
 /** Words said of how a name is written. */
-const SPELLING_CUE = /(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name wrong(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?:['’]s)?(?![\p{L}'’])|no [a-z](?![\p{L}'’])|(?:double|one|single) [a-z](?![\p{L}'’]))/iu;
+/** A letter said alone ends its clause or is said where ("with an e.", "one L, he …", "with an o at the end"): "with a friend", "the one I meant" say no letter. */
+const LETTER_END = String.raw`(?=\s*(?:[.,;:!?)]|$)|\s+(?:at|on|in|not|instead|rather|and|but|so|sorry|lol|please|pls)\b)`;
+const SPELLING_CUE = new RegExp(String.raw`(?<![\p{L}])(?:spell\w*|spelt|typo\w*|misspel\w*|[a-z](?:-[a-z]){2,}(?![\p{L}])|(?:sur)?name wrong(?![\p{L}])|(?:with|without) (?:an? |two |double )?[a-z](?:['’]s)?${LETTER_END}|no [a-z]${LETTER_END}|(?:double|one|single) [a-z]${LETTER_END})`, 'iu');
 /** A name said to be written somewhere, or corrected to another: "has my surname as Okonjo", "corrected it to Okonkwo" (the name capitalised). */
 const SPELLING_NAMED = /(?<![\p{L}])(?:[Ss]ur)?name as \p{Lu}|(?<![\p{L}])[Cc]orrected (?:it |that |this )?to \p{Lu}/u;
 /** A capitalised word long enough to be told from another by a letter. */
@@ -794,12 +796,6 @@ function edits(a: string, b: string, most: number): number {
   return row[b.length]!;
 }
 
-/**
- * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e", letters
- * spelt out, "has my surname as …", "corrected it to …") and
- * says a name of five letters or more that no earlier record says, where an earlier one said a name a letter or two
- * from it, with the same first two letters ("Brandtner", "Pendry"): the earlier spelling was the mistake.
- */
 /** The capitalised word said after a first name ("Iain Marsh": Marsh). */
 const surnameAfter = (text: string, first: string) => new RegExp(`(?<![\\p{L}])${escape(first)}\\s+(\\p{Lu}\\p{Ll}{2,})`, 'u').exec(text)?.[1];
 
@@ -809,6 +805,13 @@ function sameSurname(text: string, by: string, earlier: readonly SaidUnit[], rep
   return surname !== undefined && earlier.some((unit) => new RegExp(`(?<![\\p{L}])${escape(replaced)}\\s+${escape(surname)}(?![\\p{L}])`, 'u').test(unit.text));
 }
 
+/**
+ * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e", letters
+ * spelt out, "has my surname as …", "corrected it to …") and
+ * says a name that no earlier record says, where an earlier one said a name a letter or two from it, with the same
+ * first two letters ("Brandtner", "Pendry"): the earlier spelling was the mistake. A name of fewer than five letters
+ * only one letter from the other and before the same surname both times ("Ian Marsh", "Iain Marsh").
+ */
 function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; replaced: string; by: string }[] {
   const records = units.filter((unit) => unit.kind === 'record' && unit.at);
   const out: { unit: SaidUnit; replaced: string; by: string }[] = [];
@@ -1124,9 +1127,9 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
 const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
 const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
-/** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 /** One of a numbered series said with the one it replaces: "Hall 7, not Hall 4", "gate B12 not gate B9", "Room 3 instead of Room 5". */
 const HEADED_PAIR = /(?<![\p{L}\p{N}])(\p{L}{3,})\s+(\p{L}?\d{1,4}\p{L}?)\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?\1\s+(\p{L}?\d{1,4}\p{L}?)(?![\p{L}\p{N}])/giu;
+/** "it's the 16th not the 9th": a day of the month said with the one it replaces. */
 const ORDINAL_PAIR = /(?<![\p{L}\p{N}])(\d{1,2}(?:st|nd|rd|th))\s*,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 /** "they can't do the 22nd now, they're coming on the 28th of April instead": a day of the month that no longer suits. */
 const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s+(?:it\s+)?(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
@@ -1200,12 +1203,13 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(PAIR_FROM_TO)) add(oldValueOf(m[1]!), oldValueOf(m[2]!));
+  // Before "instead of" is read alone, which would take "Room 3 instead of Room 5" apart at the wrong word.
+  for (const m of text.matchAll(HEADED_PAIR)) if (!NOT_A_UNIT.test(m[1]!)) add(`${m[1]} ${m[3]}`, `${m[1]} ${m[2]}`);
   for (const m of text.matchAll(PAIR_INSTEAD)) {
     const old = oldValueOf(m[1]!);
     if (old) add(old, newSaidBefore(text, m.index!, old));
   }
   for (const m of text.matchAll(ORDINAL_PAIR)) add(m[2], m[1]);
-  for (const m of text.matchAll(HEADED_PAIR)) if (!NOT_A_UNIT.test(m[1]!)) add(`${m[1]} ${m[3]}`, `${m[1]} ${m[2]}`);
   for (const m of text.matchAll(NAME_NOT_NAME)) if (!NOT_A_NAME.test(m[1]!) && !NOT_A_NAME.test(m[2]!)) add(m[2], m[1]);
   for (const m of text.matchAll(NOT_BUT_IT_IS)) {
     // "it's not about the money, it's the principle", "it's not my fault" deny no value.
@@ -1404,6 +1408,13 @@ const nameAlone = (name: string) => name.split(' ').reduceRight((kept, word) => 
  */
 function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[]): { unit: SaidUnit; replaced: string; by: string; alongside: string[] }[] {
   const records = units.filter((unit) => unit.kind === 'record' && unit.at);
+  // Each earlier record's sentences and their words are read once, however many names said now they are compared with.
+  const sentencesOfRecord = new Map<string, { text: string; words: string[] }[]>();
+  const sentencesRead = (unit: SaidUnit) => {
+    let read = sentencesOfRecord.get(unit.id);
+    if (!read) sentencesOfRecord.set(unit.id, (read = sentencesOf(withoutAsides(unit.text)).map((sentence) => ({ text: sentence.text, words: thingWords(sentence.text) }))));
+    return read;
+  };
   const out: { unit: SaidUnit; replaced: string; by: string; alongside: string[] }[] = [];
   for (const unit of records) {
     if (out.length >= MAX_NOW_NAMED) break;
@@ -1414,6 +1425,10 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
     for (const m of CHANGE_CUE.test(text) ? text.matchAll(NOW_NAMED) : []) {
       // "going as" is no change said by itself: the record must say so elsewhere ("changed his mind", "now").
       if (/as\s+(?:\S+\s+)?$/u.test(m[0]) && !CHANGE_CUE.test(text.slice(0, m.index!) + text.slice(m.index! + m[0].length))) continue;
+      // What moved is a thing ("Tom's conference has moved", "the gig's moved"), not someone ("Ben has moved to
+      // Manchester", "she's moved to"): the word before is no name and no pronoun.
+      const mover = /(\p{L}+)\s*$/u.exec(text.slice(Math.max(0, m.index! - 40), m.index!))?.[1] ?? '';
+      if (/^\p{Lu}/u.test(mover) || /^(?:i|we|you|he|she|they|who)$/i.test(mover)) continue;
       const by = nameAlone(bareName(NAME_AT.exec(text.slice(m.index! + m[0].length))?.[0] ?? ''));
       if (by && !NOT_A_NAME.test(by)) found.push({ by, index: m.index! + m[0].length });
     }
@@ -1431,8 +1446,8 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
     let best: { replaced: string; at: string; shared: string[] } | undefined;
     for (const earlier of records) {
       if (!before(earlier.at, unit.at!) || (best && !before(best.at, earlier.at!))) continue;
-      for (const sentence of sentencesOf(withoutAsides(earlier.text))) {
-        const words = thingWords(sentence.text);
+      for (const sentence of sentencesRead(earlier)) {
+        const words = sentence.words;
         const shared = [...new Set(words.filter((word) => thing.has(word)))];
         if (shared.length < 2) continue;
         // The name after "in", "as", "the" nearest a shared word, that is neither the new name nor a word of the thing.

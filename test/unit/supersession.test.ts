@@ -1402,6 +1402,8 @@ describe('stop 62: a name said as what a thing is now, the old one unsaid; an of
     const carried = carriedFrom('', said.filter((r) => r.replaces));
     expect(retiredIn(grewUp, carried)).toEqual([]);
     expect(retiredMarker(retiredIn({ id: 't1', kind: 'task', text: 'Book a hotel for the Leeds conference', at: '2025-01-12T10:00:00Z' }, carried))).toBe('(later: Glasgow)');
+    // Someone who moved is no venue moved.
+    expect(changesSaid([line('p1', 'Priya works in the Leeds office on the data team.', '2025-01-10T10:00:00Z'), line('p2', 'Her manager Ben has moved to Manchester, the data team is gutted.', '2025-01-20T10:00:00Z')]).some((r) => r.replaces === 'Leeds')).toBe(false);
     // Said after the move, it is not marked either.
     expect(retiredIn({ ...conference, id: 'a4', at: '2025-01-21T10:00:00Z' }, said)).toEqual([]);
   });
@@ -1426,6 +1428,7 @@ describe('stop 62: a name said as what a thing is now, the old one unsaid; an of
   it('reads one of a numbered series said with the one it replaces', () => {
     expect(pairsSaid('expo: organisers have reshuffled. Hall 7, not Hall 4. stand still C14')).toEqual([{ replaced: 'Hall 4', by: 'Hall 7' }]);
     expect(pairsSaid('we need 7 not 4')).toEqual([]);
+    expect(pairsSaid('Room 3 instead of Room 5')).toEqual([{ replaced: 'Room 5', by: 'Room 3' }]);
   });
 
   it('reads who called a thing off as no thing called off, and what they called off as one', () => {
@@ -1448,6 +1451,9 @@ describe('stop 62: a short name spelt anew', () => {
     expect(retiredMarker(retiredIn({ id: 't1', kind: 'task', text: 'Pay the £40 chess club sub to Ian Marsh', at: '2024-09-04T10:00:00Z' }, carriedFrom('', said.filter((r) => r.replaces))))).toBe('(later: Iain Marsh)');
     // "All" is one letter from "Alf", but no name said before a surname.
     expect(changesSaid([line('d', 'Added Alf: sharpening.', '2024-09-04T10:00:00Z'), line('e', 'All spelt right now, corrected it to All Saints.', '2024-09-20T10:00:00Z')]).some((r) => r.replaces === 'Alf')).toBe(false);
+    // "with a friend", "the one I meant" speak of no letter: relatives with one surname are not one name spelt anew.
+    expect(changesSaid([line('f', 'Ben Hughes is coming on Saturday.', '2024-09-04T10:00:00Z'), line('g', 'Bea Hughes is coming too, with a friend from work.', '2024-09-20T10:00:00Z')]).some((r) => r.replaces)).toBe(false);
+    expect(changesSaid([line('h', 'Jon Price rang about the van.', '2024-09-04T10:00:00Z'), line('i', 'Joe Price is the one I meant, not his brother.', '2024-09-20T10:00:00Z')]).some((r) => r.replaces === 'Jon Price')).toBe(false);
   });
 });
 

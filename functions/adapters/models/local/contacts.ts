@@ -425,7 +425,7 @@ export function extractContacts(input: UpdaterInput): { ops: ContactOp[] } {
             // "works twice as fast as the other developer", "as hard as any nurse": a comparison, not a role.
             if (role && /\bas\b/.test(role)) continue;
             // "he's still mad you beat him at Monopoly": a phrase with someone in it is no job title.
-            if (role && /\b(?:you|him|them|me|us)\b/i.test(role)) continue;
+            if (role && /\b(?:you|him|them|me|us)\b/.test(role)) continue;
             // "Maya's visiting the weekend of Oct 17", "Sam's coming with Maya": what someone is doing is not a role.
             if (role && !rule.department && /^\p{L}+ing\b/u.test(role) && !JOB_NOUN.test(role)) continue;
             if (!org && !role) continue;
@@ -825,9 +825,11 @@ const STATES = '(?:vegan|vegetarian|allergic to|married|engaged|pregnant|retired
 const NOT_HABITS = 'says|thinks|wants|needs|feels|seems|looks|knows|hopes|asks|tells|gets|goes|comes|sends|means|reckons|starts|arrives|leaves|lands|texts|calls|emails|replies|sounds|agrees|believes|guesses|likes|loves|hates|prefers|enjoys|is|was|has|does|makes|takes|gives|lets|puts|sees|wonders|wishes|forgets|remembers|mentions|suggests|thanks|sorts|plays|runs|owns|speaks|teaches|coaches|volunteers|lives|studies|laughs|cries|smiles|jokes|worries|complains|insists|argues|keeps (?:saying|asking|telling|going|trying|forgetting)|deserves|owes|misses|adores|thats|whats|its|hes|shes|theres|heres|wheres|congrats|always|perhaps|yes';
 const HABIT = `(?!(?:${NOT_HABITS})\\b)\\p{Ll}{3,}(?<![sui])s(?= \\p{Ll})`;
 /** An age said in words or digits ("about seventy-five", "nearly 40"). */
-const AGE = `(?:about |nearly |almost |only |just |over |under )?(?:\\d{1,2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?(?![\\p{L}\\d-])`;
+// Said as an age only where nothing follows the number but the clause's end ("Tom is 5 minutes away" is no age).
+const AGE = `(?:about |nearly |almost |only |just |over |under )?(?:\\d{1,2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?(?=\\s*(?:[,.;!?)]|$)|\\s+(?:and|but|now|next|this|last|in|on)\\b)`;
 /** Work someone did once ("drove buses for thirty years", "worked as a welder", "used to teach"). */
-const PAST_WORK = `(?:drove|worked (?:as|at|for|in|on)|used to (?:be|work|drive|teach|run|own|play|live)|spent (?:\\d+|[a-z]+) years|(?:is|was|['’]s) (?:a |an )?(?:retired|former) \\p{Ll}+)`;
+// Work, not an afternoon's: a job's title, or years spent at it ("Dan worked on the slides all weekend" is none).
+const PAST_WORK = `(?:worked as (?:a |an )?\\p{Ll}+|used to be (?:a|an) \\p{Ll}+|(?:is|was|['’]s) (?:a |an )?(?:retired|former) \\p{Ll}+|(?:drove|worked|taught|ran|served|farmed|nursed)\\b(?=[^.,;!?]{0,50}?\\bfor (?:\\d+|[a-z]+(?:-[a-z]+)?) years\\b)|spent (?:\\d+|[a-z]+) years)`;
 const STABLE_THIRD = `(?:(?:is|['’]s) ${AGE}|${PAST_WORK}|got (?:engaged|married|divorced)|(?:is|was|['’]s) (?:engaged|married|pregnant|expecting)\\b|had (?:a|her|his|their) (?:first )?(?:baby|son|daughter)|retired|(?:is|['’]s) retraining|lives|lived|grew up|was born|comes from|(?:is|was|['’]s) from|studies|studied|graduated|teaches|taught|owns|speaks|coaches|volunteers|finished (?:her|his|their) (?:degree|phd|masters|training|apprenticeship)|(?:has|had) (?:a|an|two|three|four|five|\\d+) ${COUNTED}\\b|(?:is|was|['’]s) (?:\\p{Ll}+ly )?(?:(?:a )?(?:strict )?${STATES}|fluent in|(?:coeliac|celiac|diabetic|lactose intolerant))\\b|(?:is|['’]s) (?:now |still |currently )?(?:doing (?:a|an|her|his|their) |studying |learning |training (?:as|for) )|(?:has|had|['’]s got|has got) (?:a |an )?(?:\\p{Ll}+ ){0,3}(?:allergy|allergies|intolerance)\\b|(?:has|had) (?:a|an|like \\d+|\\d+) (?:pet )?(?:parrot|dog|cat|rabbit|horse|tortoise|snake|hamster)s?\\b|(?:has|['’]s) been (?:\\p{L}+ing) [^.,;!?]{1,40}? (?:for|since)\\b|plays (?:the )?\\p{L}+|${HABIT}|runs (?:a|an|her|his|their) (?:small |little |own )?\\p{L}+|(?:is|was|['’]s) (?:a|an|the|my|our|their|his|her) (?=[^.;!?]{0,40}?\\b(?:${IDENTITY_NOUN.source})))`;
 /** The same, said of oneself, with the third-person form it takes in a profile. */
 const STABLE_FIRST: readonly [RegExp, string][] = [
@@ -864,7 +866,7 @@ function withoutAsides(sentence: string): string {
 }
 
 /** A clause with no subject after one about someone, saying what else they did or are ("…, drove buses for thirty years"). */
-const GOES_ON = new RegExp(`^,\\s+((?:${PAST_WORK}|grew up|lived|studied|taught|retired|served|ran (?:a|an|the|his|her|their) )${CLAUSE_REST})`, 'u');
+const GOES_ON = new RegExp(`^,\\s+((?:${PAST_WORK}|grew up in|lived in)${CLAUSE_REST})`, 'u');
 
 /** Clauses of a sentence that say what the named person is or has: "Ines is an architect now". */
 function saidOf(name: string, sentence: string, author: string | undefined, at: string, only: boolean): string[] {

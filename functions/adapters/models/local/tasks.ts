@@ -17,10 +17,10 @@ import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentences, isSmallTalk, personNames, saysSmallTalk, usualPronoun, resolveDate, restoreDots, toInfinitive, trimPhrase } from './text.js';
 
 /**
- * What is done as it is said ("I'll save Kate's address as …", "I'll note that", "I'll add it to your calendar"): a
- * record kept, no work left to do.
+ * What an assistant does as it says it ("I'll save Kate's address as …", "I'll note that", "I'll add it to your
+ * calendar"): a record kept, no work left to do. Only an assistant's: "I'll save the receipts for Priya" is a user's task.
  */
-const DONE_AT_ONCE = String.raw`(?:save|note|jot|log|store)\b|make a note\b|record (?:that|it|this)\b|write (?:that|it|this) down\b|add (?:that|it|this|them) to (?:your|the|my) (?:list|calendar|diary|notes)\b|update (?:your|the|my) (?:calendar|diary|notes|records?|list|contacts?|address book)\b`;
+const DONE_AT_ONCE = /^(?:(?:just|also)\s+)?(?:(?:save|note|jot|log|store)\b(?!\s+(?:in|into|on|up)\b)|make a note\b|record (?:that|it|this)\b|write (?:that|it|this) down\b|add (?:that|it|this|them) to (?:your|the|my) (?:list|calendar|diary|notes)\b|update (?:your|the|my) (?:calendar|diary|notes|records?|list|contacts?|address book)\b)/i;
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
 /**
@@ -28,7 +28,7 @@ const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actual
  * feel ("I'll probably be sore"), refusals ("I will not ..."), and sayings ("I'll cross that bridge when …", "I'll
  * sleep on it").
  */
-const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b|${DONE_AT_ONCE}))${HEDGE}`;
+const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\\b|see\\b|think\\b|try\\b|update you\\b|let you know\\b|get back\\b|look into\\b|check\\b|need\\b|want\\b|remember\\b|do my best\\b|wait\\b|help\\b|take a look\\b|know\\b|admit\\b|say\\b|confess\\b|agree\\b|laugh\\b|wonder\\b|pretend\\b|feel\\b|love\\b|like\\b|miss\\b|hate\\b|get used to\\b|tell you\\b|decline\\b|pass on\\b|pass\\b|forget\\b|ignore\\b|skip\\b|stick (?:with|to)\\b|pray\\b|tell (?:someone|somebody|anyone|anybody|everyone|everybody)\\b|stop the\\b.*\\breminders?\\b|cancel the\\b.*\\breminders?\\b|cross (?:that|the|this) bridge\\b|hold (?:you|u|him|her|them) to (?:that|it)\\b|believe it when\\b|sleep on it\\b|eat my (?:words|hat)\\b))${HEDGE}`;
 /**
  * Good wishes passed on are no errand: "send her my love", "give Tom our congratulations", "say hi to your mum",
  * "give the dog a scratch from me".
@@ -170,12 +170,10 @@ function namedAfterSignal(sentence: string, task: OpenTask): boolean {
 /** "the dishoom thing", "that passport stuff", "the party idea": something called off by a word for it. */
 const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
 const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
-/** A thing's part done by handing it on ("kettle dropped off", "forms handed in", "parcel posted"): a deed, not a word of being finished. */
-const HANDED_OVER = /\b(?:dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over)|posted|sent back|returned)\b/iu;
+/** A thing's part done by handing it on ("kettle dropped off", "forms handed in"): a deed, not a word of being finished. */
+const HANDED_OVER = /\b(?:dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
 /** A task put off to another day or time, said in the past tense: no deed done. */
-const MOVED_ON = /\b(?:moved|rescheduled|rebooked|postponed|pushed (?:it |that |this )?(?:back|forward)|put (?:it |that |this )?back|brought (?:it |that |this )?forward|shifted)\b/i;
-/** A thing given up for another: "instead of the scarf", "rather than the Liberty scarf". */
-const INSTEAD_OF = /\b(?:instead of|rather than)\s+(?:the|my|your|her|his|their|our|that|a|an)\s+([\p{L}'’ -]{3,40}?)(?=[.,;!?]|$|\s+(?:for|and|but|so|because|this|next|as)\b)/iu;
+const MOVED_ON = /\b(?:(?:moved|rescheduled|rebooked|shifted)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|till|until|for)\b|postponed|pushed (?:it |that |this )?(?:back|forward)|put (?:it |that |this )?back|brought (?:it |that |this )?forward)/iu;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
 const COMPLETION_WORDS = /(?:^|\bi |\bwe |\bjust )called\b|\b(?:rang|phoned|done|finished|completed|sorted|shipped|processed|resolved|fixed|sent|went out|in your inbox|taken care of|all set|at last|finally)\b/i;
 /** Words that say the work is finished whatever its verb ("the report is done"). */
@@ -411,6 +409,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // Between two people "can you drive again?" asks; a request is for the one asking ("can you send me the photos").
         if (owner === 'assistant' && spokenTo && !/\b(?:me|us|my|our|please|pls|plz)\b/i.test(match[0])) continue;
         let phrase = restoreDots(match[match.length - 1]!);
+        // An assistant's record kept as it says so ("I'll save Kate's address as …", "I'll note that"): no work left.
+        if (fromAssistant && DONE_AT_ONCE.test(phrase)) continue;
         if (find) phrase = `find ${phrase}`;
         // "picking her up" → "pick her up": the plan said as the errand.
         if (plan) {
@@ -941,13 +941,6 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
   if (/\bcancell?ed\b/i.test(sentence) && !NEGATED.test(sentence)) {
     const work = open.find((task) => task.verb === 'cancel' && [...task.words].some((word) => word !== 'cancel' && words.has(word)));
     if (work) return { task: work, state: 'done' };
-  }
-  // "RHS membership instead of the scarf": the one open task whose object is the thing given up is called off.
-  const givenUp = INSTEAD_OF.exec(sentence)?.[1];
-  if (givenUp && !NEGATED.test(sentence.slice(0, INSTEAD_OF.exec(sentence)!.index))) {
-    const thing = [...lemmas(givenUp)];
-    const holding = open.filter((task) => thing.length > 0 && thing.every((word) => word !== task.verb && task.objects.has(word)));
-    if (holding.length === 1) return { task: holding[0]!, state: 'cancelled' };
   }
   const cancelled = CANCEL_SIGNAL.test(sentence);
   // "I've moved your physio to Thursday": moved on, not done.
