@@ -1402,7 +1402,8 @@ const nameAlone = (name: string) => name.split(' ').reduceRight((kept, word) => 
 
 /**
  * Names said as what a thing is now, with the name it replaced read from an earlier line about the same thing: a
- * sentence that says two of the words of the new name's sentence (or the one before it) and, after "in", "as", "the"
+ * sentence that says two of the words of the new name's sentence (or the one before it; the one, when that is all
+ * they say) and, after "in", "as", "the"
  * or the like, another name; the one nearest those words. Lines before it naming the old name with one of those words
  * are marked. Not for a record whose change was read already (the old name said in it: `namesReplaced`).
  */
@@ -1442,14 +1443,16 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
     const at = sentences.findIndex((sentence) => said.index >= sentence.start && said.index < sentence.start + sentence.text.length);
     const byWords = new Set(thingWords(said.by));
     const thing = new Set(thingWords(sentences.slice(Math.max(0, at - 1), at + 1).map((sentence) => sentence.text).join(' ')).filter((word) => !byWords.has(word)));
-    if (thing.size < 2) continue;
+    // "the offsite has moved to Cardiff, same date": one word of the thing is enough when it is all the sentence says.
+    if (thing.size === 0) continue;
+    const needed = Math.min(2, thing.size);
     let best: { replaced: string; at: string; shared: string[] } | undefined;
     for (const earlier of records) {
       if (!before(earlier.at, unit.at!) || (best && !before(best.at, earlier.at!))) continue;
       for (const sentence of sentencesRead(earlier)) {
         const words = sentence.words;
         const shared = [...new Set(words.filter((word) => thing.has(word)))];
-        if (shared.length < 2) continue;
+        if (shared.length < needed) continue;
         // The name after "in", "as", "the" nearest a shared word, that is neither the new name nor a word of the thing.
         let nearest: { name: string; distance: number } | undefined;
         for (const m of sentence.text.matchAll(NAMES)) {

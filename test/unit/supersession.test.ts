@@ -1402,6 +1402,10 @@ describe('stop 62: a name said as what a thing is now, the old one unsaid; an of
     const carried = carriedFrom('', said.filter((r) => r.replaces));
     expect(retiredIn(grewUp, carried)).toEqual([]);
     expect(retiredMarker(retiredIn({ id: 't1', kind: 'task', text: 'Book a hotel for the Leeds conference', at: '2025-01-12T10:00:00Z' }, carried))).toBe('(later: Glasgow)');
+    // One word of the thing is enough when it is all the sentence says.
+    const offsite = changesSaid([line('o1', 'Work news: the team offsite is in Bristol on Thursday 10 December.', '2025-01-10T10:00:00Z'), line('o2', 'Update: the offsite has moved to Cardiff, same date.', '2025-01-20T10:00:00Z')]);
+    expect(offsite).toContainEqual(expect.objectContaining({ replaces: 'Bristol', value: 'Cardiff' }));
+    expect(retiredIn(line('o3', 'I grew up in Bristol.', '2025-01-11T10:00:00Z'), carriedFrom('', offsite.filter((r) => r.replaces)))).toEqual([]);
     // Someone who moved is no venue moved.
     expect(changesSaid([line('p1', 'Priya works in the Leeds office on the data team.', '2025-01-10T10:00:00Z'), line('p2', 'Her manager Ben has moved to Manchester, the data team is gutted.', '2025-01-20T10:00:00Z')]).some((r) => r.replaces === 'Leeds')).toBe(false);
     // Said after the move, it is not marked either.
