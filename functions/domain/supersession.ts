@@ -799,11 +799,8 @@ function edits(a: string, b: string, most: number): number {
 /** The capitalised word said after a first name ("Iain Marsh": Marsh). */
 const surnameAfter = (text: string, first: string) => new RegExp(`(?<![\\p{L}])${escape(first)}\\s+(\\p{Lu}\\p{Ll}{2,})`, 'u').exec(text)?.[1];
 
-/** Whether `by` in a text and `replaced` in an earlier record are each said before one surname ("Iain Marsh", "Ian Marsh"). */
-function sameSurname(text: string, by: string, earlier: readonly SaidUnit[], replaced: string): boolean {
-  const surname = surnameAfter(text, by);
-  return surname !== undefined && earlier.some((unit) => new RegExp(`(?<![\\p{L}])${escape(replaced)}\\s+${escape(surname)}(?![\\p{L}])`, 'u').test(unit.text));
-}
+/** Whether an earlier record says `first` before `surname` ("Ian Marsh"). */
+const saidWithSurname = (earlier: readonly SaidUnit[], first: string, surname: string) => earlier.some((unit) => new RegExp(`(?<![\\p{L}])${escape(first)}\\s+${escape(surname)}(?![\\p{L}])`, 'u').test(unit.text));
 
 /**
  * Names spelt anew: a record that speaks of spelling ("oh god, it's Brantner, no d", "it's Pendrey, with an e", letters
@@ -827,10 +824,10 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
         // A plural is the same name ("Bechstein", "Bechsteins").
         if (replaced === by || replaced.slice(0, 2) !== by.slice(0, 2) || NOT_A_NAME.test(replaced) || replaced.replace(/e?s$/, '') === by.replace(/e?s$/, '') || edits(replaced, by, 2) > 2) continue;
         // A short name ("Ian", "Iain") only one letter from the other, each said before the same surname: a short word
-        // is too often another word or another name ("Alf", "All"; "Dan", "Dean").
-        if (Math.min(replaced.length, by.length) < 5 && (edits(replaced, by, 1) > 1 || !sameSurname(unit.text, by, earlier, replaced))) continue;
-        // A short name is said with its surname, so that a line naming the surname's other Ian is not taken for him.
-        const surname = Math.min(replaced.length, by.length) < 5 ? surnameAfter(unit.text, by) : undefined;
+        // is too often another word or another name ("Alf", "All"; "Dan", "Dean"). It is kept with its surname, so
+        // that a line naming another Ian is not taken for him.
+        const surname = Math.min(replaced.length, by.length) < 5 ? (surnameAfter(unit.text, by) ?? '') : undefined;
+        if (surname !== undefined && (edits(replaced, by, 1) > 1 || !surname || !saidWithSurname(earlier, replaced, surname))) continue;
         const [was, now] = surname ? [`${replaced} ${surname}`, `${by} ${surname}`] : [replaced, by];
         if (!out.some((o) => o.replaced === was)) out.push({ unit, replaced: was, by: now });
       }
