@@ -125,9 +125,14 @@ export interface RankingTuning {
   readonly earliestLift: number;
   /** Greetings and sign-offs ("heyyy", "yo", "night!") count as no content word. */
   readonly greetings: boolean;
+  /** Weight of a ranking of records by how well the turns said just before them in their session match (`contextScores`). */
+  readonly contextWeight: number;
+  /** How many earlier turns that ranking reads (at most 3), and how much each step back counts against the one after it. */
+  readonly contextTurns: number;
+  readonly contextDecay: number;
 }
 
-export const RANKING: RankingTuning = { denseWeight: 0.2, sentenceWeight: 1, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5, greetings: true };
+export const RANKING: RankingTuning = { denseWeight: 0.2, sentenceWeight: 1, itemPrior: 0.8, personLift: false, speakerLift: 0.4, dateLift: true, secondHop: true, summaryLift: true, contentWeight: true, recency: true, coverage: true, neighbourLift: 0.2, summaryWeight: 0.7, variantWeight: 0.7, earliestLift: 0.5, greetings: true, contextWeight: 0.4, contextTurns: 2, contextDecay: 0.5 };
 
 /** What the question says, read without a model. */
 export interface QueryUnderstanding {
@@ -347,6 +352,9 @@ export function neighbourShare(budgetTokens: number | undefined): number {
   if (budgetTokens === undefined) return 1;
   return Math.min(1, Math.max(0, (budgetTokens - NEIGHBOURS_FROM_TOKENS) / (NEIGHBOURS_IN_FULL_TOKENS - NEIGHBOURS_FROM_TOKENS)));
 }
+/** The most earlier turns the context ranking can read; a position with none there holds `NO_TURN`. */
+const CONTEXT_TURNS = 3;
+const NO_TURN = -1;
 const K1 = 1.2;
 const B = 0.75;
 const VARIANT_MIN = 5;
@@ -545,8 +553,8 @@ export class UnitIndex {
     };
     const lexical = this.lexicalScores(understanding.terms, tuning.variantWeight);
     const dense = options.queryVector ? this.denseScores(options.queryVector) : undefined;
-    const ranks = new Map<number, { lexical?: number; dense?: number; sentence?: number }>();
-    const take = (scores: Float32Array, which: 'lexical' | 'dense' | 'sentence') => {
+    const ranks = new Map<number, { lexical?: number; dense?: number; sentence?: number; context?: number }>();
+    const take = (scores: Float32Array, which: 'lexical' | 'dense' | 'sentence' | 'context') => {
       let rank = 0;
       for (const position of topIndices(scores, CANDIDATES * 2)) {
         if (!allowed(position)) continue;
@@ -560,6 +568,9 @@ export class UnitIndex {
     take(lexical, 'lexical');
     if (dense && tuning.denseWeight > 0) take(dense.whole, 'dense');
     if (dense && tuning.sentenceWeight > 0) take(dense.best, 'sentence');
+    // Like the neighbour lift, none for a block of a handful of lines: each goes to a match of its own.
+    const contextWeight = tuning.contextWeight * neighbourShare(options.budgetTokens);
+    if (contextWeight > 0) take(this.contextScores(lexical, dense?.best, tuning), 'context');
 
     const scored = new Map<number, number>();
     const now = Date.parse(options.now);
@@ -605,7 +616,7 @@ export class UnitIndex {
     }
     for (const [position, r] of ranks) {
       const unit = this.unitAt(position);
-      const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]) + tuning.sentenceWeight * reciprocalRankFusion([r.sentence]);
+      const fused = reciprocalRankFusion([r.lexical]) + tuning.denseWeight * reciprocalRankFusion([r.dense]) + tuning.sentenceWeight * reciprocalRankFusion([r.sentence]) + contextWeight * reciprocalRankFusion([r.context]);
       const content = tuning.contentWeight ? this.content(position, tuning.greetings) : Math.min(1, this.content(position, tuning.greetings) * 1e9);
       if (content > 0) scored.set(position, fused * boost(unit) * content);
     }
@@ -749,7 +760,65 @@ export class UnitIndex {
   }
 
   private recordMaps?: { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> };
+  private turnsBefore?: Int32Array;
   /** Positions of the live records, by id and by sequence, built once per index. */
+  /**
+   * Records ranked by the turns said just before them in their session, each
+   * step back counting `contextDecay` times the one after it, lexical and dense
+   * matches each scaled to the best record's: "Ninth!" answers the tournament
+   * asked about a turn earlier, "And they've set a date! August 2026, on Arran"
+   * the couple named two turns before it. A record's own match is not counted
+   * (the other rankings hold it).
+   */
+  private contextScores(lexical: Float32Array, dense: Float32Array | undefined, tuning: RankingTuning): Float32Array {
+    const earlier = this.earlierTurns();
+    let lexicalTop = 0;
+    let denseFloor = Infinity;
+    let denseTop = -Infinity;
+    for (const p of this.records().bySequence.values()) {
+      lexicalTop = Math.max(lexicalTop, lexical[p]!);
+      if (dense) {
+        denseFloor = Math.min(denseFloor, dense[p]!);
+        denseTop = Math.max(denseTop, dense[p]!);
+      }
+    }
+    const lexicalScale = lexicalTop > 0 ? 1 / lexicalTop : 0;
+    const denseScale = dense && denseTop > denseFloor ? 1 / (denseTop - denseFloor) : 0;
+    const match = (p: number) => lexical[p]! * lexicalScale + (dense ? (dense[p]! - denseFloor) * denseScale : 0);
+    const scores = new Float32Array(this.size);
+    const turns = Math.min(CONTEXT_TURNS, tuning.contextTurns);
+    for (let p = 0; p < this.size; p += 1) {
+      let total = 0;
+      let weight = 1;
+      for (let step = 0; step < turns; step += 1) {
+        const before = earlier[p * CONTEXT_TURNS + step]!;
+        if (before === NO_TURN) break;
+        weight *= tuning.contextDecay;
+        total += weight * match(before);
+      }
+      scores[p] = total;
+    }
+    return scores;
+  }
+
+  /** Each live record's earlier turns in its session, nearest first (`NO_TURN` past the session's start), read once per cached index. */
+  private earlierTurns(): Int32Array {
+    if (!this.turnsBefore) {
+      const { bySequence } = this.records();
+      const links = new Int32Array(this.size * CONTEXT_TURNS).fill(NO_TURN);
+      for (const [sequence, p] of bySequence) {
+        const session = this.unitAt(p).session;
+        for (let step = 1; step <= CONTEXT_TURNS; step += 1) {
+          const before = bySequence.get(sequence - step);
+          if (before === undefined || this.unitAt(before).session !== session) break;
+          links[p * CONTEXT_TURNS + step - 1] = before;
+        }
+      }
+      this.turnsBefore = links;
+    }
+    return this.turnsBefore;
+  }
+
   private records(): { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> } {
     if (!this.recordMaps) {
       const byId = new Map<string, number>();

@@ -286,12 +286,13 @@ describe('ranking', () => {
       turn('D8:1', 2, 'Josh', 'Happy birthday mum, we all chipped in for your present this year.', 'S8'),
       turn('D8:2', 3, 'Helen', 'Thank you all so much, six weeks of pottery at the Clay Barn, I am so excited.', 'S8'),
     ]);
-    const order = (neighbourLift: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, tuning: { neighbourLift } }).ranked.map((r) => r.unit.id);
+    // The ranking by earlier turns (its own test, below) is left out: it would bring the reply in by itself.
+    const order = (neighbourLift: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, tuning: { neighbourLift, contextWeight: 0 } }).ranked.map((r) => r.unit.id);
     expect(order(0)).toEqual(['D8:1']);
     // The reply that names the present comes in after the turn that matched; the turn before, of another session, does not.
     expect(order(0.2)).toEqual(['D8:1', 'D8:2']);
     // A block of a handful of lines gives each line to a match of its own: no neighbour comes in at 256 tokens.
-    const within = (budgetTokens: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, budgetTokens }).ranked.map((r) => r.unit.id);
+    const within = (budgetTokens: number) => index.search({ query: 'What birthday present did mum get?', now: NOW, budgetTokens, tuning: { contextWeight: 0 } }).ranked.map((r) => r.unit.id);
     expect(within(256)).toEqual(['D8:1']);
     expect(within(1024)).toEqual(['D8:1', 'D8:2']);
   });
@@ -305,7 +306,7 @@ describe('ranking', () => {
       turn('D3:6', 3, 'Nadia', 'apparently the contract only covers winter months'),
       turn('D3:7', 4, 'Omar', 'ok see you at eight then'),
     ];
-    const ids = (query: string) => indexOf(units).search({ query, now: NOW, budgetTokens: 1024 }).ranked.map((r) => r.unit.id);
+    const ids = (query: string) => indexOf(units).search({ query, now: NOW, budgetTokens: 1024, tuning: { contextWeight: 0 } }).ranked.map((r) => r.unit.id);
     // "seriously?" asks nothing of its own: the turn after it answers the landlord's rule; the turn after that is not lifted.
     const heating = ids('What did the landlord say about the heating?');
     expect(heating[0]).toBe('D3:4');
@@ -314,7 +315,27 @@ describe('ranking', () => {
     expect(ids('What does the contract cover?').slice(0, 2)).toEqual(['D3:6', 'D3:4']);
     // A question with words of its own is a turn like any other: nothing is reached across it.
     const asked = [units[0]!, turn('D3:5', 2, 'Omar', 'what about the boiler repair?'), units[2]!];
-    expect(indexOf(asked).search({ query: 'What did the landlord say about the heating?', now: NOW, budgetTokens: 1024 }).ranked.map((r) => r.unit.id)).not.toContain('D3:6');
+    expect(indexOf(asked).search({ query: 'What did the landlord say about the heating?', now: NOW, budgetTokens: 1024, tuning: { contextWeight: 0 } }).ranked.map((r) => r.unit.id)).not.toContain('D3:6');
+  });
+
+  it('ranks a reply by the turns said just before it in its session, not by turns of another session', () => {
+    const turn = (id: string, sequence: number, speaker: string, content: string, session: string) =>
+      recordUnit({ id, sequence, timestamp: '2023-05-08T10:00:00Z', role: 'user', content, interactionId: session, metadata: { speaker } });
+    const units = [
+      turn('D4:7', 1, 'Ines', 'Wish me luck for the regional chess tournament on Saturday!', 'S4'),
+      turn('D4:8', 2, 'Marek', 'You will smash it, send pics of the trophy', 'S4'),
+      turn('D5:1', 3, 'Marek', 'So?? how did it go', 'S5'),
+      turn('D5:2', 4, 'Ines', 'Fourth out of thirty!', 'S5'),
+      turn('D5:3', 5, 'Marek', 'amazing, proud of you', 'S5'),
+      turn('D5:4', 6, 'Ines', 'How did the chess tournament go for you at the club?', 'S5'),
+      turn('D5:5', 7, 'Marek', 'Won two games, lost one, the usual', 'S5'),
+    ];
+    const ids = (contextWeight: number) => indexOf(units).search({ query: 'Where did Ines finish in the chess tournament?', now: NOW, budgetTokens: 1024, tuning: { contextWeight, neighbourLift: 0 } }).ranked.map((r) => r.unit.id);
+    expect(ids(0)).not.toContain('D5:5');
+    // The reply just after the question that names the tournament comes in; "Fourth out of thirty!" follows a
+    // turn of another session's tournament talk (D4:8 is S4's), so nothing lifts it across the session's start.
+    expect(ids(0.4)).toContain('D5:5');
+    expect(ids(0.4)).not.toContain('D5:1');
   });
 
   it('gives a block no neighbour lift up to 256 tokens, all of it from 512, in proportion between', () => {
