@@ -954,6 +954,11 @@ describe('tasks: closed by meaning, not by wording', () => {
     ]);
   });
 
+  it('keeps "remind me about" a thing as a task named by the thing, due on the day said', () => {
+    const ops = taskOps(['Remind me about my hearing test on Thursday at 9:15 at the Brook Street clinic.', 'remind me abt it later']);
+    expect(ops.filter((op) => op.op === 'add').map((op) => op.op === 'add' && [op.task.title, op.task.due])).toEqual([['Hearing test at the Brook Street clinic', '2026-05-07']]);
+  });
+
   it('closes each task a line of chat reports, and reads buying as getting', () => {
     const existing = [
       { alias: 'T1', title: 'Renew the bike insurance', owner: 'user', state: 'open' },

@@ -75,6 +75,8 @@ const CREATE_PATTERNS: {
   recurring?: boolean;
   find?: boolean;
   plan?: boolean;
+  /** The thing to be reminded of, not work ("remind me about my physio appointment"): named without "my". */
+  about?: boolean;
 }[] = [
   // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
   // the repetition is kept in the title, and no single day is its due date.
@@ -95,6 +97,8 @@ const CREATE_PATTERNS: {
     pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell (?:you|someone|somebody|anyone|anybody|everyone|everybody)\b)([^.!?;]+)/giu,
     owner: 'author',
   },
+  // "remind me about my physio appointment on Tuesday at 10:30": the thing to be reminded of, with its day.
+  { pattern: /\bremind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?))? (?:about|abt|of) (?!(?:it|that|this|them|those|these|him|her)\b)([^.!?;]+)/giu, owner: 'author', about: true },
   // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
   { pattern: /\b(?:i|we|ill|i'll|we'll) (?:still |really |urgently |will |'ll )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
   // A plan for a day, said as what one is doing ("picking her up from harbor paws sat", "we're dropping the car off
@@ -395,9 +399,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
       }
       // The commitment that comes first in the sentence: "Let me arrange X, I'll get it sent out" is about X.
       const matches = CREATE_PATTERNS.filter((rule) => !rule.fromAssistant || fromAssistant)
-        .flatMap(({ pattern, owner, errand, casual, recurring, find, plan, needsDate }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan, needsDate })))
+        .flatMap(({ pattern, owner, errand, casual, recurring, find, plan, about, needsDate }) => [...held.matchAll(pattern)].slice(0, 1).map((match) => ({ match, owner, errand, casual, recurring, find, plan, about, needsDate })))
         .sort((a, b) => (a.match.index ?? 0) - (b.match.index ?? 0));
-      for (const { match, owner, errand, casual, recurring, find, plan, needsDate } of matches) {
+      for (const { match, owner, errand, casual, recurring, find, plan, about, needsDate } of matches) {
         if (errand && (record.role !== 'user' || statesSomething(restoreDots(match[1]!)))) continue;
         // "Mrs. Petrakis will cover midday": the assistant relaying what someone else said they would do.
         if (owner === 'named' && fromAssistant) continue;
@@ -412,6 +416,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         // An assistant's record kept as it says so ("I'll save Kate's address as …", "I'll note that"): no work left.
         if (fromAssistant && DONE_AT_ONCE.test(phrase)) continue;
         if (find) phrase = `find ${phrase}`;
+        if (about) phrase = phrase.replace(/^(?:my|our)\s+/i, '');
         // "picking her up" → "pick her up": the plan said as the errand.
         if (plan) {
           // What was done, or what someone is like, is no plan ("booking flights was a nightmare on monday"); the day
