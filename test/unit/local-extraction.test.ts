@@ -697,6 +697,11 @@ describe('what is told of someone else, in chat', () => {
     expect(fact('date', { role: 'assistant', content: "I've moved your dentist appointment to Thursday, May 14." })).toEqual([expect.objectContaining({ subject: 'dentist appointment', value: '2026-05-14' })]);
   });
 
+  it('keeps one fact for a sentence two readings take as the same thing\'s value', () => {
+    // Once as the physio's date and once as the user's physio: the same sentence would be shown twice.
+    expect(facts({ role: 'assistant', content: "I've moved your physio to Thursday at 14:00." })).toEqual([{ subject: 'physio', attribute: 'date', value: '2026-05-07', date: '2026-05-07' }]);
+  });
+
   it('reads an employer named before what one does there, and an offer taken as the next employer', () => {
     expect(fact('employer', 'i work at Corvid Hotels doing nights so evenings r best')).toEqual([expect.objectContaining({ value: 'Corvid Hotels' })]);
     expect(fact('employer', 'NEWS!! got an offer at Ashgrove Media as a content lead, start on the 9th')).toEqual([expect.objectContaining({ value: 'Ashgrove Media' })]);

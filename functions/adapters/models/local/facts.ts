@@ -823,6 +823,7 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
   }
   ops.push(...extractActionNotes(input));
   for (const [index, candidate] of candidates.entries()) {
+    if (restatesEarlier(candidate, candidates.slice(0, index))) continue;
     ops.push({
       op: 'add',
       table: candidate.table,
@@ -835,6 +836,23 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
     });
   }
   return { ops };
+}
+
+/**
+ * One sentence read twice by two rules as the same thing's value ("I've moved your physio to Thursday at 14:00" as
+ * the physio's date, and as the user's physio): the second would show the same sentence again beside the first. A
+ * value and the one it replaces (the same subject and attribute) are a pair, not a restatement, and both stay.
+ */
+function restatesEarlier(candidate: Candidate, earlier: readonly Candidate[]): boolean {
+  const { subject, attribute } = candidate.row;
+  return earlier.some(
+    (e) =>
+      e.statement === candidate.statement &&
+      e.table === candidate.table &&
+      e.evidence.join(' ') === candidate.evidence.join(' ') &&
+      !(e.row.subject === subject && e.row.attribute === attribute) &&
+      (attribute === e.row.subject || subject === e.row.attribute),
+  );
 }
 
 /** An agent's booking said with what is booked: "I've booked / moved / rescheduled the visit …", "your delivery is set for …". */
