@@ -761,11 +761,11 @@ export class UnitIndex {
 
   private recordMaps?: { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> };
   private turnsBefore?: Int32Array;
-  /** Positions of the live records, by id and by sequence, built once per index. */
   /**
    * Records ranked by the turns said just before them in their session, each
-   * step back counting `contextDecay` times the one after it, lexical and dense
-   * matches each scaled to the best record's: "Ninth!" answers the tournament
+   * step back counting `contextDecay` times the one after it, the lexical match
+   * divided by the best record's and the dense one scaled between the worst and
+   * best record's (0 to 1): "Ninth!" answers the tournament
    * asked about a turn earlier, "And they've set a date! August 2026, on Arran"
    * the couple named two turns before it. A record's own match is not counted
    * (the other rankings hold it).
@@ -819,6 +819,7 @@ export class UnitIndex {
     return this.turnsBefore;
   }
 
+  /** Positions of the live records, by id and by sequence, built once per index. */
   private records(): { readonly byId: Map<string, number>; readonly bySequence: Map<number, number> } {
     if (!this.recordMaps) {
       const byId = new Map<string, number>();

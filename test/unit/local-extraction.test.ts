@@ -700,6 +700,8 @@ describe('what is told of someone else, in chat', () => {
   it('keeps one fact for a sentence two readings take as the same thing\'s value', () => {
     // Once as the physio's date and once as the user's physio: the same sentence would be shown twice.
     expect(facts({ role: 'assistant', content: "I've moved your physio to Thursday at 14:00." })).toEqual([{ subject: 'physio', attribute: 'date', value: '2026-05-07', date: '2026-05-07' }]);
+    // Two values of the same thing in one sentence are two facts (found in review).
+    expect(facts('my dentist is Dr Patel and the dentist is booked for Friday 8 May').map((row) => row.value)).toEqual(['Dr Patel', '2026-05-08']);
   });
 
   it('reads an employer named before what one does there, and an offer taken as the next employer', () => {
@@ -962,6 +964,14 @@ describe('tasks: closed by meaning, not by wording', () => {
   it('keeps "remind me about" a thing as a task named by the thing, due on the day said', () => {
     const ops = taskOps(['Remind me about my hearing test on Thursday at 9:15 at the Brook Street clinic.', 'remind me abt it later']);
     expect(ops.filter((op) => op.op === 'add').map((op) => op.op === 'add' && [op.task.title, op.task.due])).toEqual([['Hearing test at the Brook Street clinic', '2026-05-07']]);
+    // No day, a memory, a refusal, a question, or a request to be told now: no task (found in review).
+    for (const line of [
+      'remind me about the refund policy for damaged items',
+      'the smell of rain will always remind me of summer camp on Fridays',
+      'please do not remind me about the gym on Monday anymore',
+      'can you remind me about the parking permit on Friday?',
+      'remind me about what we discussed on Tuesday',
+    ]) expect(taskOps([line]).filter((op) => op.op === 'add')).toEqual([]);
   });
 
   it('closes each task a line of chat reports, and reads buying as getting', () => {

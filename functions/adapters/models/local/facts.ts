@@ -840,8 +840,10 @@ export function extractFacts(input: UpdaterInput): { ops: FactOp[] } {
 
 /**
  * One sentence read twice by two rules as the same thing's value ("I've moved your physio to Thursday at 14:00" as
- * the physio's date, and as the user's physio): the second would show the same sentence again beside the first. A
- * value and the one it replaces (the same subject and attribute) are a pair, not a restatement, and both stay.
+ * the physio's date, and as the user's physio, "Thursday"): the second would show the same sentence again beside the
+ * first. Only the same value counts (equal, or a date and its weekday): "my dentist is Dr Patel and the dentist is
+ * booked for Friday 8 May" says two things. A value and the one it replaces (the same subject and attribute) are a
+ * pair, not a restatement, and both stay.
  */
 function restatesEarlier(candidate: Candidate, earlier: readonly Candidate[]): boolean {
   const { subject, attribute } = candidate.row;
@@ -851,8 +853,20 @@ function restatesEarlier(candidate: Candidate, earlier: readonly Candidate[]): b
       e.table === candidate.table &&
       e.evidence.join(' ') === candidate.evidence.join(' ') &&
       !(e.row.subject === subject && e.row.attribute === attribute) &&
-      (attribute === e.row.subject || subject === e.row.attribute),
+      (attribute === e.row.subject || subject === e.row.attribute) &&
+      sameValueSaid(e.row.value, candidate.row.value),
   );
+}
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** The same value written twice: equal, or a date and the weekday it falls on ("2026-12-03" and "Thursday"). */
+function sameValueSaid(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  if (a.toLowerCase() === b.toLowerCase()) return true;
+  const [date, day] = /^\d{4}-\d{2}-\d{2}$/.test(a) ? [a, b] : [b, a];
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const weekday = WEEKDAYS.indexOf(day.toLowerCase().replace(/s$/, ''));
+  return weekday >= 0 && new Date(`${date}T12:00:00Z`).getUTCDay() === weekday;
 }
 
 /** An agent's booking said with what is booked: "I've booked / moved / rescheduled the visit …", "your delivery is set for …". */

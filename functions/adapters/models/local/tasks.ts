@@ -75,7 +75,7 @@ const CREATE_PATTERNS: {
   recurring?: boolean;
   find?: boolean;
   plan?: boolean;
-  /** The thing to be reminded of, not work ("remind me about my physio appointment"): named without "my". */
+  /** The thing to be reminded of, not work ("remind me about my physio appointment"): named without a leading "my" or "our". */
   about?: boolean;
 }[] = [
   // A reminder that repeats ("remind me every weekday at 9:20 for standup", "remind me each sunday to water the plants"):
@@ -97,8 +97,10 @@ const CREATE_PATTERNS: {
     pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell (?:you|someone|somebody|anyone|anybody|everyone|everybody)\b)([^.!?;]+)/giu,
     owner: 'author',
   },
-  // "remind me about my physio appointment on Tuesday at 10:30": the thing to be reminded of, with its day.
-  { pattern: /\bremind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?))? (?:about|abt|of) (?!(?:it|that|this|them|those|these|him|her)\b)([^.!?;]+)/giu, owner: 'author', about: true },
+  // "remind me about my physio appointment on Tuesday at 10:30": the thing to be reminded of, with its day. Only with a
+  // day (`needsDate`): "remind me about the refund policy" asks to be told now, and "remind me of summer camp" is a
+  // memory; nor when the reminder is refused ("please do not remind me about the gym") or the line asks a question.
+  { pattern: /(?<!\b(?:not|never|stop|n't|no need to|don't|dont)\s+)\bremind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|week|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?))? (?:about|abt) (?!(?:it|that|this|them|those|these|him|her|what|how|why|when|where|which|who)\b)([^.!?;]+)(?![^.!;]*\?)/giu, owner: 'author', about: true, needsDate: true },
   // Needing a new someone who serves you is finding one: "i need a new dentist", "we need a babysitter for the 14th".
   { pattern: /\b(?:i|we|ill|i'll|we'll) (?:still |really |urgently |will |'ll )?need (?:to find )?((?:a|an) (?:new |good |decent |reliable |local )?(?:dentist|doctor|gp|plumber|electrician|babysitter|nanny|childminder|cleaner|accountant|lawyer|solicitor|hairdresser|barber|vet|physio|therapist|mechanic|builder|tutor|dog ?walker|optician)\b[^.!?;,]*)/giu, owner: 'author', find: true },
   // A plan for a day, said as what one is doing ("picking her up from harbor paws sat", "we're dropping the car off
