@@ -879,7 +879,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   );
   if (words.size === 0) return [];
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
-  const answers: { id: string; at: string; value: string; shared: number; index: number; text: string }[] = [];
+  const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean }[] = [];
   for (const unit of units) {
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
@@ -894,13 +894,16 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
       // Okafor £350 balance due": "Okafor" is £350's).
       const [from, to] = said.length > 1 ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
       const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, 8, 3).filter((word) => words.has(word))).size + bySpeaker;
-      if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text });
+      if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
     }
   }
+  // The question names its sum ("How much is Kenji being refunded?") and some answers are said as it ("a refund of
+  // £18.50"): those are its answers, not the price paid or an order's total said beside the same words.
+  if (answers.some((a) => a.named)) answers.splice(0, answers.length, ...answers.filter((a) => a.named));
   if (answers.length < 2) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
-    value
+    (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
       .replace(/\s+/g, '');
@@ -961,7 +964,15 @@ const MAX_ANSWERS_PER_LINE = 24;
 
 /** Names of one sum of money among others: a deposit is not a balance, a fee not a refund ("price" and "cost" name any). */
 const SUM_NAMES = /^(deposit|balance|fee|rate|quote|budget|bill|rent|salary|wage|premium|fine|tip|refund|charge|payment|float|excess|discount|fare|invoice|bonus|allowance|pension|subsidy|grant)s?$/;
-const sumName = (word: string) => SUM_NAMES.exec(word.toLowerCase())?.[1];
+/** A word naming a sum, said as the noun or as its verb ("refunded", "charged", "quoted", "invoiced"). */
+const sumName = (word: string) => {
+  const lower = word.toLowerCase();
+  for (const form of [lower, lower.replace(/ed$/, ''), lower.replace(/d$/, ''), lower.replace(/ing$/, ''), lower.replace(/ing$/, 'e')]) {
+    const found = SUM_NAMES.exec(form)?.[1];
+    if (found) return found;
+  }
+  return undefined;
+};
 /** The names of a sum said within three words of an amount. */
 function sumNamed(text: string, index: number, length: number): string[] {
   const before = text.slice(Math.max(0, index - 120), index).split(/[^\p{L}]+/u).filter(Boolean).slice(-3);

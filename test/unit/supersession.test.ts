@@ -656,6 +656,21 @@ describe('the answers a block holds to a question about what something is now', 
     expect(answersReplaced('How much is the dinner per head?', [...units, record('p5', 'it is £33 a head, or £38 a head with wine', '2026-02-25T19:00:00Z')])).toEqual([]);
   });
 
+  it('reads a sum the question names as a verb, keeps to the answers said as that sum, and reads £40 and £40.00 as one', () => {
+    const refund = [
+      record('r1', 'The blender is £40 and the jug is £12, so £52 in total.', '2026-03-01T10:00:00Z'),
+      record('r2', 'Once the blender is back I will process a refund of £20.50.', '2026-03-05T10:00:00Z'),
+      record('r3', 'Hang on, I paid £40 for the blender, why half?', '2026-03-05T10:05:00Z'),
+      record('r4', 'My mistake: a refund of £40.00 for the blender, sorry.', '2026-03-05T10:10:00Z'),
+      record('r5', 'The refund of £40.00 for the blender went out yesterday.', '2026-03-12T10:00:00Z'),
+    ];
+    const retired = answersReplaced('How much is Nadia being refunded for the blender?', refund);
+    expect(retired.map((r) => [r.value, r.now])).toEqual([['£20.50', '£40.00']]);
+    expect(retiredMarker(retiredIn(refund[1]!, retired))).toBe('(later: £40.00)');
+    // The price paid, said as £40, is no earlier answer.
+    expect(retiredIn(refund[2]!, retired)).toEqual([]);
+  });
+
   it('takes a day only when said the same way, and the latest only when it says it changed or names the thing twice', () => {
     const days = [
       record('d1', 'quiz night is Thursday 4 June at the Swan', '2026-05-01T19:00:00Z'),
