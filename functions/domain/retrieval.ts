@@ -763,12 +763,12 @@ export class UnitIndex {
   private turnsBefore?: Int32Array;
   /**
    * Records ranked by the turns said just before them in their session, each
-   * step back counting `contextDecay` times the one after it, the lexical match
-   * divided by the best record's and the dense one scaled between the worst and
-   * best record's (0 to 1): "Ninth!" answers the tournament
-   * asked about a turn earlier, "And they've set a date! August 2026, on Arran"
-   * the couple named two turns before it. A record's own match is not counted
-   * (the other rankings hold it).
+   * step back counting `contextDecay` times the one after it; the lexical match
+   * is divided by the best record's, the dense one scaled from the worst
+   * record's to the best's (0 to 1). "Ninth!" answers the tournament asked
+   * about a turn earlier; "And they've set a date! August 2026, on Arran" the
+   * couple named two turns before it. A record's own match is not counted (the
+   * other rankings hold it).
    */
   private contextScores(lexical: Float32Array, dense: Float32Array | undefined, tuning: RankingTuning): Float32Array {
     const earlier = this.earlierTurns();
