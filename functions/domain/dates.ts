@@ -156,8 +156,8 @@ const PRESENT_COPULA = /\b(?:is|are|am)\b|\b(?:i'm|we're|you're|they're|it's|tha
  * 20 as your go-live date", "booked physio for feb 3" are said before the day they name.
  */
 const RECORDED = /\b(?:saved|noted|recorded|added(?= (?:your|it to|that to|this to|them to)\b)|updated(?= your\b)|marked(?=\s+(?:\S+\s+){0,3}as\b)|(?:re-?|double-?)?booked|(?:re-?)?scheduled|reserved|confirmed|logged|pencil(?:l)?ed|arranged|planned|registered|bumped|postponed)\b/gi;
-/** A day moved to another is moved to one to come: "party moved to may 16", "they pushed it back to the 14th". */
-const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|that|this|them|us|me))?(?: back| forward| up)? to (?=(?:the )?(?:[0-3]?\\d|${MONTHS}|${WEEKDAYS})\\b)`, 'gi');
+/** A day moved to another is moved to one to come: "party moved to may 16", "they pushed it back to the 14th", "I've moved your physio to Thursday". */
+const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|that|this|them|us|me|(?:your|my|our|his|her|their|the) [a-z'’-]+(?: [a-z'’-]+)?))?(?: back| forward| up)? to (?=(?:the )?(?:[0-3]?\\d|${MONTHS}|${WEEKDAYS})\\b)`, 'gi');
 
 /** Whether a clause tells of the past, of the future, or (no cue either way) neither. */
 function toldOfThePast(clause: string): boolean | undefined {

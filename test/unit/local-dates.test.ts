@@ -83,6 +83,8 @@ describe('relative dates', () => {
     expect(anchorAllDates('booked the physio for june 3 at 4pm, earliest slot', april)).toBe('booked the physio for june 3 (2025-06-03) at 4pm, earliest slot');
     // Chat's lower-case months count; "may" only where it introduces a day, and a day moved to is one to come.
     expect(anchorAllDates('party moved to may 16, same place', april)).toBe('party moved to may 16 (2025-05-16), same place');
+    // What was moved may come between the verb and the day (found in stop 63's README check).
+    expect(anchorAllDates("I've moved your physio to Thursday at 14:00.", april)).toBe("I've moved your physio to Thursday (2025-05-01) at 14:00.");
     expect(anchorAllDates('you may 3x the recipe', april)).toBe('you may 3x the recipe');
     expect(anchorAllDates('we moved to Leeds on june 3 and hated it', april)).toBe('we moved to Leeds on june 3 (2024-06-03) and hated it');
     // What starts or is due on a day is to come; so is a day a week off, whatever tense the sentence was told in.
