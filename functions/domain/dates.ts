@@ -208,8 +208,7 @@ function messageTense(message: string): boolean | undefined {
   return lastMessage.past;
 }
 
-/** Weekday names in `getUTCDay()` order. */
-export const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
 
 /**
