@@ -35,9 +35,10 @@ export interface RetiredValue {
    * contested: a later record said otherwise and nothing has settled which
    * holds (the older side of a conflict); later: no item held the old value,
    * but a current one says what the thing is now (`value` is the current value,
-   * `about` the words naming the thing, `at` when it was first said).
+   * `about` the words naming the thing, `at` when it was first said); closed: a task done or cancelled (`value` its
+   * title, `now` its state, `at` when the record closing it was written), marked in its evidence said before then.
    */
-  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed' | 'contested' | 'later';
+  readonly reason: 'wrong' | 'outdated' | 'superseded' | 'changed' | 'contested' | 'later' | 'closed';
   /** When it stopped being current (ISO): when the record saying so was written, or when feedback said so. */
   readonly at: string;
   /** What replaced it, when something did. */
@@ -154,6 +155,11 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
       out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'superseded', at: said ?? item.validUntil ?? item.updatedAt, ...(replacement ? { now: describe(replacement) } : {}), ...(words.length > 0 ? { about: words } : {}), ...(nameless ? { onlyBefore: true } : {}) });
     } else if (item.status === 'archived' && item.validUntil) {
       out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'outdated', at: item.validUntil });
+    } else if (item.kind === 'task' && item.state !== 'open' && item.closedAt) {
+      // A request done or called off: the records asking for it are history, and say so ("… (later: done on …)").
+      const closedAt = item.closedAt;
+      const asked = item.evidence.filter((e) => before(e.timestamp, closedAt)).map((e) => e.recordId);
+      if (asked.length > 0) out.push({ itemId: item.id, records: asked, value: item.title, reason: 'closed', at: closedAt, now: item.state, onlyBefore: true });
     }
     if (item.kind === 'contact') {
       for (const change of item.history) {
@@ -1720,6 +1726,10 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
   if (wrong) return `(marked wrong on ${day(wrong)})`;
   const outdated = all.find((r) => r.reason === 'outdated');
   if (outdated) return `(no longer true since ${day(outdated)})`;
+  // A request since done or called off says only that: a value the line states is said by the other markers.
+  const closed = all.filter((r) => r.reason === 'closed');
+  if (closed.length === all.length) return `(later: ${[...new Set(closed.map((r) => `${r.now} on ${day(r)}`))].join('; ')})`;
+  all = all.filter((r) => r.reason !== 'closed');
   const settled = all.filter((r) => r.reason !== 'contested');
   if (settled.length === 0) {
     // Nothing says which holds: the line says what was said since, and when.
@@ -1862,6 +1872,8 @@ function statesValue(
   // A summary's clauses are dated: the one that holds the value says when it was said (the summary's own day may be later).
   const saidAt = line.kind === 'summary' ? (dayOfClause(line.text, r.value) ?? line.at) : line.at;
   if (r.onlyBefore && !before(saidAt, r.at)) return false;
+  // A closed task's title is no value said elsewhere: only the records asking for it are marked.
+  if (r.reason === 'closed') return line.kind === 'record' && r.records.includes(line.id);
   if (r.per && perUnitAfter(line.text, r.value) !== r.per) return false;
   if (r.within && !r.within.some((word) => startsWord(line.text, word))) return false;
   if (r.now && (states(line.text, r.now) || (SHORT_DIGITS.test(r.now.trim()) && holds(line.text, r.now)))) return false;
@@ -1945,7 +1957,7 @@ function distinctive(value: string): boolean {
  */
 export function retiredNaming(contactId: string, name: string, retired: readonly RetiredValue[]): RetiredValue[] {
   const named = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === name.trim().toLowerCase();
-  return retired.filter((r) => r.itemId !== contactId && r.reason !== 'changed' && r.reason !== 'later' && named(r.value) && !named(r.now));
+  return retired.filter((r) => r.itemId !== contactId && r.reason !== 'changed' && r.reason !== 'later' && r.reason !== 'closed' && named(r.value) && !named(r.now));
 }
 
 /**
@@ -1971,7 +1983,7 @@ export function statesRetired(contactId: string, sentence: string, retired: read
 }
 
 function concerns(r: RetiredValue, contactId: string, name: string | undefined): boolean {
-  if (r.reason === 'later') return false;
+  if (r.reason === 'later' || r.reason === 'closed') return false;
   return r.itemId === contactId || (name !== undefined && r.subject !== undefined && r.reason !== 'changed' && r.subject === name.split(' ')[0]);
 }
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderContext, renderRecall, saidIn } from '../../functions/domain/context.js';
 import type { SegmentUnit } from '../../functions/domain/index-segment.js';
-import type { ContactItem, FactItem } from '../../functions/domain/memory.js';
+import type { ContactItem, FactItem, TaskItem } from '../../functions/domain/memory.js';
 import type { Snapshot } from '../../functions/domain/snapshot.js';
 import { answersReplaced, carriedFrom, changesSaid, forgetValuesRead, namesReplaced, pairsSaid, retiredIn, retiredMarker, retiredValues, summaryClauses, type RetiredValue } from '../../functions/domain/supersession.js';
 import { biographyBeyondName } from '../../functions/domain/index-units.js';
@@ -81,6 +81,42 @@ describe('retired values', () => {
     expect(retired).toContainEqual(expect.objectContaining({ itemId: refuted.id, value: 'oolong', reason: 'wrong', records: ['m7'] }));
     expect(retired).toContainEqual(expect.objectContaining({ itemId: outdated.id, reason: 'outdated', at: '2026-11-02T00:00:00Z' }));
     expect(retired).toContainEqual(expect.objectContaining({ itemId: dana.id, value: 'Acme Corp', now: 'Hooli', reason: 'changed', subject: 'Dana' }));
+  });
+
+  it('mark the records that asked for a task since done or cancelled, not the record that closed it nor a later mention', () => {
+    const task = (id: string, state: TaskItem['state'], title: string): TaskItem => ({
+      ...common,
+      id,
+      kind: 'task',
+      status: 'active',
+      verification: 'unverified',
+      confidence: 0.7,
+      updatedAt: '2026-03-06T10:00:00Z',
+      title,
+      owner: 'user',
+      state,
+      closedAt: '2026-03-05T18:00:00Z',
+      evidence: [
+        { recordId: 'r17', sequence: 17, timestamp: '2026-02-10T09:00:00Z' },
+        { recordId: 'r18', sequence: 18, timestamp: '2026-02-10T09:01:00Z' },
+        { recordId: 'r40', sequence: 40, timestamp: '2026-03-05T18:00:00Z' },
+      ],
+    });
+    const present = task('t_00000000000000a1', 'done', 'Order a present for Megan');
+    const booking = task('t_00000000000000a2', 'cancelled', 'Book a table at Asador 44');
+    const retired = retiredValues([present, booking, { ...task('t_00000000000000a3', 'open', 'Reorder omeprazole'), closedAt: undefined }]);
+
+    expect(retired.filter((r) => r.reason === 'closed').map((r) => [r.value, r.records])).toEqual([
+      ['Order a present for Megan', ['r17', 'r18']],
+      ['Book a table at Asador 44', ['r17', 'r18']],
+    ]);
+    const asked = retiredValues([present]);
+    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'And I need to order a present for Megan. Nudge me in early March?', at: '2026-02-10T09:00:00Z' }, asked))).toBe('(later: done on 2026-03-05)');
+    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'Book Asador 44 for Saturday.', at: '2026-02-10T09:00:00Z' }, retiredValues([booking])))).toBe('(later: cancelled on 2026-03-05)');
+    // The record that reported it done, a line that only names it, and the task's own line are not marked.
+    expect(retiredIn({ id: 'r40', kind: 'record', text: 'Got Megan her present, a Nina Simone LP.', at: '2026-03-05T18:00:00Z' }, asked)).toEqual([]);
+    expect(retiredIn({ id: 'r20', kind: 'record', text: 'I need to order a present for Megan', at: '2026-02-12T09:00:00Z' }, asked)).toEqual([]);
+    expect(retiredIn({ id: present.id, kind: 'task', text: 'Order a present for Megan' }, asked)).toEqual([]);
   });
 
   it('mark a record that is a refuted value’s evidence, and a line stating an old employer of the person it names, not the correction itself', () => {
