@@ -208,7 +208,8 @@ function messageTense(message: string): boolean | undefined {
   return lastMessage.past;
 }
 
-const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Weekday names in `getUTCDay()` order. */
+export const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
 
 /**

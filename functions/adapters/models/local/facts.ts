@@ -12,6 +12,7 @@ import type { FactOp, FactTable } from '../../../domain/memory.js';
 import { looksLikeInstruction } from '../../../domain/instructions.js';
 import { escapeRegExp } from '../../../commons/regexp.js';
 import { REPLACING } from '../../../domain/supersession.js';
+import { WEEKDAY_INDEX } from '../../../domain/dates.js';
 import type { UpdaterInput } from '../../../ports/model.js';
 import { DEEP_SENTENCES_PER_RECORD, authorOf, casedInside, heldSentences, personNames, restoreDots, isCorrection, isHypothetical, isSmallTalk, resolveDate, statedValue, trimPhrase, usualPronoun } from './text.js';
 
@@ -858,14 +859,13 @@ function restatesEarlier(candidate: Candidate, earlier: readonly Candidate[]): b
   );
 }
 
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 /** The same value written twice: equal, or a date and the weekday it falls on ("2026-12-03" and "Thursday"). */
 function sameValueSaid(a: string | null | undefined, b: string | null | undefined): boolean {
   if (!a || !b) return false;
   if (a.toLowerCase() === b.toLowerCase()) return true;
   const [date, day] = /^\d{4}-\d{2}-\d{2}$/.test(a) ? [a, b] : [b, a];
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
-  const weekday = WEEKDAYS.indexOf(day.toLowerCase().replace(/s$/, ''));
+  const weekday = WEEKDAY_INDEX.indexOf(day.toLowerCase().replace(/s$/, ''));
   return weekday >= 0 && new Date(`${date}T12:00:00Z`).getUTCDay() === weekday;
 }
 
