@@ -157,8 +157,10 @@ export function retiredValues(items: readonly MemoryItem[]): RetiredValue[] {
       out.push({ itemId: item.id, records, value: amountOf(describe(item)), ...about, reason: 'outdated', at: item.validUntil });
     } else if (item.kind === 'task' && item.state !== 'open' && item.closedAt) {
       // A request done or called off: the records asking for it are history, and say so ("… (later: done on …)").
-      const closedAt = item.closedAt;
-      const asked = item.evidence.filter((e) => before(e.timestamp, closedAt)).map((e) => e.recordId);
+      // Not the records that closed it ("Workshop done. Lovely group", and the reply noting it), nor any after the first of them.
+      const closers = new Set(item.history.filter((c) => c.field === 'state' && c.to === item.state).flatMap((c) => c.evidence));
+      const closedAt = item.evidence.filter((e) => closers.has(e.recordId)).reduce((first, e) => (before(e.timestamp, first) ? e.timestamp : first), item.closedAt);
+      const asked = item.evidence.filter((e) => !closers.has(e.recordId) && before(e.timestamp, closedAt)).map((e) => e.recordId);
       if (asked.length > 0) out.push({ itemId: item.id, records: asked, value: item.title, reason: 'closed', at: closedAt, now: item.state, onlyBefore: true });
     }
     if (item.kind === 'contact') {

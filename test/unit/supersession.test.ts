@@ -95,12 +95,15 @@ describe('retired values', () => {
       title,
       owner: 'user',
       state,
-      closedAt: '2026-03-05T18:00:00Z',
+      closedAt: '2026-03-05T18:01:00Z',
       evidence: [
         { recordId: 'r17', sequence: 17, timestamp: '2026-02-10T09:00:00Z' },
         { recordId: 'r18', sequence: 18, timestamp: '2026-02-10T09:01:00Z' },
         { recordId: 'r40', sequence: 40, timestamp: '2026-03-05T18:00:00Z' },
+        { recordId: 'r41', sequence: 41, timestamp: '2026-03-05T18:01:00Z' },
       ],
+      // Closed by the user's report and the reply noting it: neither asked for it.
+      history: [{ field: 'state', from: 'open', to: state, at: '2026-03-06T10:00:00Z', batch: 2, evidence: ['r40', 'r41'] }],
     });
     const present = task('t_00000000000000a1', 'done', 'Order a present for Megan');
     const booking = task('t_00000000000000a2', 'cancelled', 'Book a table at Asador 44');
@@ -115,6 +118,7 @@ describe('retired values', () => {
     expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'Book Asador 44 for Saturday.', at: '2026-02-10T09:00:00Z' }, retiredValues([booking])))).toBe('(later: cancelled on 2026-03-05)');
     // The record that reported it done, a line that only names it, and the task's own line are not marked.
     expect(retiredIn({ id: 'r40', kind: 'record', text: 'Got Megan her present, a Nina Simone LP.', at: '2026-03-05T18:00:00Z' }, asked)).toEqual([]);
+    expect(retiredIn({ id: 'r41', kind: 'record', text: 'Noted: Megan’s present is sorted.', at: '2026-03-05T18:01:00Z' }, asked)).toEqual([]);
     expect(retiredIn({ id: 'r20', kind: 'record', text: 'I need to order a present for Megan', at: '2026-02-12T09:00:00Z' }, asked)).toEqual([]);
     expect(retiredIn({ id: present.id, kind: 'task', text: 'Order a present for Megan' }, asked)).toEqual([]);
   });
