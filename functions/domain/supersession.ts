@@ -1720,6 +1720,9 @@ function sameClock(a: string, b: string): boolean {
   return hours(x).some((h) => hours(y).includes(h));
 }
 
+/** Words of a closed task's title a marker names it by. */
+const MARKED_TITLE_WORDS = 6;
+
 /** The marker of a line stating retired values: what each became and since when, or that it was marked wrong or outdated. */
 export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): string {
   let all = Array.isArray(found) ? (found as readonly RetiredValue[]) : [found as RetiredValue];
@@ -1730,7 +1733,12 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
   if (outdated) return `(no longer true since ${day(outdated)})`;
   // A request since done or called off says only that: a value the line states is said by the other markers.
   const closed = all.filter((r) => r.reason === 'closed');
-  if (closed.length === all.length) return `(later: ${[...new Set(closed.map((r) => `${r.now} on ${day(r)}`))].join('; ')})`;
+  // The task is named: a record asking for it may say other things too ("Refund came. Can you confirm the warranty date?").
+  const task = (r: RetiredValue) => {
+    const words = r.value.split(/\s+/);
+    return words.length > MARKED_TITLE_WORDS ? `${words.slice(0, MARKED_TITLE_WORDS).join(' ')} …` : r.value;
+  };
+  if (closed.length === all.length) return `(later: ${[...new Set(closed.map((r) => `${r.now} on ${day(r)}: ${task(r)}`))].join('; ')})`;
   all = all.filter((r) => r.reason !== 'closed');
   const settled = all.filter((r) => r.reason !== 'contested');
   if (settled.length === 0) {

@@ -114,8 +114,9 @@ describe('retired values', () => {
       ['Book a table at Asador 44', ['r17', 'r18']],
     ]);
     const asked = retiredValues([present]);
-    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'And I need to order a present for Megan. Nudge me in early March?', at: '2026-02-10T09:00:00Z' }, asked))).toBe('(later: done on 2026-03-05)');
-    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'Book Asador 44 for Saturday.', at: '2026-02-10T09:00:00Z' }, retiredValues([booking])))).toBe('(later: cancelled on 2026-03-05)');
+    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'And I need to order a present for Megan. Nudge me in early March?', at: '2026-02-10T09:00:00Z' }, asked))).toBe('(later: done on 2026-03-05: Order a present for Megan)');
+    expect(retiredMarker(retiredIn({ id: 'r17', kind: 'record', text: 'Book Asador 44 for Saturday.', at: '2026-02-10T09:00:00Z' }, retiredValues([booking])))).toBe('(later: cancelled on 2026-03-05: Book a table at Asador 44)');
+    expect(retiredMarker(retiredValues([{ ...booking, title: 'Book a table for eight at Asador 44 on Saturday' }]))).toBe('(later: cancelled on 2026-03-05: Book a table for eight at …)');
     // The record that reported it done, a line that only names it, and the task's own line are not marked.
     expect(retiredIn({ id: 'r40', kind: 'record', text: 'Got Megan her present, a Nina Simone LP.', at: '2026-03-05T18:00:00Z' }, asked)).toEqual([]);
     expect(retiredIn({ id: 'r41', kind: 'record', text: 'Noted: Megan’s present is sorted.', at: '2026-03-05T18:01:00Z' }, asked)).toEqual([]);
