@@ -9,7 +9,9 @@ import * as chrono from 'chrono-node';
 export function resolveDate(text: string, reference: string, forward = false): { iso: string; text: string } | undefined {
   // In chat, "bc" is "because" ("moved to nov 5 bc the dr is out"), never an era: no year before 1000 is meant.
   // Chat's "tues", "weds", "thur" read as the weekdays they are, in the same number of characters.
+  // An amount is no time of day ("refund £18.50 tomorrow" is due tomorrow, not at 18:50).
   const said = text
+    .replace(AMOUNT, (amount) => ' '.repeat(amount.length))
     .replace(ERA, (era) => ' '.repeat(era.length))
     .replace(TIME_OF_DAY_AS_MODIFIER, (words) => ' '.repeat(words.length))
     .replace(CHAT_WEEKDAY, (day) => `${CHAT_WEEKDAYS[day.toLowerCase()]!}${' '.repeat(day.length - 3)}`);
@@ -25,6 +27,8 @@ export function resolveDate(text: string, reference: string, forward = false): {
 }
 
 const CHAT_WEEKDAY = /\b(?:tues|weds|thur)\b/gi;
+/** An amount of money, with its pence ("£18.50", "$1,200.00"). */
+const AMOUNT = /[£$€]\s?\d[\d,]*(?:\.\d+)?/g;
 /** "the night off", "the morning train", "the evening shift": a time of day naming a thing, not a day. */
 const TIME_OF_DAY_AS_MODIFIER = /\bthe (?:morning|night|evening|afternoon)(?= (?!(?:before|after|of|at|in|on|to|and|or|but|so|when|then|with|for|by|is|was|will|i|we|you|he|she|they)\b)\p{Ll})/giu;
 const CHAT_WEEKDAYS: Readonly<Record<string, string>> = { tues: 'tue', weds: 'wed', thur: 'thu' };

@@ -2263,3 +2263,15 @@ describe('stop 62: tasks moved with their time, done by the assistant asked, giv
     expect(taskOps(["I'll log into the portal and pay the council tax tonight."])).toEqual([expect.objectContaining({ op: 'add' })]);
   });
 });
+
+describe('stop 64: an amount with pence stays whole in a task title, and is no time of day', () => {
+  it('keeps "£18.50" in the title and reads the day said after it', () => {
+    // AT is a Wednesday: "tomorrow" is Thursday 7 May, "by Friday" the 8th.
+    const title = (content: string) => taskOps([content]).flatMap((op) => (op.op === 'add' ? [op.task] : []));
+    expect(title('Remind me to pay Kenji £18.50 by Friday.')).toEqual([expect.objectContaining({ title: 'Pay Kenji £18.50', due: '2026-05-08' })]);
+    expect(title('Can you remind me to refund Kenji £18.50 tomorrow?')).toEqual([expect.objectContaining({ title: 'Refund Kenji £18.50', due: '2026-05-07' })]);
+    expect(title('I need to pay the plumber $1,112.50 on Friday')).toEqual([expect.objectContaining({ title: 'Pay the plumber $1,112.50', due: '2026-05-08' })]);
+    // A time with a dot is still a time.
+    expect(title('Remind me to ring the garage at 9.30 tomorrow.')).toEqual([expect.objectContaining({ title: 'Ring the garage', due: '2026-05-07' })]);
+  });
+});

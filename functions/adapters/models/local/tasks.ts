@@ -34,6 +34,10 @@ const NOT_WORK = `(?!${HEDGE}(?:not\\b|never\\b|no longer\\b|keep\\b|be\\b|have\
  * "give the dog a scratch from me".
  */
 const COURTESY = /^(?:(?:send|give|pass on|pass along|pass)(?: (?:him|her|them|everyone|\p{Lu}[\p{L}'’-]+|(?:your|the) [\p{L}'’-]+))? (?:my|our|all (?:my|our)|a big|big) (?:(?:best |warmest |heartfelt )?(?:love|best|congrat\p{L}*|regards|thanks|wishes|condolences|sympath\p{L}*|hellos?|hugs?))\b|say (?:hi|hello|hey|hiya|thanks)\b|give (?:\S+ ){1,2}a (?:big |good )?(?:hug|scratch|cuddle|pat|kiss|squeeze|belly rub)\b)/iu;
+/** The dot of an amount with pence ("£18.50"), and the character that holds it (text.ts `heldSentences`; `restoreDots` puts it back). */
+const AMOUNT_DOT = /([£$€]\s?\d[\d,]*)\.(?=\d)/g;
+const HELD_DOT = '\u2024';
+
 /** A title cut off before what it is about ("Tell someone about"): no one could do it from the title. */
 const ENDS_UNSAID = /\b(?:about|to|with|for|of|from|into|at)$/i;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
@@ -323,7 +327,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
     let created = 0;
     // Typographic apostrophes read as plain ones ("I’ll" is "I'll"); titles keep the writer's.
     const typographic = /’/.test(author.content);
-    const heldInRecord = heldSentences(author.content.replace(/[’‘]/g, "'"));
+    // An amount's pence end no phrase ("pay Kenji £18.50 by Friday" is not "Pay Kenji £18"): its dot is held too.
+    const heldInRecord = heldSentences(author.content.replace(/[’‘]/g, "'")).map((held) => held.replace(AMOUNT_DOT, `$1${HELD_DOT}`));
     for (const [index, held] of heldInRecord.entries()) {
       if (index === 0 && declinedOffer) continue;
       // Two words may still report a deed ("called eastside.", "paid the fee"); they are read for progress only.
