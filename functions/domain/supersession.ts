@@ -242,6 +242,8 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   // A number said in words is a count, not an amount said in words ("three hundred and ten for the beech").
   ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b(?!\\s+(?:hundred|thousand|grand|quid|pounds?|dollars?|euros?)\\b))(?:\\s?[\\p{L}%]+)?`, 'giu')],
 ];
+/** A street address: a house number, one to three capitalised words and the kind of street ("22 Ladybarn Lane", "4 Tenter Close"). */
+const STREET_ADDRESS = /(?<![\p{L}\p{N}£$€.,:-])\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Close|Grove|Way|Drive|Crescent|Place|Terrace|Gardens|Court|Square|Mews|Parade)(?![\p{L}])/gu;
 /** A person's name as a value ("Tomasz", "Dr Ana Reyes"). */
 const PERSON_VALUE = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}[\p{Ll}'’-]+)?$/u;
 /** Words that say a role changed hands. */
@@ -577,6 +579,12 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
     found.push({ kind: 'phone', value: m[0], index: m.index! });
     take(m.index!, m.index! + m[0].length);
   }
+  // A street address ("14 Cardigan Road", "Flat 2, 3 Moorland Avenue"): its number is no count, its words no name.
+  for (const m of text.matchAll(STREET_ADDRESS)) {
+    if (!free(m.index!, m.index! + m[0].length)) continue;
+    found.push({ kind: 'address', value: m[0], index: m.index! });
+    take(m.index!, m.index! + m[0].length);
+  }
   // A day written as 2026-03-21 is the service's own: the day a summary's clause was said, or a day read beside
   // the words that said it ("21 March (2026-03-21)"); the words are the value.
   for (const m of text.matchAll(/\d{4}-\d{2}-\d{2}/g)) take(m.index!, m.index! + m[0].length);
@@ -847,6 +855,7 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
 /** The kind of value a question asks for, by its words: the first that fits. */
 const ASKS: readonly (readonly [string, RegExp])[] = [
   ['email', /\be-?mail\b/],
+  ['address', /\baddress\b|\bwhere (?:does|do|is|are) (?:[\p{L}'’-]+ ){1,3}(?:live|living|staying)\b/u],
   ['time', /\bwhat time\b|\btimes?\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],

@@ -674,6 +674,29 @@ describe('stop 56: a name spelt anew, and a share asked for', () => {
   });
 });
 
+describe('stop 64: a street address is a value of its own kind', () => {
+  const moves = [
+    { ...record('a1', 'for the christmas cards: Ines lives at 7 Harbour View Terrace, flat 3', '2026-01-05T09:00:00Z'), speaker: 'Sam' },
+    { ...record('a2', 'Ines says the parcel for 7 Harbour View Terrace came back', '2026-01-20T09:00:00Z'), speaker: 'Sam' },
+    { ...record('a3', 'oh and Ines has moved! new address is 19 Quarry Bank Road, same town', '2026-02-02T09:00:00Z'), speaker: 'Sam' },
+  ];
+
+  it('answers a question about an address, the latest replacing the earlier', () => {
+    expect(answersReplaced('What is Ines’s address?', moves).map((r) => [r.value, r.now])).toEqual([['7 Harbour View Terrace', '19 Quarry Bank Road']]);
+    expect(answersReplaced('Where does Ines live now?', moves).map((r) => [r.value, r.now])).toEqual([['7 Harbour View Terrace', '19 Quarry Bank Road']]);
+  });
+
+  it('is read whole, not as a count of "Harbour" or a name', () => {
+    const line = moves[0]!;
+    expect(retiredMarker(retiredIn(line, answersReplaced('What is Ines’s address?', moves)))).toBe('(later: 19 Quarry Bank Road)');
+    // A number said before a name that is no street is no address, nor is an amount before one.
+    const none = [record('n1', 'the film club address list has 12 Ridley Scott films', '2026-01-01T09:00:00Z'), record('n2', 'the film club address list now has 20 Ridley Scott films', '2026-01-02T09:00:00Z')];
+    expect(answersReplaced('What is the film club address?', none)).toEqual([]);
+    const fares = [record('f1', 'the film club address: £14 Lane Cove Road cab', '2026-01-01T09:00:00Z'), record('f2', 'the film club address: £18 Lane Cove Road cab now', '2026-01-02T09:00:00Z')];
+    expect(answersReplaced('What is the film club address?', fares)).toEqual([]);
+  });
+});
+
 describe('the answers a block holds to a question about what something is now', () => {
   const units = [
     record('p1', 'if we do a two-course meal it will be about £32 a head', '2026-02-01T19:00:00Z'),
