@@ -2275,3 +2275,29 @@ describe('stop 64: an amount with pence stays whole in a task title, and is no t
     expect(title('Remind me to ring the garage at 9.30 tomorrow.')).toEqual([expect.objectContaining({ title: 'Ring the garage', due: '2026-05-07' })]);
   });
 });
+
+describe('stop 64: a task moved by its name, and an assistant saying only when it will remind', () => {
+  it('moves the one open task the words name ("move the dentist call to Friday"), in the same batch or a later one', () => {
+    // AT is Wednesday 6 May: Thursday is the 7th, Friday the 8th.
+    expect(taskOps(['Actually move the dentist call to Friday.'], [{ alias: 'T1', title: 'Call the dentist', owner: 'user', state: 'open', due: '2026-05-07' }])).toEqual([
+      expect.objectContaining({ op: 'update', target: 'T1', changes: { due: '2026-05-08' } }),
+    ]);
+    expect(taskOps(['Remind me to call the dentist on Thursday.', 'Can you push the dentist back to Friday?'])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Call the dentist', due: '2026-05-07' }) }),
+      expect.objectContaining({ op: 'update', target: 'new:t1', changes: { due: '2026-05-08' } }),
+    ]);
+    // Words naming no open task, or a place rather than a day, move nothing.
+    const open = [{ alias: 'T1', title: 'Call the dentist', owner: 'user', state: 'open', due: '2026-05-07' }];
+    expect(taskOps(['move the meeting room to the third floor'], open)).toEqual([]);
+    expect(taskOps(['move the team lunch to Friday'], open)).toEqual([]);
+  });
+
+  it('reads "Noted, I\'ll remind you on Thursday." as the request acknowledged, not a second task', () => {
+    expect(taskOps(['Remind me to call the dentist on Thursday.', { role: 'assistant', content: "Noted, I'll remind you on Thursday." }])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Call the dentist' }) }),
+    ]);
+    expect(taskOps([{ role: 'assistant', content: "I'll remind you on Thursday to call the dentist." }])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Call the dentist', owner: 'user' }) }),
+    ]);
+  });
+});

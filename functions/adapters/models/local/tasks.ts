@@ -448,8 +448,9 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         if (COURTESY.test(phrase.trim())) continue;
-        // "Noted, I'll remind you." with nothing after acknowledges the request before it; a title never opens with "I".
-        if ((fromAssistant && /^remind (?:you|them|the user)\W*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
+        // "Noted, I'll remind you." with nothing after, or only when ("I'll remind you on Thursday"), acknowledges the
+        // request before it; a title never opens with "I".
+        if ((fromAssistant && /^remind (?:you|them|the user)(?:(?!\s(?:to|about|abt|that|of|re)\b)[^.!?;])*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
         // "I'll add the snacks to your Friday reminder": the assistant filing the user's request, which made the task already.
         if (fromAssistant && /^(?:add|put|include|move|shift)\b.*\b(?:to|on|in|into) (?:your|the) (?:[\p{L}\d-]+ ){0,3}(?:reminders?|list|calendar|to-?dos?|agenda|notes)\b/iu.test(phrase)) continue;
         // "Please do not.", "do NOT use the fan oven": what not to do is no task.
@@ -651,6 +652,20 @@ function spelledDay(iso: string): string {
   return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
 }
 
+/** "move the dentist call to Friday", "can you push my passport renewal back to next week": a thing named, moved to a day. */
+const MOVE_NAMED = /\b(?:shift|move|push|bump|reschedule|rebook)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){1,3}?)(?:back\s+|forward\s+)?(?:to|till|until)\s+([^.!?;,]+)/iu;
+
+/** An open task the words before "to" name (one only), moved to the day after it: its due date, and the day its title says. */
+function movedNamed(sentence: string, open: readonly OpenTask[], timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
+  const match = MOVE_NAMED.exec(sentence);
+  if (!match || !NAMES_A_DAY.test(match[2]!)) return undefined;
+  const named = lemmas(match[1]!);
+  const candidates = open.filter((task) => [...named].some((word) => task.words.has(word)));
+  if (candidates.length !== 1) return undefined;
+  const due = resolveDate(match[2]!, timestamp, true);
+  return due && due.iso >= timestamp.slice(0, 10) && due.iso !== candidates[0]!.due ? { task: candidates[0]!, changes: movedTo(candidates[0]!, due) } : undefined;
+}
+
 const MOVE_REMINDER = /\b(?:shift|move|change|push|put|bump|make)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){0,2}?)reminders?(?:\s+(?:back|forward|up))?\s+to\s+([^.!?;,]+)/iu;
 const CLOCK = /^(\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?)(?![\p{L}\d])/iu;
 /** The time a repeating reminder's title ends on: "Standup (every weekday at 9:20)". */
@@ -664,7 +679,8 @@ const REPEAT_AT = / at \d{1,2}(?:[:.]\d{2})?(?:\s?[ap]m)?\)$/i;
  */
 function movedReminder(sentence: string, open: readonly OpenTask[], timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   const match = MOVE_REMINDER.exec(sentence);
-  if (!match || open.length === 0) return undefined;
+  if (!match) return movedNamed(sentence, open, timestamp);
+  if (open.length === 0) return undefined;
   const named = lemmas(match[1] ?? '');
   const clock = CLOCK.exec(match[2]!.trim());
   // A time of day moves a repeating reminder; a day, any reminder.
