@@ -1078,7 +1078,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1093,8 +1093,14 @@ const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['
 const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got hold of|managed to (?:get|book|find))\s+(?:us\s+)?(?:the\s+|a\s+|an\s+)?/giu;
 /** "Agata is taking over", "Nadia's stepping in", "Hamish Grant was elected": someone in the part of one who left it. */
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
+/**
+ * Said of a name in the record that ended another's part ("Alina's gone to Bristol, so Hamish is looking after her
+ * accounts now", "my colleague Rhys will look after your tenancy"): who took it on. Not read in a later record, where
+ * it may be anything looked after ("Omar is covering her half of the rent").
+ */
+const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))\s+(?:(?:now|also)\s+)?(?:looking after|look after|dealing with)\s+(?:your|our|her|his|their|the|us|you)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1346,12 +1352,12 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
 
 /** Words that open a new clause: a name's part is not read across them. */
 const JOINER = String.raw`(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}])`;
-/** A few words of a clause after a name, then who they are: "ParcelRun have told us they", "Ana rang, she". */
-const THEN_PRONOUN = new RegExp(String.raw`^(?:,?\s+(?!${JOINER})[\p{L}'’]+){1,4}?,?\s+(?:they|she|he)(?![\p{L}])`, 'iu');
+/** A few words of a clause after a name, then who they are: "ParcelRun have told us they", "Ana rang, she", "Julie emailed this morning to say she". */
+const THEN_PRONOUN = new RegExp(String.raw`^(?:,?\s+(?!${JOINER})[\p{L}'’]+){1,6}?,?\s+(?:they|she|he)(?![\p{L}])`, 'iu');
 /** Lower-case words after a name, then "and" going on with them: "Tomasz has a new job with weekend shifts and". */
 const THEN_AND = new RegExp(String.raw`^(?:\s+(?![Ss]o|[Bb]ut|[Bb]ecause|[Tt]hen|[Ww]hich|[Ww]ho|[Aa]nd)(?:\p{Ll}[\p{L}'’]*)){1,8}?\s+and(?=\s)`, 'u');
 /** What a clause says they cannot do, never what they choose not to ("won't charge us", "doesn't mind"). */
-const CANNOT = /^\s+(?:can['’]?t|cannot|couldn['’]?t|(?:is|are|['’]s|['’]re)\s+(?:leaving|retiring|off sick|off ill|away|unwell|ill|in hospital|(?:not|no longer)\s+(?:able|available|well)))(?![\p{L}])/iu;
+const CANNOT = /^(?:\s+(?:can['’]?t|cannot|couldn['’]?t)|(?:\s+(?:has|have)|['’]s|['’]ve)\s+(?:dropped|pulled)\s+out|(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:leaving|retiring|off sick|off ill|away|unwell|ill|in hospital|(?:not|no longer)\s+(?:able|available|well)))(?![\p{L}])/iu;
 /**
  * The part of someone named ended a few words on, by what they cannot do or where they are: "ParcelRun have told
  * us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job … and can't lead bikes".
@@ -1551,9 +1557,15 @@ const INSTEAD_BEFORE = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s*(?:and\s+)
 const INSTEAD_AFTER = /^(?:['’]s)?(?:\s+(?!(?:is|are|was|were|will|would|can|could|coming|going|doing|does|do|did|has|have|had)(?![\p{L}]))\p{Ll}+)?\s+instead(?![\p{L}])/u;
 
 /** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
+/** "her replacement is owen pritchard", "his successor will be Dr Hale": who took the place, said next. */
+const SUCCESSOR_IS = /(?<![\p{L}])(?:replacement|successor)\s+(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
+
+/** The words just before a name said as where someone or something now is ("at Monzo", "with Becky"; not "from Spanish"). */
+const TAKEN_SLOT = /(?<![\p{L}])(?:at|with|to|as|for|joined|joining)\s+$/iu;
+
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean, cues = REPLACING_CUE): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
-  for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN]) {
+  for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN, SUCCESSOR_IS]) {
     for (const m of text.matchAll(pattern)) {
       // Someone who left going somewhere ("Fiona is leaving the firm. She's moving to London") names where they went.
       if (pattern === REPLACED_WITH && !old.colour && /^(?:mov|go|gone|went|relocat)/i.test(m[0]) && /\bto\s/i.test(m[0]) && MOVER.test(behind(text, m.index!).replace(old.value, 'she'))) continue;
@@ -1574,7 +1586,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   for (const m of text.matchAll(kinds)) {
     const value = old.colour ? m[0] : bareName(m[0]);
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
-    if (!old.colour && value && TAKING_OVER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
+    const takes = TAKING_OVER.test(ahead(text, end)) || (cues === REPLACING_CUE && LOOKING_AFTER.test(ahead(text, end)));
+    if (!old.colour && value && takes && other(value) && !NOT_A_NAME.test(value)) return value;
     // "keys from our Hillgate office instead": the name just before "instead" is what took the place.
     if (value && m.index !== old.index && INSTEAD_AFTER.test(ahead(text, end)) && other(value) && !NOT_A_NAME.test(value)) return value;
   }
@@ -1593,7 +1606,10 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   // then any other name of the sentence.
   const matches = [...text.matchAll(kinds)];
   const afterCue = (m: RegExpMatchArray) => cued.some((sentence) => m.index! >= sentence.cue && m.index! < sentence.end);
-  for (const m of [...matches.filter(afterCue), ...matches.filter((m) => !afterCue(m))]) {
+  // Before the cue, a name in a slot ("she's at Monzo now", "with Becky instead") before one doing something ("Dara's moved jobs").
+  const inSlot = (m: RegExpMatchArray) => TAKEN_SLOT.test(text.slice(Math.max(0, m.index! - 12), m.index!));
+  const beforeCue = matches.filter((m) => !afterCue(m));
+  for (const m of [...matches.filter(afterCue), ...beforeCue.filter(inSlot), ...beforeCue.filter((m) => !inSlot(m))]) {
     const value = old.colour ? m[0] : bareName(m[0]);
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").

@@ -1552,3 +1552,32 @@ describe('stop 62: notice handed in, and a name spelt with one letter', () => {
     expect(said).toContainEqual(expect.objectContaining({ replaces: 'Callum', value: 'Calum' }));
   });
 });
+
+describe('stop 64: who took a part, said in more of the ways people say it', () => {
+  const pair = (text: string) => namesReplaced(text).map((p) => [p.replaced, p.by]);
+
+  it('reads the part ended a few words on ("rang this morning to say she\'s leaving", "he\'s dropped out", "has moved over to")', () => {
+    expect(pair("Priya Shah rang this morning to say she's leaving the agency in June. Tom Baird is taking over our file.")).toEqual([['Priya Shah', 'Tom Baird']]);
+    expect(pair("Marco can't get the time off, he's dropped out. Ines from choir is coming instead.")).toEqual([['Marco', 'Ines']]);
+    expect(pair('Quick note: Hollie has moved over to our Ripon branch, so from Friday your lessons are with Dev instead.')).toEqual([['Hollie', 'Dev']]);
+  });
+
+  it('reads who took it on ("is looking after your account now", "her replacement is …", "promoted", "moved onto … list")', () => {
+    expect(pair("Turns out Wendy's gone to head office, so Carl is looking after your account now.")).toEqual([['Wendy', 'Carl']]);
+    expect(pair("kerry's leaving at christmas. her replacement is jo marsh")).toEqual([['kerry', 'jo marsh']]);
+    expect(pair("Ben's left the practice. Alys has been promoted to senior partner.")).toEqual([['Ben', 'Alys']]);
+    expect(pair("Dr Rahman is retiring, so I've been moved onto Dr Lowe's list.")).toEqual([['Dr Rahman', 'Dr Lowe']]);
+  });
+
+  it('takes the name said where someone now is, not the one who moved ("Sal\'s changed jobs, she\'s at Arnold Clark now")', () => {
+    expect(pair("Sal's changed jobs, she's at Arnold Clark now. So scrap the Halfords discount.")).toEqual([['Halfords', 'Arnold Clark']]);
+  });
+
+  it('leaves a later record that looks after something else alone', () => {
+    const later = changesSaid([
+      record('k1', "Ravi's pulled out of the allotment share.", '2026-04-03T10:00:00Z'),
+      record('k2', 'Mags is looking after his courgettes this week.', '2026-04-03T18:00:00Z'),
+    ]);
+    expect(later.filter((r) => r.replaces)).toEqual([]);
+  });
+});
