@@ -723,6 +723,20 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
+    // A new e-mail address said as a change ("I've switched my email, use h.ward@outlook.com from now on"): the
+    // earlier addresses of the same owner (a word of the name before the @, or the same business domain) it replaces.
+    for (const value of values) {
+      if (value.kind !== 'email' || old(value) || !nearCue(unit.text, value.index, value.value.length)) continue;
+      for (const earlier of units) {
+        if (!before(earlier.at, unit.at) || earlier.kind !== 'record') continue;
+        for (const e of valuesOfText(earlier.text)) {
+          if (e.kind !== 'email' || e.value.toLowerCase() === value.value.toLowerCase() || !sameOwner(e.value, value.value) || holds(unit.text, e.value)) continue;
+          if (out.some((r) => r.replaces === e.value)) continue;
+          out.push({ itemId: `said:${unit.id}:${e.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, replaces: e.value, pairSaid: true });
+          if (out.length >= MAX_CHANGES_SAID) break read;
+        }
+      }
+    }
     // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
     for (const thing of CALLED_OFF_CUE.test(unit.text) ? thingsCalledOff(unit.text) : []) {
       out.push({ itemId: `said:${unit.id}:off:${thing.join(' ')}`, records: [unit.id], value: CALLED_OFF_MARK, reason: 'later', at: unit.at, now: CALLED_OFF_MARK, about: thing, loose: true, calledOff: true });
@@ -1953,6 +1967,23 @@ function dayOfClause(text: string, value: string): string | undefined {
 }
 
 const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
+
+/** Mail services anyone may have an address at: a shared domain there says nothing of who owns an address. */
+const SHARED_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|btinternet|btopenworld|sky|virginmedia|talktalk|protonmail|proton|fastmail|gmx|mail|zoho)\./i;
+
+/**
+ * Whether two e-mail addresses are one owner's: the names before the @ share a word of four letters or more and
+ * the rest agree ("helen.ward" and "h.ward"; not "per.ward", another Ward), or the domain is the same and no mail
+ * service's.
+ */
+function sameOwner(a: string, b: string): boolean {
+  const [localA, domainA] = a.toLowerCase().split('@') as [string, string];
+  const [localB, domainB] = b.toLowerCase().split('@') as [string, string];
+  const [fewer, more] = [localA, localB].map((local) => local.split(/[^a-z]+/).filter(Boolean)).sort((x, y) => x.length - y.length) as [string[], string[]];
+  const shared = fewer.some((word) => word.length >= 4 && more.includes(word));
+  if (shared && fewer.every((word) => more.some((other) => other.startsWith(word) || word.startsWith(other)))) return true;
+  return domainA === domainB && !SHARED_MAIL.test(domainA);
+}
 
 /** Whether a line said at `at` came before `than` (instants compared, whatever their offsets; no date, no). */
 function before(at: string | undefined, than: string): boolean {

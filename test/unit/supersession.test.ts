@@ -1581,3 +1581,24 @@ describe('stop 64: who took a part, said in more of the ways people say it', () 
     expect(later.filter((r) => r.replaces)).toEqual([]);
   });
 });
+
+describe('stop 64: a new e-mail address said as a change replaces the same owner’s earlier one', () => {
+  const details = record('e1', 'The details we hold are 07700 900123 and maria.lindgren@btinternet.com, are those right?', '2026-05-01T09:00:00Z');
+  const other = record('e2', 'You can copy in my husband at per.lindgren@gmail.com if you like.', '2026-05-01T09:05:00Z');
+  const office = record('e3', 'Invoices go to accounts@brightsmile.co.uk for now.', '2026-05-02T09:00:00Z');
+
+  it('by a word of the name before the @, or the same business domain', () => {
+    const switched = changesSaid([details, other, record('e4', 'I’ve switched my email, could you use m.lindgren@outlook.com from now on?', '2026-05-10T09:00:00Z')]);
+    const replaced = switched.filter((r) => r.replaces).map((r) => [r.replaces, r.now]);
+    expect(replaced).toContainEqual(['maria.lindgren@btinternet.com', 'm.lindgren@outlook.com']);
+    expect(retiredMarker(retiredIn(details, switched))).toBe('(later: m.lindgren@outlook.com)');
+    const billing = changesSaid([office, record('e5', 'Can you change our billing email? Bills should go to finance@brightsmile.co.uk now.', '2026-05-12T09:00:00Z')]);
+    expect(billing.filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['accounts@brightsmile.co.uk', 'finance@brightsmile.co.uk']]);
+  });
+
+  it('not another person’s at a mail service, nor an address said without a change', () => {
+    const switched = changesSaid([details, other, record('e4', 'I’ve switched my email, could you use m.lindgren@outlook.com from now on?', '2026-05-10T09:00:00Z')]);
+    expect(switched.filter((r) => r.replaces === 'per.lindgren@gmail.com')).toEqual([]);
+    expect(changesSaid([details, record('e6', 'My sister is at anna.berg@outlook.com.', '2026-05-10T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
+  });
+});
