@@ -1570,13 +1570,13 @@ const INSTEAD_BEFORE = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s*(?:and\s+)
 // One word between, at most, and no verb ("Tamsin from Spanish is coming instead": Spanish is not who comes).
 const INSTEAD_AFTER = /^(?:['’]s)?(?:\s+(?!(?:is|are|was|were|will|would|can|could|coming|going|doing|does|do|did|has|have|had)(?![\p{L}]))\p{Ll}+)?\s+instead(?![\p{L}])/u;
 
-/** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 /** "her replacement is owen pritchard", "his successor will be Dr Hale": who took the place, said next. */
 const SUCCESSOR_IS = /(?<![\p{L}])(?:replacement|successor)\s+(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 
 /** The words just before a name said as where someone or something now is ("at Monzo", "with Becky"; not "from Spanish"). */
 const TAKEN_SLOT = /(?<![\p{L}])(?:at|with|to|as|for|joined|joining)\s+$/iu;
 
+/** What took the place of a thing whose part ended, said in the same record: by the words that introduce it, else the first of its kind in a sentence that says something replaced it. */
 function replacementOf(text: string, old: { value: string; index: number; colour: boolean }, lowerCase: boolean, cues = REPLACING_CUE): string | undefined {
   const other = (value: string | undefined) => (value && value.toLowerCase() !== old.value.toLowerCase() && !old.value.toLowerCase().includes(value.toLowerCase()) ? value : undefined);
   for (const pattern of [REPLACED_WITH, NEW_ONE_IS, BROUGHT_IN, SUCCESSOR_IS]) {
