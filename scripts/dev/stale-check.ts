@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { startReplayStack, waitConsolidated } from './replay.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, file: { type: 'string' }, dump: { type: 'boolean' }, show: { type: 'string' }, markers: { type: 'boolean' } } });
-if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir> [--dump] [--show <words>]');
+if (!values.dir) throw new Error('usage: stale-check.ts --dir <dir> [--file <name>] [--dump] [--show <words>] [--markers]');
 const dir = values.dir;
 
 interface Message { readonly id: string; readonly role: 'user' | 'assistant'; readonly speaker?: string; readonly content: string; readonly timestamp: string }
