@@ -726,7 +726,10 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // A new e-mail address said as a change ("I've switched my email, use h.ward@outlook.com from now on"): the
     // earlier addresses of the same owner (a word of the name before the @, or the same business domain) it replaces.
     for (const value of values) {
-      if (value.kind !== 'email' || old(value) || !nearCue(unit.text, value.index, value.value.length)) continue;
+      // The address may be a sentence of its own after the words of change ("we've got a proper email now. hello@…").
+      const lead = unit.text.slice(Math.max(0, value.index - 80), value.index);
+      const opensAfterCue = /[.!?:]\s*$/.test(lead) && /(?<![\p{L}])(?:e-?mail|address)(?![\p{L}])/iu.test(lead) && CHANGE_CUE.test(lead.replace(/[.!?:]\s*$/, ''));
+      if (value.kind !== 'email' || old(value) || !(nearCue(unit.text, value.index, value.value.length) || opensAfterCue)) continue;
       for (const earlier of units) {
         if (!before(earlier.at, unit.at) || earlier.kind !== 'record') continue;
         for (const e of valuesOfText(earlier.text)) {
@@ -1092,7 +1095,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|recently|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|cancell?ed(?:\s+(?:on|with))?|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1114,7 +1117,7 @@ const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been
  */
 const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))\s+(?:(?:now|also)\s+)?(?:looking after|look after|dealing with)\s+(?:your|our|her|his|their|the|us|you)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?:doing|running|handling|covering) (?:it|that|them)(?!\s+(?:up|out|again|wrong|badly|well|for\s+fun)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1291,7 +1294,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
 /** Words after which a lower-case word is read as a name the block knows. */
 const NAME_BEFORE = String.raw`(?<![\p{L}])(?:with|and|to|from|by|is|was|called|named|met|meet|replacement|ask|tell|told|asked|thanks|thx|ty|hi|hey|cheers|its|it's|thats|that's|not|nephew|niece|son|daughter|brother|sister|mum|mom|dad|wife|husband|partner|friend|colleague|boss|cousin|neighbour|neighbor)\s+`;
 /** What may follow a lower-case word read as a name. */
-const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
+const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit|doing|taking|stepping|covering|handling|running|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
 /**
  * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
  * people the block knows by name written with their capitals, so that a change of who does something is read as
@@ -1820,9 +1823,14 @@ export function retiredIn(
 ): RetiredValue[] {
   // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
   // So is one that gives a number a change said in words replaced ("changed their box office line, it's now …").
-  // And one that gives an e-mail address the question's latest answer replaced.
+  // And one that gives an e-mail address the question's latest answer, or a change said in words, replaced.
   if (line.kind === 'contact') {
-    const numberReplaced = retired.filter((r) => r.loose && r.reason === 'superseded' && (/\d{3}/.test(r.value) || r.value.includes('@')) && states(line.text, r.value) && !(r.now && states(line.text, r.now)));
+    const numberReplaced = retired.filter(
+      (r) =>
+        (r.loose && r.reason === 'superseded' && (/\d{3}/.test(r.value) || r.value.includes('@')) && states(line.text, r.value) && !(r.now && states(line.text, r.now))) ||
+        // An e-mail address said as replaced ("we've got a proper email now. hello@…"), in the contact's "Reach:".
+        (r.reason === 'later' && r.replaces?.includes('@') && holds(line.text, r.replaces) && !holds(line.text, r.value)),
+    );
     return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !onlyColour(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
   }
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
@@ -1973,7 +1981,8 @@ const SHARED_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|i
 
 /**
  * Whether two e-mail addresses are one owner's: the names before the @ share a word of four letters or more and
- * the rest agree ("helen.ward" and "h.ward"; not "per.ward", another Ward), or the domain is the same and no mail
+ * the rest agree ("helen.ward" and "h.ward"; not "per.ward", another Ward), a word of one's name is the other's
+ * domain ("lowlanddrift.bookings@gmail.com" and "hello@lowlanddrift.com"), or the domain is the same and no mail
  * service's.
  */
 function sameOwner(a: string, b: string): boolean {
@@ -1982,6 +1991,9 @@ function sameOwner(a: string, b: string): boolean {
   const [fewer, more] = [localA, localB].map((local) => local.split(/[^a-z]+/).filter(Boolean)).sort((x, y) => x.length - y.length) as [string[], string[]];
   const shared = fewer.some((word) => word.length >= 4 && more.includes(word));
   if (shared && fewer.every((word) => more.some((other) => other.startsWith(word) || word.startsWith(other)))) return true;
+  // A name's own domain taken up ("lowlanddrift.bookings@gmail.com", then "hello@lowlanddrift.com").
+  const ownDomain = (local: string, domain: string) => !SHARED_MAIL.test(domain) && local.split(/[^a-z]+/).some((word) => word.length >= 5 && domain.split('.')[0] === word);
+  if (ownDomain(localA, domainB) || ownDomain(localB, domainA)) return true;
   return domainA === domainB && !SHARED_MAIL.test(domainA);
 }
 

@@ -81,7 +81,16 @@ export interface HolePolicy {
 }
 
 export type UpdaterResult =
-  | { readonly updater: UpdaterName; readonly outcome: 'applied'; readonly changed: number; readonly quarantined: number; readonly inputTokens: number; readonly outputTokens: number }
+  | {
+      readonly updater: UpdaterName;
+      readonly outcome: 'applied';
+      readonly changed: number;
+      readonly quarantined: number;
+      readonly inputTokens: number;
+      readonly outputTokens: number;
+      /** The contacts updater's: the names of its contacts not archived after the batch, for reading the batch's lower-case chat. */
+      readonly names?: readonly string[];
+    }
   | { readonly updater: UpdaterName; readonly outcome: 'skipped' }
   | { readonly updater: UpdaterName; readonly outcome: 'failed'; readonly error: Error };
 
@@ -115,6 +124,9 @@ export class OutOfTimeError extends MemoryServiceError {
 function untilDeadline(deps: Pick<ConsolidationDependencies, 'deadline'>, limitMs: number): number {
   return deps.deadline === undefined ? limitMs : Math.max(1_000, Math.floor(Math.min(limitMs, deps.deadline - Date.now())));
 }
+
+/** Contacts' names the index reads a batch's lower-case chat with, at most (each is one alternative of a pattern). */
+const MAX_NAMES_READ = 500;
 
 /** Items given to the model at most, to bound its input. */
 const MAX_EXISTING_IN_PROMPT = 150;
@@ -175,7 +187,9 @@ async function applyBatch(deps: ConsolidationDependencies, agent: AgentKey, batc
   const summaries = deps.summaries?.budget ? { ...deps.summaries, budget: { ...deps.summaries.budget, maxWallMs: untilDeadline(deps, deps.summaries.budget.maxWallMs) } } : deps.summaries;
   const written = summaries ? await placeThrough(summaries, deps.rawLog, agent, batch, records) : [];
   // Indexed before the batch counts as consolidated, so a failure here is retried with the batch.
-  if (deps.index) await indexBatch(deps.index, agent, batch.toSequence, records, written);
+  // The people the store knows by name: lower-case chat ("becky's stepping down … rahim doing it now") is read with them.
+  const names = results.flatMap((r) => (r.outcome === 'applied' ? (r.names ?? []) : []));
+  if (deps.index) await indexBatch(deps.index, agent, batch.toSequence, records, written, names);
   await markConsolidated(deps, agent, batch, records);
   if (deps.onLag && records.length > 0) {
     const oldest = Math.min(...records.map((r) => Date.parse(r.receivedAt)));
@@ -405,6 +419,7 @@ async function runUpdater(
     quarantined: result.quarantined.length,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
+    ...(updater === 'contacts' ? { names: result.items.flatMap((item) => (item.kind === 'contact' && item.status !== 'archived' ? [item.name] : [])).slice(0, MAX_NAMES_READ) } : {}),
   };
 }
 

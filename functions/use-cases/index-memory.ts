@@ -161,7 +161,7 @@ async function compact(deps: IndexDependencies, agent: AgentKey, manifest: Index
  * earlier ones are read from the raw log), plus the summaries just written.
  * Idempotent for records: a redelivered batch adds nothing.
  */
-export async function indexBatch(deps: IndexDependencies, agent: AgentKey, through: number, records: readonly RecordLike[], summaries: readonly SummaryLike[] = []): Promise<IndexManifest | undefined> {
+export async function indexBatch(deps: IndexDependencies, agent: AgentKey, through: number, records: readonly RecordLike[], summaries: readonly SummaryLike[] = [], names: readonly string[] = []): Promise<IndexManifest | undefined> {
   const manifest = await deps.manifests.read(agent);
   const done = manifest?.recordsThrough ?? 0;
   let pending = records.filter((r) => r.sequence > done && r.sequence <= through);
@@ -172,7 +172,8 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   const units = [...recordUnits, ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
   // What these records say changed, read once here for the context without a question (IndexManifest.said).
-  const said = changesSaid(recordUnits, [...new Set(recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])))]);
+  // Lower-case chat is read with the batch's speakers and the contacts the store knows (`names`) written as names.
+  const said = changesSaid(recordUnits, [...new Set([...recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])), ...names])]);
   // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
   // reply that opens a batch is read with what it answers.
   const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);

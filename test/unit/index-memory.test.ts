@@ -233,6 +233,16 @@ describe('changes said, kept with the index for the context without a question',
     expect(standing(withIndex(manifest()!))).not.toContain('(later:');
   });
 
+  it('reads lower-case chat with the names of the contacts it is given', async () => {
+    const chat = [said('k1', 1, 'whatsapp group admin is becky. shes the one who posts the lineups', '2026-03-04T18:00:00Z'), said('k2', 2, "becky's stepping down from whatsapp admin. too busy. rahim doing it now", '2026-04-26T18:00:00Z')];
+    const blind = fakes();
+    await indexBatch(blind.deps, agent, 2, chat);
+    expect(blind.manifest()!.said ?? []).toEqual([]);
+    const { deps, manifest } = fakes();
+    await indexBatch(deps, agent, 2, chat, [], ['Becky', 'Rahim Akhtar']);
+    expect(manifest()!.said).toEqual([expect.objectContaining({ records: ['k2'], value: 'Rahim', replaces: 'Becky' })]);
+  });
+
   it('keeps the newest changes, at most MAX_SAID_IN_MANIFEST, one per id', () => {
     const value = (n: number) => ({ itemId: `said:r${n}`, records: [`r${n}`], value: `£${n}`, reason: 'later' as const, at: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}Z`, now: `£${n}` });
     const kept = keepSaid(Array.from({ length: 30 }, (_, i) => value(i)), [value(5), ...Array.from({ length: 20 }, (_, i) => value(30 + i))]);

@@ -1602,3 +1602,40 @@ describe('stop 64: a new e-mail address said as a change replaces the same owner
     expect(changesSaid([details, record('e6', 'My sister is at anna.berg@outlook.com.', '2026-05-10T09:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
   });
 });
+
+describe('stop 64: a part ended and taken on, said tersely or formally (from s72 after its blind run)', () => {
+  const replaced = (first: string, then: string, names: string[] = []) =>
+    changesSaid([record('p1', first, '2026-03-04T18:00:00Z'), record('p2', then, '2026-04-26T18:00:00Z')], names).filter((r) => r.replaces).map((r) => [r.replaces, r.now]);
+
+  it('reads "rahim doing it now" and "priya doing it" after a known name whose part ended', () => {
+    expect(replaced('whatsapp group admin is becky.', "becky's stepping down from whatsapp admin. too busy. rahim doing it now", ['Becky', 'Rahim'])).toEqual([['Becky', 'Rahim']]);
+    expect(replaced('first aider marcus. hes a nurse', 'marcus cant do first aid anymore. moved away. priya doing it, shes done the course', ['Marcus', 'Priya'])).toEqual([['Marcus', 'Priya']]);
+  });
+
+  it('reads "has finally retired" and a resignation given as a part ended', () => {
+    expect(replaced('Accounts are handled by Mr. Deshpande.', 'Also Mr. Deshpande has finally retired. His junior Ritu Bhosale has taken over our books.')).toEqual([['Deshpande', 'Ritu Bhosale']]);
+    expect(replaced('Farhan opens the shop on weekdays.', 'Farhan has given his resignation. Lata is doing it from Monday.')).toEqual([['Farhan', 'Lata']]);
+  });
+
+  it('not a name doing something else, nor "doing it again"', () => {
+    expect(replaced('whatsapp group admin is becky.', 'becky doing the lineups again this week. rahim doing it up nicely', ['Becky', 'Rahim'])).toEqual([]);
+    expect(replaced('Marcus is our first aider.', 'Marcus did the course again. Priya is doing it next year too.')).toEqual([]);
+  });
+});
+
+describe('stop 64: a band’s own domain taken up as its e-mail, and the contact line that gave the old one (from s71 after its blind run)', () => {
+  const before = record('b1', 'band email is lowlanddrift.bookings@gmail.com, thats what goes on everything', '2026-02-03T19:00:00Z');
+  const switched = changesSaid([before, record('b2', "and with the new website we've got a proper email now. hello@lowlanddrift.com. the gmail's retiring", '2026-05-01T19:00:00Z')]);
+
+  it('reads the address said as a sentence of its own after the words of change, by a name word that is the new domain', () => {
+    expect(switched.filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['lowlanddrift.bookings@gmail.com', 'hello@lowlanddrift.com']]);
+    // Not an address said after a change of something else.
+    expect(changesSaid([before, record('b3', 'We love the new website. hello@lowlanddrift.com is on it.', '2026-05-01T19:00:00Z')]).filter((r) => r.replaces)).toEqual([]);
+  });
+
+  it('marks a contact line that reaches someone at the old address', () => {
+    const contact = { id: 'contact-fiona', kind: 'contact', label: 'Fiona', text: 'Reach: email lowlanddrift.bookings@gmail.com.' };
+    expect(retiredMarker(retiredIn(contact, switched))).toBe('(later: hello@lowlanddrift.com)');
+    expect(retiredIn({ ...contact, text: 'Reach: email fiona.fiddle@gmail.com.' }, switched)).toEqual([]);
+  });
+});
