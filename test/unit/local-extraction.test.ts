@@ -2301,3 +2301,27 @@ describe('stop 64: a task moved by its name, and an assistant saying only when i
     ]);
   });
 });
+
+describe('stop 64: work put on the list, and a thing said done (from s71 after its blind run)', () => {
+  it('reads "add to the list: …" as the user’s task, and the assistant’s "Added to the to-do list: …" as neither a task nor the work done', () => {
+    expect(taskOps(['the polytunnel has a massive rip. add to the list: repair the polytunnel cover', { role: 'assistant', content: 'Added to the to-do list: repair the polytunnel cover. When are you hoping to plant out?' }])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Repair the polytunnel cover', owner: 'user' }) }),
+    ]);
+    // "add it to the list, thanks" names no work.
+    expect(taskOps(['add it to the list, thanks'])).toEqual([]);
+  });
+
+  it('takes the quoted work of an accepted "Shall I add "…" to your to-do list?" as the user’s, closed when reported', () => {
+    expect(taskOps([{ role: 'assistant', content: 'Good idea. Shall I add "submit flexible working request" to your to-do list?' }, 'yes please', "I've submitted the flexible working request to Marcus today!!"])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Submit flexible working request', owner: 'user' }) }),
+      expect.objectContaining({ op: 'update', target: 'new:t1', changes: { state: 'done' } }),
+    ]);
+  });
+
+  it('closes the one open task about a thing said done ("polytunnel\'s done!"), not one of two, nor on "it\'s done"', () => {
+    const open = (title: string, alias = 'T1') => ({ alias, title, owner: 'user', state: 'open' });
+    expect(taskOps(["polytunnel's done! patched it saturday"], [open('Repair the polytunnel cover')])).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);
+    expect(taskOps(["polytunnel's done!"], [open('Repair the polytunnel cover'), open('Order a polytunnel heater', 'T2')])).toEqual([]);
+    expect(taskOps(["it's done, what a relief"], [open('Repair the polytunnel cover')])).toEqual([]);
+  });
+});

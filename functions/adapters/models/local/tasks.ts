@@ -58,7 +58,7 @@ const REPORTED = /\b(?:has|have) been (?:\p{L}+ed|sent|done|paid|made|put|set up
 /** An assistant saying it cannot do what was just asked ("I can't place orders", "I'm not able to make bookings"). */
 const REFUSED = /\bi(?:'m| am)? (?:cannot|can't|cant|can not|unable to|not able to|am unable to|am not able to|won't be able to|will not be able to|don't have (?:access|the ability)|do not have (?:access|the ability))\b/i;
 /** An acknowledgement or a promise, not a report: "Noted, I'll remind you ...", "Got it", "I will make sure ...". */
-const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|noted|got it|on it|will do|sure thing)\b/i;
+const ACKNOWLEDGEMENT = /\b(?:will|'ll|shall|going to|remind(?:er)?|make sure|noted|got it|on it|will do|sure thing|added (?:it |that |this )?to (?:the|your) (?:[\p{L}-]+ ){0,2}?(?:list|to-?dos?|tasks|reminders))\b/iu;
 /** An assistant restating what it will remind the user of: the task is the user's, and it is the one the user asked for. */
 const REMINDER_FRAME = /^(?:remind you (?:(?=[^.!?;]{0,40}?\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|today|morning|evening|afternoon|noon|\d))[^.!?;]{1,40}? )??(?:to |about )|make sure you |nudge you (?:to |about )|ping you (?:to |about )|set a reminder (?:for you )?(?:to |for )|remember to remind you to )/i;
 
@@ -95,10 +95,10 @@ const CREATE_PATTERNS: {
     owner: 'author',
     recurring: true,
   },
-  // "Add a task for me: book the vet", "add to my tasks: renew the lease", "new task: ...".
-  { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
+  // "Add a task for me: book the vet", "add to my tasks: renew the lease", "add to the list: fix the gate", "new task: ...".
+  { pattern: /\b(?:add (?:a |an |this )?(?:task|to-?do|reminder)(?: for me)?|add to my (?:to-?do |todo )?(?:tasks|list|to-?dos?)|add to (?:the|our) (?:to-?do |todo )?(?:tasks|list|to-?dos?)(?=\s*[:-])|new (?:task|to-?do))\s*[:,-]?\s+(?:to\s+)?([^.!?;]+)/giu, owner: 'author' },
   {
-    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo:?|to-do:?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell (?:you|someone|somebody|anyone|anybody|everyone|everybody)\b)([^.!?;]+)/giu,
+    pattern: /\b(?:remind me(?: (?:on |by |this |next )?(?:today|tonight|tomorrow|tmrw|tmr|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|week|weekend|morning|evening|afternoon|in the (?:morning|evening|afternoon))(?: (?:night|morning|evening|afternoon|am|pm))?(?: at \d{1,2}(?:[:.]\d{2})?(?: ?[ap]m)?)?)? to|i (?:still |shall |will |'ll )?need to|i have to|i must(?: to)?|i've got to|don't forget to|do not forget to|don't let me forget to|do not let me forget to|(?:can you |could you |please )?make sure i|note to self:?|todo(?! list):?|to-do(?! list):?|add to my (?:to-do |todo )?list:?|next steps?:|action(?: required)?:)\s+(?!admit\b|say\b|confess\b|agree\b|tell (?:you|someone|somebody|anyone|anybody|everyone|everybody)\b)([^.!?;]+)/giu,
     owner: 'author',
   },
   // "remind me about my physio appointment on Tuesday at 10:30": the thing to be reminded of, with its day. Only with a
@@ -182,6 +182,8 @@ const THING_ALONE = /\b(?:thing|stuff|one|idea|plan|bit|business)\b/i;
 const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|no longer) need|cancel|scrap|(?<!(?:n't|not|never) )forget (?:about )?(?!to\b)|call off|drop (?:it|the)|not going to|won't|will not|let's not|skip)\b/i;
 /** A thing's part done by handing it on ("kettle dropped off", "forms handed in"): a deed, not a word of being finished. */
 const HANDED_OVER = /\b(?:dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
+/** A thing said finished in so many words ("polytunnel's done!", "the quote is all sorted"): the thing. */
+const THING_DONE = /(?:^|[\s,;])(?!(?:it|that|this|which|what|all|everything|nothing|something|one)\b)(\p{L}[\p{L}-]{3,})(?:['’]s|\s+(?:is|was|has been|are|have been))\s+(?:all\s+|finally\s+|now\s+)?(?:done|finished|completed|sorted)\b/iu;
 /** A task put off to another day or time, said in the past tense: no deed done. */
 const MOVED_ON = /\b(?:(?:moved|rescheduled|rebooked|shifted)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|till|until|for)\b|postponed|pushed (?:it |that |this )?(?:back|forward)|put (?:it |that |this )?back|brought (?:it |that |this )?forward)/iu;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
@@ -241,7 +243,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
   // A reminder the assistant offered in its last message, waiting for the user's yes.
   let offer: { phrase: string; day?: string; position: number } | undefined;
   // Work the assistant offered to do in its last message ("I can ship a replacement. Shall I go ahead?").
-  let actionOffer: { phrase: string; position: number; id: string } | undefined;
+  let actionOffer: { phrase: string; position: number; id: string; users?: boolean } | undefined;
   /** A new task, opened for the rest of the batch and asked for last; its due date only when not before the record. */
   const addTask = (title: string, owner: string, due: { iso: string } | undefined, record: { id: string; timestamp: string }, position: number): string => {
     const ref = `t${++refs}`;
@@ -280,7 +282,7 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         const work = due ? withoutDue(actionOffer.phrase, due.text) : actionOffer.phrase;
         const title = cleanTitle(work, undefined, author.name ?? 'the user');
         if (title.split(' ').length >= 2 && !sameTask(title, open, author.name)) {
-          const ref = addTask(title, 'assistant', due, record, position);
+          const ref = addTask(title, actionOffer.users ? author.key : 'assistant', due, record, position);
           const added = ops.find((op) => op.op === 'add' && op.ref === ref);
           if (added) added.evidence.unshift(actionOffer.id);
         }
@@ -579,7 +581,10 @@ const ACTION_OFFER = /\b(?:want me to|would you like me to|do you want me to|sha
 /** An offer that names no work of its own: the work is what the message said it can do. */
 const PROCEED = /^(?:go ahead|proceed|do (?:that|it|this|so)|set (?:that|it|this) up|arrange (?:that|it|this)|book (?:that|it|this)|put (?:that|it|this) through|process (?:that|it|this)|make (?:that|the) change|sort (?:that|it|this) out)\b/i;
 /** The work an assistant offers to do later, waiting for the user's yes; never a reminder (above) or a reply's own text. */
-function offeredAction(content: string, position: number, id: string): { phrase: string; position: number; id: string } | undefined {
+/** Work put on the user's list in so many words, quoted: "add "submit the request" to your to-do list". */
+const LISTED_FOR_USER = /^(?:add|put)\s+["“'‘](.{3,120}?)["”'’]\s+(?:to|on|in|onto)\s+(?:your|the)\s+(?:[\p{L}-]+\s+){0,2}?(?:list|to-?dos?|tasks|reminders)\b/iu;
+
+function offeredAction(content: string, position: number, id: string): { phrase: string; position: number; id: string; users?: boolean } | undefined {
   const match = ACTION_OFFER.exec(content);
   if (!match || OFFER.test(content)) return undefined;
   let phrase = match[1]!.trim();
@@ -589,6 +594,9 @@ function offeredAction(content: string, position: number, id: string): { phrase:
     phrase = can[1]!.trim();
   }
   phrase = phrase.replace(/\s+for you\b/i, '').replace(/[,;:]\s*$/, '');
+  // "Shall I add "submit flexible working request" to your to-do list?": the quoted work is the user's.
+  const listed = LISTED_FOR_USER.exec(phrase);
+  if (listed) return { phrase: listed[1]!.trim(), position, id, users: true };
   if (ANSWERED_IN_REPLY.test(phrase) || /^(?:explain|walk you|talk you|go over|send you (?:a|some) (?:tips|links?|ideas))/i.test(phrase)) return undefined;
   return { phrase, position, id };
 }
@@ -965,6 +973,8 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
   const plain = new Set([...contentWords(sentence)].map((word) => SAME_WORK[word] ?? word));
   if (!open.some((task) => [...task.words].some((word) => word !== task.verb && plain.has(word)))) return undefined;
   const words = lemmas(sentence);
+  const said = THING_DONE.exec(sentence);
+  const thingDone = said ? [...lemmas(said[1]!)][0] : undefined;
   // "cancelled the gym thing" for "Cancel my gym membership": the work done, not the task called off.
   if (/\bcancell?ed\b/i.test(sentence) && !NEGATED.test(sentence)) {
     const work = open.find((task) => task.verb === 'cancel' && [...task.words].some((word) => word !== 'cancel' && words.has(word)));
@@ -992,7 +1002,10 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // membership" is work of its own, not the end of "book a gym session").
     const named = cancelled && namedAfterSignal(sentence, task);
     // "kettle dropped off btw": a deed said to be done of the object of one open task alone.
-    const onlyHolder = !cancelled && HANDED_OVER.test(sentence) && [...task.objects].some((word) => /^\p{L}{3,}$/u.test(word) && words.has(word) && open.filter((other) => other.objects.has(word)).length === 1);
+    // "polytunnel's done!": the thing itself said finished, when one open task alone is about it.
+    const onlyHolder =
+      !cancelled &&
+      (HANDED_OVER.test(sentence) ? [...task.objects].some((word) => /^\p{L}{3,}$/u.test(word) && words.has(word) && open.filter((other) => other.objects.has(word)).length === 1) : thingDone !== undefined && task.objects.has(thingDone) && open.filter((other) => other.objects.has(thingDone)).length === 1);
     const enough = shared >= 2 || onlyHolder || ((named || (cancelled && THING_ALONE.test(sentence))) && [...task.words].some((word) => word !== task.verb && words.has(word)));
     if (reportsWork && (sameObject || workOnName) && enough && (score >= 0.3 || named || workOnName || onlyHolder) && score > bestScore) {
       best = task;
