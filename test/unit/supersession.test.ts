@@ -1639,3 +1639,18 @@ describe('stop 64: a band’s own domain taken up as its e-mail, and the contact
     expect(retiredIn({ ...contact, text: 'Reach: email fiona.fiddle@gmail.com.' }, switched)).toEqual([]);
   });
 });
+
+describe('stop 64: a tool or place dropped in so many words (from s72 after its blind run)', () => {
+  const first = record('d1', 'I invoice through Invoice Ninja and I work from Fernway Cowork on Tuesdays.', '2026-01-08T17:00:00Z');
+  const later = (text: string) => changesSaid([first, record('d2', text, '2026-04-01T17:00:00Z')]);
+
+  it('reads "ditched", "cancelling", "stopped using" before a name as its part ended', () => {
+    expect(later("Also I finally ditched Invoice Ninja. I'm using Bonsai now, it does contracts and invoices together.").filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['Invoice Ninja', 'Bonsai']]);
+    expect(later("I've stopped using Invoice Ninja, it's all in Bonsai now.").filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['Invoice Ninja', 'Bonsai']]);
+    expect(retiredMarker(retiredIn(first, later("I'm cancelling Fernway. The Loft on Gable instead, same days.")))).toMatch(/^\(later: /);
+  });
+
+  it('not a name said after the words for something else', () => {
+    expect(later('I ditched my Tuesday plans, Ninja the cat was ill.').filter((r) => r.replaces)).toEqual([]);
+  });
+});
