@@ -1653,4 +1653,12 @@ describe('stop 64: a tool or place dropped in so many words (from s72 after its 
   it('not a name said after the words for something else', () => {
     expect(later('I ditched my Tuesday plans, Ninja the cat was ill.').filter((r) => r.replaces)).toEqual([]);
   });
+
+  it('reads someone moving away, or to a place for work, as their part ended; not a move for the summer', () => {
+    const band = record('k1', 'Kez on drums, Mo on bass', '2026-02-01T19:00:00Z');
+    const said = (text: string) => changesSaid([band, record('k2', text, '2026-02-20T19:00:00Z')]).filter((r) => r.replaces).map((r) => [r.replaces, r.now]);
+    expect(said('Kez is moving to Bristol for work, so Sami is taking over on drums.')).toEqual([['Kez', 'Sami']]);
+    expect(said('Kez has moved away, Sami is taking over on drums.')).toEqual([['Kez', 'Sami']]);
+    expect(said('Kez is moving to Bristol for the summer, Sami is taking over the flat.')).toEqual([]);
+  });
 });
