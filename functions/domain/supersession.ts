@@ -86,6 +86,11 @@ export interface RetiredValue {
    * we land at 10:50"): a line that states one of them speaks of that one, not of what changed.
    */
   readonly besides?: readonly string[];
+  /**
+   * A new e-mail address said as a change when no earlier address of its owner was read with it (an earlier batch
+   * holds that): any address a line said before it that `sameOwner` gives the same owner is the one replaced.
+   */
+  readonly mailOf?: string;
 }
 
 /** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
@@ -730,14 +735,24 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       const lead = unit.text.slice(Math.max(0, value.index - 80), value.index);
       const opensAfterCue = /[.!?:]\s*$/.test(lead) && /(?<![\p{L}])(?:e-?mail|address)(?![\p{L}])/iu.test(lead) && CHANGE_CUE.test(lead.replace(/[.!?:]\s*$/, ''));
       if (value.kind !== 'email' || old(value) || !(nearCue(unit.text, value.index, value.value.length) || opensAfterCue)) continue;
+      let found = false;
       for (const earlier of units) {
         if (!before(earlier.at, unit.at) || earlier.kind !== 'record') continue;
         for (const e of valuesOfText(earlier.text)) {
           if (e.kind !== 'email' || e.value.toLowerCase() === value.value.toLowerCase() || !sameOwner(e.value, value.value) || holds(unit.text, e.value)) continue;
+          found = true;
           if (out.some((r) => r.replaces === e.value)) continue;
           out.push({ itemId: `said:${unit.id}:${e.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, replaces: e.value, pairSaid: true });
           if (out.length >= MAX_CHANGES_SAID) break read;
         }
+      }
+      // None read here: kept as the owner's new address, for lines read later (the index keeps it for the block without a question).
+      if (!found && !out.some((r) => r.mailOf === value.value)) {
+        // The same change read by another rule ("the rota address is now …") carries it.
+        const same = out.findIndex((r) => r.records.includes(unit.id) && r.now === value.value && !r.replaces);
+        if (same >= 0) out[same] = { ...out[same]!, mailOf: value.value };
+        else out.push({ itemId: `said:${unit.id}:mail:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, mailOf: value.value });
+        if (out.length >= MAX_CHANGES_SAID) break read;
       }
     }
     // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
@@ -1824,6 +1839,8 @@ export function retiredIn(
   // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
   // So is one that gives a number a change said in words replaced ("changed their box office line, it's now …").
   // And one that gives an e-mail address the question's latest answer, or a change said in words, replaced.
+  // An address said before a new one of the same owner, the earlier one read in another batch (`mailOf`).
+  const mailReplaced = retired.filter((r) => r.mailOf !== undefined && !r.records.includes(line.id) && r.itemId !== line.id && (line.kind === 'contact' || line.kind === 'fact' || line.kind === 'task' || (line.at !== undefined && before(line.at, r.at))) && olderMailOf(line.text, r.mailOf));
   if (line.kind === 'contact') {
     const numberReplaced = retired.filter(
       (r) =>
@@ -1831,12 +1848,13 @@ export function retiredIn(
         // An e-mail address said as replaced ("we've got a proper email now. hello@…"), in the contact's "Reach:".
         (r.reason === 'later' && r.replaces?.includes('@') && holds(line.text, r.replaces) && !holds(line.text, r.value)),
     );
-    return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !onlyColour(r.replaces) && namesOld(line.label!, r)), ...numberReplaced] : numberReplaced;
+    const replaced = [...numberReplaced, ...mailReplaced];
+    return line.label ? [...retiredNaming(line.id, line.label, retired), ...retired.filter((r) => r.replaces && !onlyColour(r.replaces) && namesOld(line.label!, r)), ...replaced] : replaced;
   }
   // A current fact or task can state another item's retired value ("you can write to her at" an e-mail since replaced).
   const item = line.kind === 'fact' || line.kind === 'task';
   if (line.kind !== 'record' && line.kind !== 'summary' && !item) return [];
-  const found = retired.filter((r) => r.reason !== 'later' && statesValue(line, r, item));
+  const found = [...retired.filter((r) => r.reason !== 'later' && statesValue(line, r, item)), ...mailReplaced];
   // A task's line is read for other items' values only; a fact's also for a later value of the same thing. A value
   // carried from another line (`carriedFrom`) leaves the line to be read for its own changes too.
   const carried = found.filter((r) => r.itemId.startsWith(CARRIED));
@@ -1975,6 +1993,12 @@ function dayOfClause(text: string, value: string): string | undefined {
 }
 
 const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
+
+/** Whether a text says an e-mail address of `address`'s owner other than `address` itself, and not `address`. */
+function olderMailOf(text: string, address: string): boolean {
+  if (!text.includes('@') || holds(text, address)) return false;
+  return valuesOfText(text).some((v) => v.kind === 'email' && v.value.toLowerCase() !== address.toLowerCase() && sameOwner(v.value, address));
+}
 
 /** Mail services anyone may have an address at: a shared domain there says nothing of who owns an address. */
 const SHARED_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|btinternet|btopenworld|sky|virginmedia|talktalk|protonmail|proton|fastmail|gmx|mail|zoho)\./i;

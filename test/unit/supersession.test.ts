@@ -1662,3 +1662,22 @@ describe('stop 64: a tool or place dropped in so many words (from s72 after its 
     expect(said('Kez is moving to Bristol for the summer, Sami is taking over the flat.')).toEqual([]);
   });
 });
+
+describe('stop 64: a new e-mail address whose owner’s earlier one was said in another batch', () => {
+  const old = record('m1', 'band email is lowlanddrift.bookings@gmail.com, thats what goes on everything', '2026-02-03T19:00:00Z');
+  // Read alone, as a batch that does not hold the earlier address.
+  const switched = changesSaid([record('m2', "with the new website we've got a proper email now. hello@lowlanddrift.com. the gmail's retiring", '2026-05-01T19:00:00Z')]);
+
+  it('marks an earlier record, a contact and a fact that say the owner’s old address', () => {
+    expect(switched).toEqual([expect.objectContaining({ mailOf: 'hello@lowlanddrift.com', now: 'hello@lowlanddrift.com' })]);
+    expect(retiredMarker(retiredIn(old, switched))).toBe('(later: hello@lowlanddrift.com)');
+    expect(retiredMarker(retiredIn({ id: 'contact-fiona', kind: 'contact', label: 'Fiona', text: 'Reach: email lowlanddrift.bookings@gmail.com.' }, switched))).toBe('(later: hello@lowlanddrift.com)');
+    expect(retiredMarker(retiredIn({ id: 'fact-1', kind: 'fact', text: 'Band email: lowlanddrift.bookings@gmail.com' }, switched))).toBe('(later: hello@lowlanddrift.com)');
+  });
+
+  it('not a record said after it, one that says the new address too, nor another owner’s address', () => {
+    expect(retiredIn(record('m3', 'cc lowlanddrift.bookings@gmail.com on the invoice pls', '2026-05-02T19:00:00Z'), switched)).toEqual([]);
+    expect(retiredIn(record('m4', 'old lowlanddrift.bookings@gmail.com, new hello@lowlanddrift.com', '2026-02-04T19:00:00Z'), switched)).toEqual([]);
+    expect(retiredIn(record('m5', 'Fiona is fiona.reel@gmail.com', '2026-02-04T19:00:00Z'), switched)).toEqual([]);
+  });
+});
