@@ -2325,3 +2325,16 @@ describe('stop 64: work put on the list, and a thing said done (from s71 after i
     expect(taskOps(["it's done, what a relief"], [open('Repair the polytunnel cover')])).toEqual([]);
   });
 });
+
+describe('stop 64: a task about a name alone, and a value said to change (from s72 after its blind run)', () => {
+  it('closes "Stop QuickDrop completely" on "I have stopped QuickDrop fully now", not on "I have decided to stop QuickDrop"', () => {
+    const open = [{ alias: 'T1', title: 'Stop QuickDrop completely', owner: 'user', state: 'open' }];
+    expect(taskOps(['RapidBee update, it is much better. I have stopped QuickDrop fully now.'], open)).toEqual([expect.objectContaining({ op: 'update', target: 'T1', changes: { state: 'done' } })]);
+    expect(taskOps(['I have decided to stop QuickDrop.'], open)).toEqual([]);
+  });
+
+  it('makes no task of a price said to change ("Sourdough will go to Rs 210 from next week")', () => {
+    expect(taskOps(['Yes I have to. Sourdough will go to Rs 210 from next week.'])).toEqual([]);
+    expect(taskOps(['Priya will go to the bank on Friday.'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Go to the bank', owner: 'Priya' }) })]);
+  });
+});

@@ -38,6 +38,8 @@ const COURTESY = /^(?:(?:send|give|pass on|pass along|pass)(?: (?:him|her|them|e
 const AMOUNT_DOT = /([£$€]\s?\d[\d,]*)\.(?=\d)/g;
 const HELD_DOT = '\u2024';
 
+/** A value said to change ("go up to £5", "go to Rs 210", "drop to 12 a head"): what something will cost or count, no work. */
+const VALUE_MOVES = /^(?:go|goes|rise|rises|drop|drops|fall|falls|increase|decrease|come|comes|jump)\s+(?:up\s+|down\s+|back\s+)?(?:to|by)\s+(?:[£$€₹]|rs\.?\s*\d|inr\s*\d|\d)/iu;
 /** A title cut off before what it is about ("Tell someone about"): no one could do it from the title. */
 const ENDS_UNSAID = /\b(?:about|to|with|for|of|from|into|at)$/i;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
@@ -450,6 +452,8 @@ export function extractTasks(input: UpdaterInput): { ops: TaskOp[] } {
         }
         if (!who || !/^\p{L}/u.test(phrase)) continue;
         if (COURTESY.test(phrase.trim())) continue;
+        // "Sourdough will go to Rs 210 from next week": a price or a number that changes, no work.
+        if (VALUE_MOVES.test(phrase.trim())) continue;
         // "Noted, I'll remind you." with nothing after, or only when ("I'll remind you on Thursday"), acknowledges the
         // request before it; a title never opens with "I".
         if ((fromAssistant && /^remind (?:you|them|the user)(?:(?!\s(?:to|about|abt|that|of|re)\b)[^.!?;])*$/i.test(phrase)) || /^(?:self\b|i\b|i'm\b|im\b|we\b)/i.test(phrase.trim())) continue;
@@ -734,9 +738,12 @@ function openTask(target: string, title: string): OpenTask {
   const verb = [...first][0];
   const folded = verb ? (SAME_WORK[verb] ?? verb) : undefined;
   const names = lemmas(title.split(' ').slice(1).filter((word) => /^\p{Lu}/u.test(word)).join(' '));
-  const objects = new Set([...lemmas(title)].filter((word) => word !== folded && !names.has(word)));
+  const objects = new Set([...lemmas(title)].filter((word) => word !== folded && !names.has(word) && !MANNER.has(word)));
   return { target, title, words: lemmas(title), verb: folded, objects, names };
 }
+
+/** Words of how a thing is done, no thing done to: "Stop QuickDrop completely" is about QuickDrop alone. */
+const MANNER = new Set(['completely', 'fully', 'entirely', 'totally', 'properly', 'finally', 'quickly', 'permanently', 'urgently', 'asap', 'altogether', 'again', 'soon']);
 
 const STOP_WORDS = new Set(['the', 'a', 'an', 'to', 'for', 'of', 'on', 'in', 'and', 'my', 'me', 'by', 'with', 'at', 'this', 'that', 'it', 'i', 'you', 'your', 'our', 'about', 'from', 'up', 'out', 'over', 'is', 'are', 'was', 'be', 'been', 'has', 'have', 'just', 'all', 'them', 'their', 'his', 'her']);
 
@@ -991,7 +998,9 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     for (const word of task.words) if (words.has(word)) shared += 1;
     const score = shared / Math.max(1, task.words.size);
     // Done needs the work itself reported ("sent", "shipped" for "send"), or a word that says it is finished.
-    const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb)) || GENERIC_DONE.test(sentence);
+    // "I have decided to stop QuickDrop": the work still to come ("to stop"), not done.
+    const toCome = task.verb !== undefined && new RegExp(`\\bto\\s+${escapeRegExp(task.verb)}\\b`, 'i').test(sentence);
+    const reportsWork = cancelled || (task.verb !== undefined && words.has(task.verb) && !toCome) || GENERIC_DONE.test(sentence);
     // ...and the same object: "sent Priya a card" does not close "send the contract to Priya".
     // "called eastside." for "Call Eastside Animal Clinic and book the checkup": the work and a name it is done to,
     // and nothing else ("sent Priya a birthday card" names another thing, and closes nothing).
