@@ -949,6 +949,12 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   // The question names its sum ("How much is Kenji being refunded?") and some answers are said as it ("a refund of
   // £18.50"): those are its answers, not the price paid or an order's total said beside the same words.
   if (answers.some((a) => a.named)) answers.splice(0, answers.length, ...answers.filter((a) => a.named));
+  // The question names whom it asks about and what of theirs ("What time does Ola go swimming?"): when some answers
+  // are said with what it is, those are the answers, not one said with the name alone ("collects Ola at 3:05").
+  const named = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{Ll}'’-]+/gu) ?? []).map((name) => stem(name.toLowerCase().replace(/['’]s$/u, ''))));
+  const thingOf = (a: { text: string; index: number; value: string }) => wordsAround(a.text, a.index, a.value.length, 8, 3).some((word) => words.has(word) && !named.has(word));
+  // (Times and days only: a name is said with its address or number as often as with the word for it.)
+  if ((kind === 'time' || kind === 'day') && named.size > 0 && answers.some(thingOf)) answers.splice(0, answers.length, ...answers.filter(thingOf));
   if (answers.length < 2) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
@@ -957,7 +963,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
       .replace(/\s+/g, '');
   const latestAt = answers.reduce((latest, a) => (Date.parse(a.at) > Date.parse(latest) ? a.at : latest), answers[0]!.at);
-  const latest = answers.filter((a) => a.at === latestAt);
+  // The value a latest line says was replaced ("finishes at 3:05 instead of 3:15") is not its answer.
+  const latest = answers.filter((a) => a.at === latestAt && !/(?:instead of|rather than|not|was|previously)\s*(?:the\s+)?$/i.test(a.text.slice(Math.max(0, a.index - 24), a.index)));
+  if (latest.length === 0) return [];
   const best = Math.max(...latest.map((a) => a.shared));
   const top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
   if (top.length !== 1) return [];
@@ -987,6 +995,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   // is said of too much: "laptop serviced, €85, new fan").
   const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
   if (!anchored && earlier.some((a) => a.shared > now.shared + 1)) return [];
+
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
@@ -1134,7 +1143,7 @@ const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))
 /** A sentence that says what replaced something. */
 const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?:doing|running|handling|covering) (?:it|that|them)(?!\s+(?:up|out|again|wrong|badly|well|for\s+fun)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
-const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Monday|Tue|Tues|Tuesday|Wed|Wednesday|Thu|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
+const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Mondays?|Tue|Tues|Tuesdays?|Wed|Wednesdays?|Thu|Thurs|Thursdays?|Fri|Fridays?|Sat|Saturdays?|Sun|Sundays?|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
 const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already|downstairs|upstairs|door|road)$/iu;
 /** Said so after where they live ("dave downstairs is away", "gary's left"), not an adverb ("said yes straight away"). */

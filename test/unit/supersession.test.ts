@@ -1681,3 +1681,26 @@ describe('stop 64: a new e-mail address whose owner’s earlier one was said in 
     expect(retiredIn(record('m5', 'Fiona is fiona.reel@gmail.com', '2026-02-04T19:00:00Z'), switched)).toEqual([]);
   });
 });
+
+describe('stop 64: the answers a question about someone’s time finds, and days that are no one (from s71 after its blind run)', () => {
+  const week = [
+    record('w1', 'ola does swimming at Riverside, Sundays at 10.30 now', '2026-02-01T09:00:00Z'),
+    record('w2', 'School pickup is 3:15. Breakfast club opens at 7:45.', '2026-02-02T09:00:00Z'),
+    record('w3', "Okay: Ola's swimming is now Wednesdays at 5pm at Riverside.", '2026-04-01T09:00:00Z'),
+    record('w4', 'just a heads-up that from after Easter Brookfield school finishes at 3:05 instead of 3:15.', '2026-04-02T09:00:00Z'),
+    record('w5', 'Mon: you on long day; Bethany has Tayo and collects Ola at 3:05', '2026-04-03T09:00:00Z'),
+  ];
+
+  it('takes the answers said with what of theirs is asked, not one said with the name alone', () => {
+    expect(answersReplaced('What day and time does Ola go swimming?', week).map((r) => [r.value, r.now])).toEqual([['10.30', '5pm']]);
+  });
+
+  it('does not take as the answer the value a latest line says was replaced ("3:05 instead of 3:15")', () => {
+    expect(answersReplaced("What time does Ola's school finish?", week).map((r) => [r.value, r.now])).toEqual([['3:15', '3:05']]);
+  });
+
+  it('reads no weekday as who took a part ("Sami can\'t do Mondays … switching to Thursdays")', () => {
+    const band = [record('b1', "Mo's mate Sami has played with us a few times. so Sami's our drummer now", '2026-02-01T09:00:00Z'), record('b2', "Fuse Studios are putting rates up and Sami can't do Mondays, he's got his kid. so we're switching to Thursdays", '2026-03-01T09:00:00Z')];
+    expect(changesSaid(band).filter((r) => r.replaces)).toEqual([]);
+  });
+});
