@@ -248,7 +248,7 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b(?!\\s+(?:hundred|thousand|grand|quid|pounds?|dollars?|euros?)\\b))(?:\\s?[\\p{L}%]+)?`, 'giu')],
 ];
 /** A street address: a house number, one to three capitalised words and the kind of street ("22 Ladybarn Lane", "4 Tenter Close"). */
-const STREET_ADDRESS = /(?<![\p{L}\p{N}£$€.,:-])\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Close|Grove|Way|Drive|Crescent|Place|Terrace|Gardens|Court|Square|Mews|Parade)(?![\p{L}])/gu;
+const STREET_ADDRESS = /(?<![\p{L}\p{N}£$€.,:-])\d{1,4}[a-z]?,?\s+(?!(?:Bed|Beds|Bedroom|Bedrooms|Bath|Baths|Storey|Star)\b)(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Close|Grove|Way|Drive|Crescent|Place|Terrace|Gardens|Court|Square|Mews|Parade)(?![\p{L}])/gu;
 /** A person's name as a value ("Tomasz", "Dr Ana Reyes"). */
 const PERSON_VALUE = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}[\p{Ll}'’-]+)?$/u;
 /** Words that say a role changed hands. */
@@ -584,7 +584,8 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
     found.push({ kind: 'phone', value: m[0], index: m.index! });
     take(m.index!, m.index! + m[0].length);
   }
-  // A street address ("14 Cardigan Road", "Flat 2, 3 Moorland Avenue"): its number is no count, its words no name.
+  // A street address ("14 Cardigan Road", the "3 Moorland Avenue" of "Flat 2, 3 Moorland Avenue"): its number is no
+  // count, its words no name.
   for (const m of text.matchAll(STREET_ADDRESS)) {
     if (!free(m.index!, m.index! + m[0].length)) continue;
     found.push({ kind: 'address', value: m[0], index: m.index! });
@@ -746,8 +747,9 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
           if (out.length >= MAX_CHANGES_SAID) break read;
         }
       }
-      // None read here: kept as the owner's new address, for lines read later (the index keeps it for the block without a question).
-      if (!found && !out.some((r) => r.mailOf === value.value)) {
+      // None read here: kept as the owner's new address, for lines read later (the index keeps it for the block without
+      // a question), when the words say an address changed ("switched my email", "our new email is", "use … from now on").
+      if (!found && !out.some((r) => r.mailOf === value.value) && MAIL_CHANGED.test(unit.text.slice(Math.max(0, value.index - 100), value.index + value.value.length + 40))) {
         // The same change read by another rule ("the rota address is now …") carries it.
         const same = out.findIndex((r) => r.records.includes(unit.id) && r.now === value.value && !r.replaces);
         if (same >= 0) out[same] = { ...out[same]!, mailOf: value.value };
@@ -897,6 +899,8 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   ['number', /\bhow many\b|\bnumber of\b/],
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
 ];
+/** Words that say an address is where someone lives or has moved to. */
+const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|flat|home|new place)(?![\p{L}])/iu;
 /** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
 // "first" only as when ("what was it first set at"): "the first matches", "the first day" are which ones.
 const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
@@ -923,7 +927,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
     asked
       .split(/[^\p{L}\p{N}'’-]+/u)
       .map((word) => word.replace(/['’]s$/u, ''))
-      .filter((word) => word.length >= 3 && !ASKING.has(word) && !COMMON.has(word))
+      .filter((word) => word.length >= 3 && !ASKING.has(word) && !COMMON.has(word) && !(kind === 'address' && word === 'address'))
       .map(stem),
   );
   if (words.size === 0) return [];
@@ -950,11 +954,12 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   // £18.50"): those are its answers, not the price paid or an order's total said beside the same words.
   if (answers.some((a) => a.named)) answers.splice(0, answers.length, ...answers.filter((a) => a.named));
   // The question names whom it asks about and what of theirs ("What time does Ola go swimming?"): when some answers
-  // are said with what it is, those are the answers, not one said with the name alone ("collects Ola at 3:05").
+  // are said with what it is (two at least), those are the answers, not one said with the name alone ("collects Ola at 3:05").
   const named = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{Ll}'’-]+/gu) ?? []).map((name) => stem(name.toLowerCase().replace(/['’]s$/u, ''))));
   const thingOf = (a: { text: string; index: number; value: string }) => wordsAround(a.text, a.index, a.value.length, 8, 3).some((word) => words.has(word) && !named.has(word));
   // (Times and days only: a name is said with its address or number as often as with the word for it.)
-  if ((kind === 'time' || kind === 'day') && named.size > 0 && answers.some(thingOf)) answers.splice(0, answers.length, ...answers.filter(thingOf));
+  const ofThing = answers.filter(thingOf);
+  if ((kind === 'time' || kind === 'day') && named.size > 0 && ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
   if (answers.length < 2) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
@@ -964,7 +969,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
       .replace(/\s+/g, '');
   const latestAt = answers.reduce((latest, a) => (Date.parse(a.at) > Date.parse(latest) ? a.at : latest), answers[0]!.at);
   // The value a latest line says was replaced ("finishes at 3:05 instead of 3:15") is not its answer.
-  const latest = answers.filter((a) => a.at === latestAt && !/(?:instead of|rather than|not|was|previously)\s*(?:the\s+)?$/i.test(a.text.slice(Math.max(0, a.index - 24), a.index)));
+  // ("was 4pm but it is 5pm now": a value after "was" too, when the line says another; "was 5:30 today" alone is the answer).
+  const behindOf = (a: { text: string; index: number }) => a.text.slice(Math.max(0, a.index - 24), a.index);
+  const said = answers.filter((a) => a.at === latestAt && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
+  const notWas = said.filter((a) => !/(?<![\p{L}])was\s*$/iu.test(behindOf(a)));
+  const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
   const best = Math.max(...latest.map((a) => a.shared));
   const top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
@@ -976,6 +985,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   if (owners.some((owner) => !asked.includes(owner))) return [];
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
+  // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
+  if (kind === 'address' && now.shared < 2 && !LIVES_AT.test(now.text.slice(Math.max(0, now.index - 60), now.index + now.value.length + 30))) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
   // its size per the same unit (or per nothing, both).
   const textOf = new Map(units.map((unit) => [unit.id, unit.text]));
@@ -995,7 +1006,6 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   // is said of too much: "laptop serviced, €85, new fan").
   const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
   if (!anchored && earlier.some((a) => a.shared > now.shared + 1)) return [];
-
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
@@ -1119,7 +1129,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|recently|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving|relocated|relocating) (?:away|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])))|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1136,12 +1146,13 @@ const BROUGHT_IN = /(?<![\p{L}])(?:found|hired|booked|signed up|brought in|got h
 const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been|had been|got))\s+(?:(?:taking|taken|took|takes|stepping|stepped)\s+(?:(?:it|this|that|them)\s+)?(?:over|in)|(?:elected|appointed|voted\s+in|co-opted|brought\s+in|drafted\s+in))(?![\p{L}])/iu;
 /**
  * Said of a name in the record that ended another's part ("Alina's gone to Bristol, so Hamish is looking after her
- * accounts now", "my colleague Rhys will look after your tenancy"): who took it on. Not read in a later record, where
- * it may be anything looked after ("Omar is covering her half of the rent").
+ * accounts now", "my colleague Rhys will look after your tenancy"): who took it on, when what is looked after is work
+ * (accounts, a file, a case, clients; not "her cat"). Not read in a later record, where it may be anything looked after
+ * ("Omar is covering her half of the rent").
  */
-const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))\s+(?:(?:now|also)\s+)?(?:looking after|look after|dealing with)\s+(?:your|our|her|his|their|the|us|you)(?![\p{L}])/iu;
+const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))\s+(?:(?:now|also)\s+)?(?:looking after|look after|dealing with)\s+(?:(?:your|our|her|his|their|the)\s+(?:[\p{L}-]+\s+)?(?:account|accounts|file|files|case|cases|tenancy|books|clients?|patients|round|work|portfolio|claim|application|team|class|pupils)|us|you)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?:doing|running|handling|covering) (?:it|that|them)(?!\s+(?:up|out|again|wrong|badly|well|for\s+fun)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|promoted (?:to|into)|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?<!(?:should|would|could|if|whether|says?|said|be)\s+)(?:doing|running|handling|covering) (?:it|that|them)(?=\s+(?:now|instead|from|going forward|for now)|\s*(?:[.,;!]|$)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Mondays?|Tue|Tues|Tuesdays?|Wed|Wednesdays?|Thu|Thurs|Thursdays?|Fri|Fridays?|Sat|Saturdays?|Sun|Sundays?|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1318,7 +1329,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
 /** Words after which a lower-case word is read as a name the block knows. */
 const NAME_BEFORE = String.raw`(?<![\p{L}])(?:with|and|to|from|by|is|was|called|named|met|meet|replacement|ask|tell|told|asked|thanks|thx|ty|hi|hey|cheers|its|it's|thats|that's|not|nephew|niece|son|daughter|brother|sister|mum|mom|dad|wife|husband|partner|friend|colleague|boss|cousin|neighbour|neighbor)\s+`;
 /** What may follow a lower-case word read as a name. */
-const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit|doing|taking|stepping|covering|handling|running|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
+const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit|(?:doing|handling|running|covering) (?:it|that)|taking over|stepping (?:down|back|in)|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
 /**
  * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
  * people the block knows by name written with their capitals, so that a change of who does something is read as
@@ -1804,7 +1815,7 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
     const words = r.value.split(/\s+/);
     return words.length > MARKED_TITLE_WORDS ? `${words.slice(0, MARKED_TITLE_WORDS).join(' ')} …` : r.value;
   };
-  if (closed.length === all.length) return `(later: ${[...new Set(closed.map((r) => `${r.now} on ${day(r)}: ${task(r)}`))].join('; ')})`;
+  if (closed.length > 0 && closed.length === all.length) return `(later: ${[...new Set(closed.map((r) => `${r.now} on ${day(r)}: ${task(r)}`))].join('; ')})`;
   all = all.filter((r) => r.reason !== 'closed');
   const settled = all.filter((r) => r.reason !== 'contested');
   if (settled.length === 0) {
@@ -2003,6 +2014,9 @@ function dayOfClause(text: string, value: string): string | undefined {
 
 const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
 
+/** Words that say an e-mail address changed, not only that one is new to the conversation ("our new client contact is …"). */
+const MAIL_CHANGED = /(?<![\p{L}])(?:(?:switched|changed|moved|updated|swapped)\s+(?:(?:my|our|his|her|their|the)\s+)?(?:e-?mail|address)|(?:my|our|his|her|their)\s+(?:new\s+)?e-?mail(?:\s+address)?\s+(?:is|['’]s)\s+(?:now\b)?|new\s+e-?mail(?:\s+address)?\s+(?:is|['’]s|for)|(?:proper|different|new)\s+e-?mail\s+now|e-?mail(?:\s+address)?\s+(?:has\s+)?changed|from now on|instead of (?:the\s+)?(?:old|gmail|hotmail|outlook))(?![\p{L}])/iu;
+
 /** Whether a text says an e-mail address of `address`'s owner other than `address` itself, and not `address`. */
 function olderMailOf(text: string, address: string): boolean {
   if (!text.includes('@') || holds(text, address)) return false;
@@ -2015,8 +2029,8 @@ const SHARED_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|i
 /**
  * Whether two e-mail addresses are one owner's: the names before the @ share a word of four letters or more and
  * the rest agree ("helen.ward" and "h.ward"; not "per.ward", another Ward), a word of one's name is the other's
- * domain ("lowlanddrift.bookings@gmail.com" and "hello@lowlanddrift.com"), or the domain is the same and no mail
- * service's.
+ * domain ("lowlanddrift.bookings@gmail.com" and "hello@lowlanddrift.com"), or both are a business's mailboxes at
+ * one domain that is no mail service's or institution's ("accounts@" and "finance@"; not two colleagues).
  */
 function sameOwner(a: string, b: string): boolean {
   const [localA, domainA] = a.toLowerCase().split('@') as [string, string];
@@ -2027,8 +2041,14 @@ function sameOwner(a: string, b: string): boolean {
   // A name's own domain taken up ("lowlanddrift.bookings@gmail.com", then "hello@lowlanddrift.com").
   const ownDomain = (local: string, domain: string) => !SHARED_MAIL.test(domain) && local.split(/[^a-z]+/).some((word) => word.length >= 5 && domain.split('.')[0] === word);
   if (ownDomain(localA, domainB) || ownDomain(localB, domainA)) return true;
-  return domainA === domainB && !SHARED_MAIL.test(domainA);
+  // One business's mailboxes ("accounts@…" then "finance@…"), not two people who work there.
+  return domainA === domainB && !SHARED_MAIL.test(domainA) && !INSTITUTION.test(domainA) && ROLE_MAILBOX.test(localA) && ROLE_MAILBOX.test(localB);
 }
+
+/** Domains many unrelated people have addresses at: a health service, universities, schools, government. */
+const INSTITUTION = /(?:^|\.)(?:nhs\.net|nhs\.uk|ac\.uk|sch\.uk|gov\.uk|edu|edu\.au|gov|mil)$/i;
+/** The mailbox of a function, not a person ("accounts@", "hello@", "bookings@"). */
+const ROLE_MAILBOX = /^(?:accounts?|finance|billing|invoices?|payments?|info|hello|hi|office|admin|bookings?|reservations|support|help|sales|enquiries|inquiries|contact|team|studio|orders?|reception|mail|post)$/i;
 
 /** Whether a line said at `at` came before `than` (instants compared, whatever their offsets; no date, no). */
 function before(at: string | undefined, than: string): boolean {

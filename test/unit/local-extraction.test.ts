@@ -2338,3 +2338,26 @@ describe('stop 64: a task about a name alone, and a value said to change (from s
     expect(taskOps(['Priya will go to the bank on Friday.'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Go to the bank', owner: 'Priya' }) })]);
   });
 });
+
+describe('stop 64 review: tasks the new rules must leave alone', () => {
+  const open = (title: string) => [{ alias: 'T1', title, owner: 'user', state: 'open' }];
+
+  it('closes no task on a thing said done that is not the work’s ("Kitchen\'s done" for "Buy kitchen paint", "done for", someone else’s)', () => {
+    expect(taskOps(["Kitchen's done, it looks amazing!"], open('Buy kitchen paint'))).toEqual([]);
+    expect(taskOps(['The boiler is done for, need a new one'], open('Service the boiler'))).toEqual([]);
+    expect(taskOps(["Next door's garden is finished, looks great"], open('Mow the garden'))).toEqual([]);
+  });
+
+  it('moves no task that a sentence names by one word, nor to a day said further on', () => {
+    expect(taskOps(['Can you move my dentist appointment to next Monday?'], open('Pay the dentist bill'))).toEqual([]);
+    expect(taskOps(['Move my mum to the new care home in June.'], open('Call mum'))).toEqual([]);
+  });
+
+  it('keeps tasks that only start like a value changing, and the day of an accepted list offer; no shopping item as a task', () => {
+    expect(taskOps(['remind me to come to 5-a-side on Thursday'])).toEqual([expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Come to 5-a-side' }) })]);
+    expect(taskOps([{ role: 'assistant', content: "Would you like me to add 'call Gran' to your reminders for Sunday?" }, 'yes'])).toEqual([
+      expect.objectContaining({ op: 'add', task: expect.objectContaining({ title: 'Call Gran', owner: 'user', due: '2026-05-10' }) }),
+    ]);
+    expect(taskOps([{ role: 'assistant', content: "Should I add 'bin bags' to the shopping list?" }, 'yes please']).filter((op) => op.op === 'add' && op.task.owner === 'user')).toEqual([]);
+  });
+});

@@ -1704,3 +1704,41 @@ describe('stop 64: the answers a question about someone’s time finds, and days
     expect(changesSaid(band).filter((r) => r.replaces)).toEqual([]);
   });
 });
+
+describe('stop 64 review: ordinary chat the new rules must leave alone', () => {
+  const replaced = (first: string, then: string, names: string[] = []) =>
+    changesSaid([record('q1', first, '2026-03-01T10:00:00Z'), record('q2', then, '2026-04-01T10:00:00Z')], names).filter((r) => r.replaces).map((r) => [r.replaces, r.now]);
+
+  it('colleagues at one business or institution are not one owner; a business’s mailboxes are', () => {
+    expect(replaced('My boss is priya.shah@acme.co.uk, cc her on everything.', "I've switched my email, use tom.baird@acme.co.uk from now on.")).toEqual([]);
+    expect(replaced('My colleague Sam Ward is sam.ward@nhs.net.', 'I changed my email, it is now helen.ward@nhs.net.')).toEqual([]);
+    expect(replaced('Invoices go to accounts@brightsmile.co.uk for now.', 'Can you change our billing email? Bills should go to finance@brightsmile.co.uk now.')).toEqual([['accounts@brightsmile.co.uk', 'finance@brightsmile.co.uk']]);
+  });
+
+  it('keeps no owner’s new address from an address only said to be new to the talk', () => {
+    for (const text of ['Our new client contact is bob.jones@acme.co.uk, lovely guy.', 'The new intern, helen.ward2@gmail.com, starts Monday.']) {
+      expect(changesSaid([record('q3', text, '2026-04-26T18:00:00Z')]).filter((r) => r.mailOf)).toEqual([]);
+    }
+  });
+
+  it('reads no part ended or taken from looking after a pet, doing something else, a promotion at work, or a move that keeps the part', () => {
+    expect(replaced('Alina runs the accounts.', 'Alina is away for two weeks, so Hamish is looking after her cat.')).toEqual([]);
+    expect(replaced('Becky runs the rota.', 'Becky is away next week. Rahim asked if he should be doing it.')).toEqual([]);
+    expect(replaced('Becky runs the rota.', 'Becky is off sick. Rahim is doing it for the first time at his school play, so nervous')).toEqual([]);
+    expect(replaced('rota is becky', "becky's away this week, rahim doing his exams now", ['Becky', 'Rahim'])).toEqual([]);
+    expect(replaced('Sarah runs testing.', "Sarah is off sick this week. Her son Tom got promoted at work, she's so proud.")).toEqual([]);
+    expect(replaced('Kez on drums', 'Kez has moved away from the city centre, she is now living in Horfield.')).toEqual([]);
+    expect(replaced('Kez on drums', 'Kez is moving to Bristol for work but will still drum with us on weekends, Sami is taking over the flat.')).toEqual([]);
+    expect(replaced('Sarah runs testing.', 'Sarah has finally resigned herself to the fact that the project is late; Tom is now in charge of testing.')).toEqual([]);
+  });
+
+  it('answers: a time said with the name and a word of change is still the latest; an address must be said as where someone lives', () => {
+    const swim = [record('q4', "Ola's swimming is at 4pm on Tuesdays.", '2026-03-01T10:00:00Z')];
+    expect(answersReplaced('What time does Ola go swimming?', [...swim, record('q5', 'Ola: lessons moved to 5pm from next week.', '2026-04-01T10:00:00Z')]).map((r) => [r.value, r.now])).toEqual([['4pm', '5pm']]);
+    expect(answersReplaced('What time does Ola go swimming?', [...swim, record('q6', 'Swimming for Ola was 4pm but it is 5pm now.', '2026-04-01T10:00:00Z')]).map((r) => [r.value, r.now])).toEqual([['4pm', '5pm']]);
+    expect(answersReplaced('What time does Ola go swimming?', [...swim, record('q7', "Ola's swimming was 5:30 today, the new time.", '2026-04-01T10:00:00Z')]).map((r) => [r.value, r.now])).toEqual([['4pm', '5:30']]);
+    const mum = [record('q8', 'Mum lives at 22 Ladybarn Lane.', '2026-03-01T10:00:00Z'), record('q9', "Dropped the parcel at 9 Mill Road for Mum's friend.", '2026-04-01T10:00:00Z')];
+    expect(answersReplaced('Where does Mum live?', mum)).toEqual([]);
+    expect(answersReplaced('What is the address for the party?', [record('q10', 'Party at 22 Ladybarn Lane.', '2026-03-01T10:00:00Z'), record('q11', 'My office address is 1 Kings Road.', '2026-04-01T10:00:00Z')])).toEqual([]);
+  });
+});

@@ -39,7 +39,7 @@ const AMOUNT_DOT = /([£$€]\s?\d[\d,]*)\.(?=\d)/g;
 const HELD_DOT = '\u2024';
 
 /** A value said to change ("go up to £5", "go to Rs 210", "drop to 12 a head"): what something will cost or count, no work. */
-const VALUE_MOVES = /^(?:go|goes|rise|rises|drop|drops|fall|falls|increase|decrease|come|comes|jump)\s+(?:up\s+|down\s+|back\s+)?(?:to|by)\s+(?:[£$€₹]|rs\.?\s*\d|inr\s*\d|\d)/iu;
+const VALUE_MOVES = /^(?:go|goes|rise|rises|drop|drops|fall|falls|increase|decrease|come|comes|jump)\s+(?:up\s+|down\s+|back\s+)?(?:to|by)\s+(?:[£$€₹]\s?\d|rs\.?\s*\d|inr\s*\d|\d[\d,.]*\s*(?:%|percent|p\b|quid|pounds?|dollars?|euros?|rupees?|bucks|a (?:head|month|week|year|night|session|hour|loaf|kg)|an hour|per\b))/iu;
 /** A title cut off before what it is about ("Tell someone about"): no one could do it from the title. */
 const ENDS_UNSAID = /\b(?:about|to|with|for|of|from|into|at)$/i;
 /** Verbs of errands done in the world, not by the assistant in its reply: a sentence that opens with one is a note to self. */
@@ -185,7 +185,9 @@ const CANCEL_SIGNAL = /\b(?:never ?mind|nvm|no need (?:to|for)|(?:don't|do not|n
 /** A thing's part done by handing it on ("kettle dropped off", "forms handed in"): a deed, not a word of being finished. */
 const HANDED_OVER = /\b(?:dropped (?:[\p{L}'’]+ ){0,4}off|handed (?:[\p{L}'’]+ ){0,4}(?:in|back|over))\b/iu;
 /** A thing said finished in so many words ("polytunnel's done!", "the quote is all sorted"): the thing. */
-const THING_DONE = /(?:^|[\s,;])(?!(?:it|that|this|which|what|all|everything|nothing|something|one)\b)(\p{L}[\p{L}-]{3,})(?:['’]s|\s+(?:is|was|has been|are|have been))\s+(?:all\s+|finally\s+|now\s+)?(?:done|finished|completed|sorted)\b/iu;
+const THING_DONE = /(?:^|[\s,;])(?<!\p{L}['’]s\s+)(?!(?:it|that|this|which|what|all|everything|nothing|something|one)\b)(\p{L}[\p{L}-]{3,})(?:['’]s|\s+(?:is|was|has been|are|have been))\s+(?:all\s+|finally\s+|now\s+)?(?:done|finished|completed|sorted)\b(?!\s+(?:for|with)\b)/iu;
+/** Work done on a thing, which the thing said done reports ("Repair the polytunnel cover"; not "Buy kitchen paint"). */
+const WORK_ON = new Set(['repair', 'fix', 'mend', 'patch', 'paint', 'decorate', 'clean', 'clear', 'tidy', 'build', 'install', 'fit', 'finish', 'renovate', 'replace', 'service', 'sand', 'varnish', 'plaster', 'tile', 'weed', 'prune', 'assemble']);
 /** A task put off to another day or time, said in the past tense: no deed done. */
 const MOVED_ON = /\b(?:(?:moved|rescheduled|rebooked|shifted)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|till|until|for)\b|postponed|pushed (?:it |that |this )?(?:back|forward)|put (?:it |that |this )?back|brought (?:it |that |this )?forward)/iu;
 const NEGATED = /\b(?:not|n't|never|yet|still have to|still need)\b/i;
@@ -580,14 +582,13 @@ function offeredReminder(content: string, position: number): { phrase: string; d
 const STOP_REMINDER = /\b(?:stop|cancel|turn off|pause|delete|remove|end|kill|drop)\s+(?:the|my|that|this)\s+([^.!?;]{1,40}?)\s*reminders?\b/i;
 /** Words that name a day, not only a time of it. */
 const NAMES_A_DAY = /\b(?:mon|tue|wed|thu|fri|sat|sun|today|tonight|tomorrow|tmrw|tmr|next|this|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.-]\d{1,2})/i;
+/** Work put on the user's list in so many words, quoted: "add "submit the request" to your to-do list" (not a shopping list). */
+const LISTED_FOR_USER = /^(?:add|put)\s+["“'‘](.{3,120}?)["”'’]\s+(?:to|on|in|onto)\s+(?:your|the)\s+(?!(?:shopping|grocery|groceries|packing|guest|wish|reading|playlist)\b)(?:[\p{L}-]+\s+){0,2}?(?:list|to-?dos?|tasks|reminders)(?:\s+list)?\b/iu;
 /** An offer to do something ("Would you like me to ship a replacement?", "Shall I go ahead?" after "I can ship one"). */
 const ACTION_OFFER = /\b(?:want me to|would you like me to|do you want me to|shall i|should i)\s+([^?]{2,160})\?/i;
 /** An offer that names no work of its own: the work is what the message said it can do. */
 const PROCEED = /^(?:go ahead|proceed|do (?:that|it|this|so)|set (?:that|it|this) up|arrange (?:that|it|this)|book (?:that|it|this)|put (?:that|it|this) through|process (?:that|it|this)|make (?:that|the) change|sort (?:that|it|this) out)\b/i;
 /** The work an assistant offers to do later, waiting for the user's yes; never a reminder (above) or a reply's own text. */
-/** Work put on the user's list in so many words, quoted: "add "submit the request" to your to-do list". */
-const LISTED_FOR_USER = /^(?:add|put)\s+["“'‘](.{3,120}?)["”'’]\s+(?:to|on|in|onto)\s+(?:your|the)\s+(?:[\p{L}-]+\s+){0,2}?(?:list|to-?dos?|tasks|reminders)\b/iu;
-
 function offeredAction(content: string, position: number, id: string): { phrase: string; position: number; id: string; users?: boolean } | undefined {
   const match = ACTION_OFFER.exec(content);
   if (!match || OFFER.test(content)) return undefined;
@@ -600,7 +601,8 @@ function offeredAction(content: string, position: number, id: string): { phrase:
   phrase = phrase.replace(/\s+for you\b/i, '').replace(/[,;:]\s*$/, '');
   // "Shall I add "submit flexible working request" to your to-do list?": the quoted work is the user's.
   const listed = LISTED_FOR_USER.exec(phrase);
-  if (listed) return { phrase: listed[1]!.trim(), position, id, users: true };
+  // The day the offer says after it stays with it ("… to your reminders for Sunday?").
+  if (listed) return { phrase: `${listed[1]!.trim()}${phrase.slice(listed[0].length)}`, position, id, users: true };
   if (ANSWERED_IN_REPLY.test(phrase) || /^(?:explain|walk you|talk you|go over|send you (?:a|some) (?:tips|links?|ideas))/i.test(phrase)) return undefined;
   return { phrase, position, id };
 }
@@ -664,15 +666,21 @@ function spelledDay(iso: string): string {
   return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
 }
 
+/** A day said first ("Friday", "next Monday", "the 14th", "tomorrow"). */
+const DAY_FIRST = /^\s*(?:(?:next|this|the|on)\s+)?(?:mon|tue|wed|thu|fri|sat|sun|today|tonight|tomorrow|tmrw|week|weekend|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}[/.-]\d{1,2})/i;
 /** "move the dentist call to Friday", "can you push my passport renewal back to next week": a thing named, moved to a day. */
 const MOVE_NAMED = /\b(?:shift|move|push|bump|reschedule|rebook)\s+(?:that|the|my|this|our)\s+((?:[\p{L}-]+\s+){1,3}?)(?:back\s+|forward\s+)?(?:to|till|until)\s+([^.!?;,]+)/iu;
 
 /** An open task the words before "to" name (one only), moved to the day after it: its due date, and the day its title says. */
 function movedNamed(sentence: string, open: readonly OpenTask[], timestamp: string): { task: OpenTask; changes: { title?: string; due?: string } } | undefined {
   const match = MOVE_NAMED.exec(sentence);
-  if (!match || !NAMES_A_DAY.test(match[2]!)) return undefined;
+  // The day is what it is moved to ("to Friday", "to next Monday"), not a word further on ("to the new care home in June").
+  if (!match || !DAY_FIRST.test(match[2]!)) return undefined;
   const named = lemmas(match[1]!);
-  const candidates = open.filter((task) => [...named].some((word) => task.words.has(word)));
+  // Two words of the task, or every word of what it is done to ("the dentist call" for "Call the dentist"; not "my
+  // dentist appointment" for "Pay the dentist bill").
+  const shared = (task: OpenTask) => [...named].filter((word) => task.words.has(word));
+  const candidates = open.filter((task) => shared(task).length >= 2 || (task.objects.size > 0 && [...task.objects].every((word) => named.has(word))));
   if (candidates.length !== 1) return undefined;
   const due = resolveDate(match[2]!, timestamp, true);
   return due && due.iso >= timestamp.slice(0, 10) && due.iso !== candidates[0]!.due ? { task: candidates[0]!, changes: movedTo(candidates[0]!, due) } : undefined;
@@ -1014,7 +1022,7 @@ function matchProgress(sentence: string, open: readonly OpenTask[]): { task: Ope
     // "polytunnel's done!": the thing itself said finished, when one open task alone is about it.
     const onlyHolder =
       !cancelled &&
-      (HANDED_OVER.test(sentence) ? [...task.objects].some((word) => /^\p{L}{3,}$/u.test(word) && words.has(word) && open.filter((other) => other.objects.has(word)).length === 1) : thingDone !== undefined && task.objects.has(thingDone) && open.filter((other) => other.objects.has(thingDone)).length === 1);
+      (HANDED_OVER.test(sentence) ? [...task.objects].some((word) => /^\p{L}{3,}$/u.test(word) && words.has(word) && open.filter((other) => other.objects.has(word)).length === 1) : thingDone !== undefined && task.verb !== undefined && WORK_ON.has(task.verb) && task.objects.has(thingDone) && open.filter((other) => other.objects.has(thingDone)).length === 1);
     const enough = shared >= 2 || onlyHolder || ((named || (cancelled && THING_ALONE.test(sentence))) && [...task.words].some((word) => word !== task.verb && words.has(word)));
     if (reportsWork && (sameObject || workOnName) && enough && (score >= 0.3 || named || workOnName || onlyHolder) && score > bestScore) {
       best = task;
