@@ -507,7 +507,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const carried = new Map<string, RetiredValue>();
   if (read.length > 0) {
     // A name or value a record said was replaced is exact wherever it is said (an open task naming the old supplier).
-    for (const r of carriedFrom('', read.filter((r) => r.replaces))) carried.set(r.value.toLowerCase(), r);
+    for (const r of carriedFrom('', read.filter((r) => r.replaces && !r.contactOnly))) carried.set(r.value.toLowerCase(), r);
     for (const { unit } of ranked.slice(0, CARRY_FROM)) {
       if (unit.kind !== 'record' && unit.kind !== 'summary') continue;
       const text = clean(unit.text);

@@ -91,6 +91,11 @@ export interface RetiredValue {
    * holds that): any address a line said before it that `sameOwner` gives the same owner is the one replaced.
    */
   readonly mailOf?: string;
+  /**
+   * A person's part said to have ended for good with nothing said to take it ("Debbie's stepping down as welfare
+   * officer"): `value` the words that say so; marks the contact's line only, not every record naming them.
+   */
+  readonly contactOnly?: boolean;
 }
 
 /** The attribute a reader gives a value said with the one it replaces when nothing names what it is of ("value replacing 12th"). */
@@ -781,10 +786,16 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, ...(thing ? { replacesThing: thing } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
+    // A part ended for good with no one said to take it ("Also Debbie's stepping down as welfare officer"): the contact's line says so.
+    for (const ended of PART_ENDS_FOR_GOOD_CUE.test(unit.text) ? partsEndedForGood(unit.text) : []) {
+      if (out.some((r) => r.replaces?.toLowerCase() === ended.name.toLowerCase())) continue;
+      out.push({ itemId: `said:${unit.id}:ended:${ended.name}`, records: [unit.id], value: ended.said, reason: 'later', at: unit.at, now: ended.said, loose: true, replaces: ended.name, contactOnly: true });
+      if (out.length >= MAX_CHANGES_SAID) break read;
+    }
     // "My last day is Friday. After that my colleague Rhys will look after your tenancy": the speaker's own part ends.
     // Not when the words are someone else's, relayed ("My last day is Friday, she said"; "Gemma emailed: …").
     const ownEnd = unit.speaker && /^\p{Lu}/u.test(unit.speaker) && !RELAYED.test(unit.text) ? MY_PART_ENDS.exec(unit.text) : null;
-    if (ownEnd && !out.some((r) => r.replaces === unit.speaker)) {
+    if (ownEnd && !out.some((r) => !r.contactOnly && r.replaces === unit.speaker)) {
       const by = replacementOf(unit.text, { value: unit.speaker!, index: ownEnd.index, colour: false }, lowerCaseChat(unit.text));
       if (fitsAsReplacement(unit.speaker!, by) && !NOT_A_NAME.test(by!)) {
         out.push({ itemId: `said:${unit.id}:${unit.speaker}`, records: [unit.id], value: by!, reason: 'later', at: unit.at, now: by!, loose: true, replaces: unit.speaker! });
@@ -796,20 +807,20 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
   for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
     if (unit.kind !== 'record' || !unit.at || !PAIR_CUE.test(unit.text)) continue;
     for (const { replaced, by } of pairsSaid(unit.text)) {
-      if (out.some((r) => r.replaces?.toLowerCase() === replaced.toLowerCase())) continue;
+      if (out.some((r) => !r.contactOnly && r.replaces?.toLowerCase() === replaced.toLowerCase())) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, pairSaid: true });
       if (out.length >= MAX_CHANGES_SAID) break;
     }
   }
   // A list's line given another value by a later list that says it is updated ("CD audit: Tobias" … "Updated April jobs: - CD audit: Ilse").
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? listLinesChanged(units) : []) {
-    if (out.some((r) => r.replaces === replaced)) continue;
+    if (out.some((r) => !r.contactOnly && r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
   // A name spelt anew where its spelling is spoken of ("it's Brantner, no d", "Pendrey, with an e"): the old spelling.
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? spellingsCorrected(units) : []) {
-    if (out.some((r) => r.replaces === replaced)) continue;
+    if (out.some((r) => !r.contactOnly && r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
@@ -818,7 +829,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     if (out.length >= MAX_CHANGES_SAID) break;
   }
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
-    if (out.some((r) => r.replaces === replaced)) continue;
+    if (out.some((r) => !r.contactOnly && r.replaces === replaced)) continue;
     out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
@@ -1129,9 +1140,9 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments)|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
-const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
+const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|(?:taken|taking|took|takes)\s+over\s+from|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
 const RELAYED = /(?<![\p{L}])(?:(?:she|he|they|\p{Lu}\p{Ll}+)\s+(?:said|says|told|tells|wrote|writes|emailed|texted|messaged|rang|called|mentioned)|said (?:she|he|they)|["“”])(?![\p{L}])/u;
 /** A speaker saying their own part ends: "it's my last day today", "my last day is Friday", "I'm retiring at Easter". */
@@ -1160,10 +1171,11 @@ const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|eve
 /** Said so after where they live ("dave downstairs is away", "gary's left"), not an adverb ("said yes straight away"). */
 const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road))?(?:['’]s|\s+(?:has|have|is|are|was|were|had|just|been))(?![\p{L}])/u;
 /** A name's words without the words a sentence opens with ("Also Dave" is Dave). */
-const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && NOT_A_NAME.test(word) ? kept : [...kept, word]), [] as string[]).join(' ');
+// "Oh and Kwame" is Kwame: the joining word goes with the opening one.
+const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && (NOT_A_NAME.test(word) || /^(?:and|&|of)$/.test(word)) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /notice|resign|left|leaving|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /notice|resign|left|leaving|over from|(?:teams|departments)\b|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1359,6 +1371,30 @@ function fitsAsReplacement(old: string, by: string | undefined): boolean {
   // "our contact from mon 24th" in lower-case chat: a pronoun is no one who took a place.
   if (!by || (ACRONYM.test(by) && !ACRONYM.test(old)) || /^(?:us|we|me|i|you|him|her|them|they|it|one|someone|anyone|everyone)$/i.test(by)) return false;
   return !by.toLowerCase().includes(old.toLowerCase()) && !old.toLowerCase().includes(by.toLowerCase());
+}
+
+/** Words that end a person's part for good, not for a while ("stepping down", "retired", "left"; not "off sick"). */
+const PART_ENDS_FOR_GOOD = /^(?:['’]s)?(?:\s+(?:has|have|is|was|had|just|been|finally|officially|now|also|sadly))*\s+((?:left|leaving|retired|retiring|(?:resigned|resigning)(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|quit|quitting|step(?:s|ped|ping)\s+(?:down|aside)|stood\s+(?:down|aside)|standing\s+(?:down|aside)|(?:moved|moving)\s+(?:teams|departments))(?:\s+(?:as|from)\s+(?:(?:our|the|their|his|her)\s+)?[\p{Ll}-]+(?:\s+[\p{Ll}-]+){0,2})?)(?![\p{L}])/u;
+const PART_ENDS_FOR_GOOD_CUE = /(?<![\p{L}])(?:left|leaving|retired|retiring|resigned|resigning|quit|quitting|stepping|stepped|steps|stood|standing|moved|moving)(?![\p{L}])/iu;
+
+/** What may follow "left" or "leaving" when a part ended ("left us", "is leaving the club", "left in March"; not "left the keys", "leaving for Spain"). */
+const LEFT_FOR_GOOD = /^(?:\s*(?:[.,;:!?)—–-]|$)|\s+(?:and|but|so|as|from|for good|us|me|them|last|yesterday|today|this|at the end|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|(?:the|our|their|his|her) (?:company|firm|team|club|committee|group|school|practice|agency|business|job|role|post|board|band|choir|league|council|charity|office|shop|surgery))(?![\p{L}]))/iu;
+/** The people a record says ended their part for good, by name (capitalised), with the words that say so. */
+function partsEndedForGood(text: string): { name: string; said: string }[] {
+  const out: { name: string; said: string }[] = [];
+  for (const m of text.matchAll(NAMES)) {
+    const name = bareName(m[0]);
+    if (!name || NOT_A_NAME.test(name) || onlyColour(name) || out.some((o) => o.name === name)) continue;
+    const end = m.index! + m[0].replace(/['’]s$/u, '').length;
+    const rest = ahead(text, end);
+    const said = PART_ENDS_FOR_GOOD.exec(rest);
+    if (!said) continue;
+    // Not what someone left or quit ("Tom left the keys", "Kez quit smoking"): a part ends said to its end, or with what it was.
+    const next = rest.slice(said.index + said[0].length);
+    if (/^(?:left|leaving|quit|quitting)$/u.test(said[1]!) && !LEFT_FOR_GOOD.test(next)) continue;
+    out.push({ name, said: said[1]!.trim() });
+  }
+  return out;
 }
 
 /** The names and colours a record says ended ("Bronwen's retiring", "out of maroon", "I've cancelled Hollis"), each once. */
@@ -1893,6 +1929,7 @@ export function retiredIn(
   return [...carried, ...retired.filter(
     (r) =>
       r.reason === 'later' &&
+      !r.contactOnly &&
       mayName(r) &&
       r.itemId !== line.id &&
       !r.records.includes(line.id) &&

@@ -1742,3 +1742,25 @@ describe('stop 64 review: ordinary chat the new rules must leave alone', () => {
     expect(answersReplaced('What is the address for the party?', [record('q10', 'Party at 22 Ladybarn Lane.', '2026-03-01T10:00:00Z'), record('q11', 'My office address is 1 Kings Road.', '2026-04-01T10:00:00Z')])).toEqual([]);
   });
 });
+
+describe('stop 64: a part ended for good with no one said to take it, and more ways it is handed on (from s73 after its blind run)', () => {
+  const said = (first: string, then: string) => changesSaid([record('g1', first, '2025-06-03T10:00:00Z'), record('g2', then, '2025-07-08T10:00:00Z')]);
+
+  it('marks the contact’s line with what was said, and no record', () => {
+    const ended = said("sounds good and Debbie's still happy being welfare officer, I checked", "Also Debbie's stepping down as welfare officer, her new job's got her working weekends");
+    expect(ended).toEqual([expect.objectContaining({ replaces: 'Debbie', value: 'stepping down as welfare officer', contactOnly: true })]);
+    expect(retiredMarker(retiredIn({ id: 'contact-debbie', kind: 'contact', label: 'Debbie', text: 'Lately: 2025-06-03: still happy being welfare officer.' }, ended))).toBe('(later: stepping down as welfare officer)');
+    expect(retiredIn(record('g1', "sounds good and Debbie's still happy being welfare officer, I checked", '2025-06-03T10:00:00Z'), ended)).toEqual([]);
+  });
+
+  it('not a trip, nor something left behind or given up', () => {
+    for (const text of ['Jo is leaving for Spain on Friday for a week', 'Tom left the keys at the hall', 'Kez quit smoking last year', 'Becky is away next week']) {
+      expect(said('Jo, Tom, Kez and Becky help out', text).filter((r) => r.contactOnly)).toEqual([]);
+    }
+  });
+
+  it('reads "moved teams … the new officer is" and "taken over from" as a part handed on', () => {
+    expect(said('The officer is Kwame Osei', "Oh and Kwame's moved teams! The new officer is Bethany Clarke.").filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['Kwame', 'Bethany Clarke']]);
+    expect(said('Margaret Boyle is treasurer', "Tom's taken over from Margaret, officially treasurer as of last night.").filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['Margaret', 'Tom']]);
+  });
+});
