@@ -355,7 +355,8 @@ export function withoutFiller(text: string, names: ReadonlySet<string>): string 
     const plain = term.replace(/(\p{L})\1{2,}/gu, '$1');
     return !REACTION_STEMS.has(plain) && !names.has(plain);
   };
-  const kept = sentences.filter((sentence) => indexTerms(sentence).some(says));
+  // A sentence that is a value alone ("hello@hornets.club.", "07700 900123.") says something though no word does.
+  const kept = sentences.filter((sentence) => /[\d@]/.test(sentence) || indexTerms(sentence).some(says));
   return kept.length === 0 || kept.length === sentences.length ? text : kept.join(' ');
 }
 

@@ -515,6 +515,14 @@ describe('recall rendering', () => {
     expect(kept.markdown).toContain('JOSHHHH!!! So proud of you, Caroline!');
   });
 
+  it('keeps a sentence that is a value alone ("hello@hornets.club.", "07700 900123."): no word of it is an index term', () => {
+    const units = [record('D5:1', "We've got our own website now so we've got a proper email now. hello@hornets.club. Ha!! Coach's new mobile: 07700 900123.", '2023-05-09T13:56:00Z')];
+    const rendered = renderRecall(snapshot, ranked(units), { maxTokens: 1000, countTokens, terms: [] });
+    expect(rendered.markdown).toContain('proper email now. hello@hornets.club.');
+    expect(rendered.markdown).toContain('07700 900123.');
+    expect(rendered.markdown).not.toContain('Ha!!');
+  });
+
   it('leaves out a contact known by name alone, and a contact’s quoted "Lately": the records say as much', () => {
     const contact = (id: string, name: string, biography: string, role?: string) =>
       itemUnit('contact', { id, name, role, biography, summary: `2023-05-08: ${name} came round for dinner.`, evidence: ['D4:2'], status: 'active', confidence: 0.8, lastMentionedAt: NOW });
