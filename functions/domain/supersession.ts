@@ -969,8 +969,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   const named = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{Ll}'’-]+/gu) ?? []).map((name) => stem(name.toLowerCase().replace(/['’]s$/u, ''))));
   const thingOf = (a: { text: string; index: number; value: string }) => wordsAround(a.text, a.index, a.value.length, 8, 3).some((word) => words.has(word) && !named.has(word));
   // (Times and days only: a name is said with its address or number as often as with the word for it.)
-  const ofThing = answers.filter(thingOf);
-  if ((kind === 'time' || kind === 'day') && named.size > 0 && ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
+  const ofThing = (kind === 'time' || kind === 'day') && named.size > 0 ? answers.filter(thingOf) : [];
+  if (ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
   if (answers.length < 2) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
