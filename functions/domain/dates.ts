@@ -96,8 +96,19 @@ export function anchorRelativeDates(sentence: string, reference: string): string
  * what a raw record's line shows. `surrounding` is the whole message, for a
  * fragment with no verb of its own ("tuesday night.").
  */
-export function anchorAllDates(sentence: string, reference: string, surrounding?: string): string {
-  return anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, surrounding), reference, surrounding), reference, surrounding);
+export function anchorAllDates(sentence: string, reference: string, surrounding?: string, previous?: string): string {
+  const told: Told | undefined = surrounding === undefined ? undefined : { message: surrounding, ...(previous !== undefined ? { previous } : {}) };
+  return anchorHolidays(anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, told), reference, told), reference, told), reference, told);
+}
+
+/**
+ * Where a sentence was said: its whole message, and the message before it in
+ * the conversation, whose tense a reply without one of its own takes ("how'd
+ * the interview go" → "Tuesday. fine I think.": last Tuesday).
+ */
+interface Told {
+  readonly message: string;
+  readonly previous?: string;
 }
 
 function anchorFirstRelative(sentence: string, reference: string, forwards: RegExp): string {
@@ -129,7 +140,7 @@ const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|f
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
 const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
-const PAST_IRREGULAR = /\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
+const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
 /** A verb whose past is its present ("I hurt my finger on Sunday"), told of the past when said with its subject and no "if" ("I'll" is a future already). */
 const PAST_SAME_FORM = /(?<!\bif )\b(?:i|he|she|we|they)(?: just| actually| finally| accidentally| only)? (?:hurt|cut|hit|quit|shut|split|burst|upset|cost)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
@@ -182,7 +193,7 @@ const SENTENCE_BREAK = /[.!?]+/g;
  * its sentence's, else, for a fragment that is no question, the message's
  * ("baby came early! tuesday night."), else the future ("dinner on the 14th?").
  */
-function pastAt(sentence: string, start: number, end: number, surrounding: string | undefined): boolean {
+function pastAt(sentence: string, start: number, end: number, surrounding: Told | undefined): boolean {
   // Only the text near the date is read, so a long text naming many dates costs time in proportion to its length.
   const from = Math.max(0, start - TENSE_WINDOW);
   const near = sentence.slice(from, end + TENSE_WINDOW);
@@ -197,8 +208,12 @@ function pastAt(sentence: string, start: number, end: number, surrounding: strin
   // past three in the morning, three days late."), however long: its message says when.
   const opensWithIt = () => OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
   if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt())) return false;
-  return messageTense(surrounding) ?? false;
+  // A message that tells no tense at all is a reply: it is told in the tense of what it answers (its last words).
+  return messageTense(surrounding.message) ?? (surrounding.previous === undefined ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO))) ?? false;
 }
+
+/** How much of the message before a reply is read for its tense: its end, where the question it answers is. */
+const REPLIED_TO = 200;
 
 /** What may come before a day that opens its sentence: nothing, or "on", "the", "it was" and the like. */
 const OPENS_WITH_DAY = /^\s*(?:(?:it was|that was|on|the|oh|just|erm|um)[\s,]+){0,2}$/i;
@@ -236,7 +251,7 @@ function insertDates(sentence: string, reference: string, pattern: RegExp, dateO
   return out + sentence.slice(last);
 }
 
-function anchorWeekdays(sentence: string, reference: string, surrounding: string | undefined): string {
+function anchorWeekdays(sentence: string, reference: string, surrounding: Told | undefined): string {
   return insertDates(sentence, reference, WEEKDAY_ALONE, (match, today) => {
     const [whole, , name, beforeLast] = match;
     // "the Monday after the party" or "the first Monday of June": a day this rule cannot place.
@@ -260,7 +275,7 @@ const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|(?:${WEEK
  * come yet ("it was on the 28th", said on the 3rd), or the month after when
  * it is still to come and has passed ("dinner on the 14th?", said on the 20th).
  */
-function anchorDaysOfMonth(sentence: string, reference: string, surrounding: string | undefined): string {
+function anchorDaysOfMonth(sentence: string, reference: string, surrounding: Told | undefined): string {
   return insertDates(sentence, reference, DAY_OF_MONTH_ALONE, (match, today) => {
     const day = Number(match[1]);
     // "the 3rd – 5th": the first day is dated after the range.
@@ -298,7 +313,7 @@ const WEEKDAY_BEFORE = new RegExp(`\\b(${WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri
  * date falls on that weekday ("the opening is Sunday 1 June", said in April 2025
  * beside a past verb, is 2025's Sunday, not 2024's Saturday), within nine months.
  */
-function anchorMonthDays(sentence: string, reference: string, surrounding: string | undefined): string {
+function anchorMonthDays(sentence: string, reference: string, surrounding: Told | undefined): string {
   return insertDates(sentence, reference, MONTH_DAY, (match, today) => {
     // Chat writes months in lower case ("april 19", "feb 3"); "may", "mar" and "march" are often verbs, so in lower
     // case they count only after a word that introduces a day ("on may 9", "moved to may 16", "the 9th of may").
@@ -333,6 +348,42 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: strin
       if (new Date(when).getUTCDay() !== weekday && fits.length > 0) when = fits.reduce((a, b) => (Math.abs(a - now) <= Math.abs(b - now) ? a : b));
     }
     if (new Date(when).getUTCDate() !== day || when === now) return undefined;
+    return { end, at: when };
+  });
+}
+
+/** Holidays on a fixed day, by the names people call them: [month index, day]. */
+const HOLIDAYS: ReadonlyArray<readonly [RegExp, number, number]> = [
+  [/^new year'?s eve$/i, 11, 31],
+  [/^new year'?s(?: day)?$/i, 0, 1],
+  [/^valentine'?s(?: day)?$/i, 1, 14],
+  [/^st\.? patrick'?s day$/i, 2, 17],
+  [/^(?:the )?(?:fourth|4th) of july$|^independence day$/i, 6, 4],
+  [/^hallowe'?en$/i, 9, 31],
+  [/^guy fawkes(?: night| day)?$|^bonfire night$/i, 10, 5],
+  [/^christmas eve$/i, 11, 24],
+  [/^christmas(?: day)?$|^xmas(?: day)?$/i, 11, 25],
+  [/^boxing day$/i, 11, 26],
+];
+const HOLIDAY = /\b(?:new year'?s(?: eve| day)?|valentine'?s(?: day)?|st\.? patrick'?s day|(?:the )?(?:fourth|4th) of july|independence day|hallowe'?en|guy fawkes(?: night| day)?|bonfire night|christmas(?: eve| day)?|xmas(?: day)?|boxing day)\b(?! \(|'?s? (?:party|tree|present|presents|dinner|lunch|market|jumper|shopping|list|break|holidays?|songs?|lights|decorations|resolutions?|plans?|costumes?|cards?)\b| \d{4})/gi;
+
+/**
+ * A holiday on a fixed day ("I began on New Year's Day", "back by Christmas Eve") is dated as a day and month
+ * said without a year is: the last one when its clause tells of the past, the next one otherwise, within nine
+ * months. The holiday as a season or a thing ("the Christmas party", "Christmas shopping") is left.
+ */
+function anchorHolidays(sentence: string, reference: string, surrounding: Told | undefined): string {
+  return insertDates(sentence, reference, HOLIDAY, (match, today) => {
+    const holiday = HOLIDAYS.find(([name]) => name.test(match[0]));
+    if (!holiday) return undefined;
+    const [, month, day] = holiday;
+    const end = match.index + match[0].length;
+    const past = pastAt(sentence, match.index, end, surrounding);
+    const year = today.getUTCFullYear();
+    const now = today.getTime();
+    const on = (y: number) => Date.UTC(y, month, day);
+    const when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
+    if (when === now || Math.abs(when - now) > 274 * DAY_MS) return undefined;
     return { end, at: when };
   });
 }

@@ -98,20 +98,23 @@ export function speakerOf(record: RecordLike): string {
   return record.role;
 }
 
-export function recordUnit(record: RecordLike): IndexUnit {
+/** `previous`: the record said just before, whose tense a reply with none of its own is read in (for its dates). */
+export function recordUnit(record: RecordLike, previous?: RecordLike): IndexUnit {
   const speaker = speakerOf(record);
   let content = record.content;
   // Content that repeats its speaker ("Caroline: ...") says it once, in the line's citation.
   const prefix = `${speaker}:`;
   if (content.startsWith(prefix)) content = content.slice(prefix.length);
-  const text = squash(splitSentences(content).map((sentence) => withFigures(anchorAllDates(sentence, record.timestamp, content))).join(' '));
+  const session = record.interactionId ?? record.timestamp.slice(0, 10);
+  const replyTo = previous && (previous.interactionId ?? previous.timestamp.slice(0, 10)) === session ? previous.content : undefined;
+  const text = squash(splitSentences(content).map((sentence) => withFigures(anchorAllDates(sentence, record.timestamp, content, replyTo))).join(' '));
   return {
     id: record.id,
     kind: 'record',
     text,
     at: record.timestamp,
     speaker,
-    session: record.interactionId ?? record.timestamp.slice(0, 10),
+    session,
     evidence: [],
     sequence: record.sequence,
     ...(projectOf(record.metadata) ? { project: projectOf(record.metadata)! } : {}),

@@ -168,16 +168,19 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   const firstGiven = records.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
   const gapEnd = Math.min(firstGiven - 1, through);
   if (deps.rawLog && gapEnd > done) pending = [...(await deps.rawLog.getRange(agent, done + 1, gapEnd)), ...pending];
-  const recordUnits = pending.map(recordUnit);
+  if (pending.length === 0 && summaries.length === 0) return manifest;
+  // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
+  // reply that opens a batch is read with what it answers.
+  const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
+  const before = deps.rawLog && Number.isFinite(first) && first > 1 ? await deps.rawLog.get(agent, first - 1) : undefined;
+  // Each record is dated with the one said before it at hand (a reply with no tense takes its question's).
+  const bySequence = new Map([...(before ? [before] : []), ...pending].map((r) => [r.sequence, r]));
+  const recordUnits = pending.map((record) => recordUnit(record, bySequence.get(record.sequence - 1)));
   const units = [...recordUnits, ...summaries.map(summaryUnit).filter((u): u is IndexUnit => u !== undefined)];
   if (units.length === 0) return manifest;
   // What these records say changed, read once here for the context without a question (IndexManifest.said).
   // Lower-case chat is read with the batch's speakers and the contacts the store knows (`names`) written as names.
   const said = changesSaid(recordUnits, [...new Set([...recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])), ...names])]);
-  // The record before the first one indexed here (one small read; none for a hole or an erased record), so a
-  // reply that opens a batch is read with what it answers.
-  const first = pending.reduce((min, r) => Math.min(min, r.sequence), Number.POSITIVE_INFINITY);
-  const before = deps.rawLog && Number.isFinite(first) && first > 1 ? await deps.rawLog.get(agent, first - 1) : undefined;
   return addSegment(deps, agent, units, Math.max(done, through), before ? recordUnit(before) : undefined, said);
 }
 

@@ -126,9 +126,10 @@ export class RecallReader {
     const indexed = manifest ? await this.recall(manifest, request) : undefined;
     const seen = new Set(indexed?.ranked.map((r) => r.unit.id));
     const units: SegmentUnit[] = pending
-      .filter((record) => !seen.has(record.id))
-      .map((record) => {
-        const unit = recordUnit(record);
+      .map((record, i) => ({ record, previous: pending[i - 1]?.sequence === record.sequence - 1 ? pending[i - 1] : undefined }))
+      .filter(({ record }) => !seen.has(record.id))
+      .map(({ record, previous }) => {
+        const unit = recordUnit(record, previous);
         return { ...unit, terms: indexTerms(searchText(unit)).join(' ') };
       });
     const fresh = rankPending(units, { query: request.query, now: request.now, ...(request.contact ? { contact: request.contact } : {}), ...(request.project ? { project: request.project } : {}), ...(request.allow ? { allow: request.allow } : {}) });

@@ -96,7 +96,7 @@ const fakeSnapshot = (sample: CorpusSample): Snapshot => ({
 });
 
 async function offline(sample: CorpusSample) {
-  const units = sample.turns.map((turn, i) => recordUnit({ ...turnEvent(turn), sequence: i + 1, timestamp: turn.at }));
+  const units = sample.turns.map((turn, i) => recordUnit({ ...turnEvent(turn), sequence: i + 1, timestamp: turn.at }, i > 0 ? { ...turnEvent(sample.turns[i - 1]!), sequence: i, timestamp: sample.turns[i - 1]!.at } : undefined));
   const withTerms = units.map((u) => ({ ...u, terms: indexTerms(searchText(u)).join(' ') }));
   const vectors = await embedAll(units.map((u) => `${u.speaker}: ${u.text}`));
   const segment = buildSegment(embeddings.modelId, embeddings.dimensions, withTerms, vectors);

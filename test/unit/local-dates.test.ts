@@ -54,6 +54,12 @@ describe('relative dates', () => {
     expect(anchorAllDates("They've just emailed saying they can't get the medals to us before 18 July.", june)).toBe("They've just emailed saying they can't get the medals to us before 18 July (2025-07-18).");
     expect(anchorAllDates('I emailed her on 3 July.', june)).toBe('I emailed her on 3 July (2024-07-03).');
     expect(anchorAllDates('We had finished the house by 2 August.', june)).toBe('We had finished the house by 2 August (2024-08-02).');
+    // A reply that tells no tense at all takes the tense of what it answers; a reply with a tense of its own keeps it.
+    expect(anchorAllDates('Tuesday.', at, 'Tuesday. fine I think. panel of 3', "how'd the interview go")).toBe('Tuesday (2025-01-14).');
+    expect(anchorAllDates('on the 4th.', at, 'on the 4th. at your place. on a holiday', 'he stuck his nose in a hive. the bees were defending themselves')).toBe('on the 4th (2025-01-04).');
+    expect(anchorAllDates('Tuesday.', at, 'Tuesday. works for me', 'when should we meet?')).toBe('Tuesday (2025-01-21).');
+    expect(anchorAllDates('Tuesday.', at, "Tuesday. I'll bring the cake", 'how did the party go')).toBe('Tuesday (2025-01-21).');
+    expect(anchorAllDates('Tuesday.', at, 'Tuesday.')).toBe('Tuesday (2025-01-21).');
     const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
     expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
@@ -129,5 +135,25 @@ describe('relative dates', () => {
     expect(base.text).toBe('2025-01-15 [D1:1]: Yesterday (2025-01-14) I ran a half marathon with Marco.');
     const week = summariseExtractively({ ladder: 'time', level: 1, from: '2025-01-13', to: '2025-01-19', maxTokens: 200, sources: [{ id: 'time:0:1', at: '2025-01-16T00:00:00Z', text: base.text }] });
     expect(week.text).toBe(base.text);
+  });
+});
+
+describe('holidays on a fixed day', () => {
+  it('are dated as a day and month said without a year: the last one for the past, the next one otherwise', () => {
+    const january = '2025-01-19T10:00:00Z';
+    expect(anchorAllDates("I began on New Year's Day with a group from the university.", january)).toBe("I began on New Year's Day (2025-01-01) with a group from the university.");
+    expect(anchorAllDates('We spent Christmas Eve at my sister’s.', january)).toBe('We spent Christmas Eve (2024-12-24) at my sister’s.');
+    expect(anchorAllDates("I'll be back by Valentine's Day.", january)).toBe("I'll be back by Valentine's Day (2025-02-14).");
+    expect(anchorAllDates('the fireworks on the Fourth of July', '2025-06-20T10:00:00Z')).toBe('the fireworks on the Fourth of July (2025-07-04)');
+    expect(anchorAllDates('Boxing Day is on the way.', '2025-12-01T10:00:00Z')).toBe('Boxing Day (2025-12-26) is on the way.');
+  });
+
+  it('leave the holiday as a season or a thing alone, and a day too far off to place', () => {
+    for (const sentence of ['The Christmas party is at the pub.', 'I hate Christmas shopping.', "My New Year's resolutions are a joke.", 'Halloween costumes are sold out.', 'Christmas 2019 was the best.']) {
+      expect(anchorAllDates(sentence, '2025-11-01T10:00:00Z')).toBe(sentence);
+    }
+    // Christmas said in March: nine months and more either way.
+    expect(anchorAllDates('Christmas was lovely.', '2025-03-01T10:00:00Z')).toBe('Christmas (2024-12-25) was lovely.');
+    expect(anchorAllDates('Christmas is a while off.', '2025-03-01T10:00:00Z')).toBe('Christmas is a while off.');
   });
 });
