@@ -139,7 +139,7 @@ const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|f
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
-const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
+const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts|(?<!\b(?:the|a|my|our|your|his|her|their|did|didn't|couldn't|to) )(?:start|begin|begins)(?! (?:of|date|time|line)\b))\b|\b(?:am|is|are|i'm|we're|you're|they're|he's|she's)(?: \w+ly)? (?:having|getting|flying|leaving|meeting|seeing|taking|driving|travell?ing|heading|coming|hosting|visiting|playing)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
 const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
 /** A verb whose past is its present ("I hurt my finger on Sunday"), told of the past when said with its subject and no "if" ("I'll" is a future already). */
 const PAST_SAME_FORM = /(?<!\bif )\b(?:i|he|she|we|they)(?: just| actually| finally| accidentally| only)? (?:hurt|cut|hit|quit|shut|split|burst|upset|cost)\b/i;
@@ -162,6 +162,12 @@ function clauseAround(sentence: string, start: number, end: number, breaks: RegE
 
 /** "I've got an interview", "got to go": a present, not a past. */
 const GOT_PRESENT = /\b(?:'ve|have|has|i|we|you|they) got\b|\bgot (?:to|a lot)\b|\bgotta\b/gi;
+
+/**
+ * "my left eye", "on the left", "leftovers": the side, not the verb, in the message a reply answers ("a date for
+ * your left eye?"). Within a message "left" stays a sign of the past, as it most often is.
+ */
+const LEFT_SIDE = /\b(?:the|my|his|her|your|their|our|its) left\b|\bleft(?:[- ](?:eye|hand(?:ed)?|side|hip|knee|leg|arm|foot|ear|wrist|shoulder|turn|lane|wing|field|over|overs)\b|overs\b)/gi;
 
 /** A verb of being in the present: "is", "are", "am" and their short forms. */
 const PRESENT_COPULA = /\b(?:is|are|am)\b|\b(?:i'm|we're|you're|they're|it's|that's|he's|she's)\b/i;
@@ -194,6 +200,8 @@ const SENTENCE_BREAK = /[.!?]+/g;
  * ("baby came early! tuesday night."), else the future ("dinner on the 14th?").
  */
 function pastAt(sentence: string, start: number, end: number, surrounding: Told | undefined): boolean {
+  // "home since thursday", "sore ever since the 4th": what has gone on since a day began before it was said.
+  if (/\bsince\s+(?:last\s+)?$/i.test(sentence.slice(Math.max(0, start - 12), start)) || /^since\b/i.test(sentence.slice(start, end))) return true;
   // Only the text near the date is read, so a long text naming many dates costs time in proportion to its length.
   const from = Math.max(0, start - TENSE_WINDOW);
   const near = sentence.slice(from, end + TENSE_WINDOW);
@@ -209,11 +217,13 @@ function pastAt(sentence: string, start: number, end: number, surrounding: Told 
   const opensWithIt = () => OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
   if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt())) return false;
   // A message that tells no tense at all is a reply: it is told in the tense of what it answers (its last words).
-  return messageTense(surrounding.message) ?? (surrounding.previous === undefined ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO))) ?? false;
+  return messageTense(surrounding.message) ?? (surrounding.previous === undefined || surrounding.message.split(/\s+/).length > REPLY_WORDS ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO).replace(LEFT_SIDE, ' '))) ?? false;
 }
 
 /** How much of the message before a reply is read for its tense: its end, where the question it answers is. */
 const REPLIED_TO = 200;
+/** The longest message read as a reply in brief ("Tuesday. fine I think. panel of 3"); a longer one tells its own news. */
+const REPLY_WORDS = 12;
 
 /** What may come before a day that opens its sentence: nothing, or "on", "the", "it was" and the like. */
 const OPENS_WITH_DAY = /^\s*(?:(?:it was|that was|on|the|oh|just|erm|um)[\s,]+){0,2}$/i;
@@ -267,7 +277,7 @@ function anchorWeekdays(sentence: string, reference: string, surrounding: Told |
 }
 
 /** "on the 14th", "by the 3rd", "Sunday the 16th": a day of the month named alone, without its month. */
-const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|(?:${WEEKDAYS}),?) the ([0-3]?\\d)(?:st|nd|rd|th)\\b(?! \\(| of\\b|,? (?:${MONTHS})\\b)`, 'gi');
+const DAY_OF_MONTH_ALONE = new RegExp(`\\b(?:on|by|until|till|for|from|since|(?:${WEEKDAYS}),?) the ([0-3]?\\d)(?:st|nd|rd|th)\\b(?! \\(| of\\b|,? (?:${MONTHS})\\b)`, 'gi');
 
 /**
  * A day of the month named alone means that day in the month it was said,
@@ -284,7 +294,14 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: Tol
     if (day < 1 || day > 31 || day === today.getUTCDate()) return undefined;
     const past = pastAt(sentence, match.index, end, surrounding);
     const shift = past ? (day > today.getUTCDate() ? -1 : 0) : day < today.getUTCDate() ? 1 : 0;
-    const candidate = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + shift, day);
+    let candidate = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + shift, day);
+    // "Thursday the 14th": the weekday says which month, of the one before, this one and the next, when the tense
+    // chose one where the 14th is another day.
+    const named = new RegExp(`^(${WEEKDAYS}),?`, 'i').exec(match[0]);
+    if (named && new Date(candidate).getUTCDay() !== WEEKDAY_INDEX.indexOf(named[1]!.toLowerCase())) {
+      const fits = [-1, 0, 1].map((m) => Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + m, day)).filter((t) => new Date(t).getUTCDate() === day && new Date(t).getUTCDay() === WEEKDAY_INDEX.indexOf(named[1]!.toLowerCase()));
+      if (fits.length > 0) candidate = fits.reduce((a, b) => (Math.abs(a - today.getTime()) <= Math.abs(b - today.getTime()) ? a : b));
+    }
     // The 31st of a 30-day month is no day at all.
     return new Date(candidate).getUTCDate() === day ? { end, at: candidate } : undefined;
   });
@@ -365,7 +382,7 @@ const HOLIDAYS: ReadonlyArray<readonly [RegExp, number, number]> = [
   [/^christmas(?: day)?$|^xmas(?: day)?$/i, 11, 25],
   [/^boxing day$/i, 11, 26],
 ];
-const HOLIDAY = /\b(?:new year'?s(?: eve| day)?|valentine'?s(?: day)?|st\.? patrick'?s day|(?:the )?(?:fourth|4th) of july|independence day|hallowe'?en|guy fawkes(?: night| day)?|bonfire night|christmas(?: eve| day)?|xmas(?: day)?|boxing day)\b(?! \(|'?s? (?:party|tree|present|presents|dinner|lunch|market|jumper|shopping|list|break|holidays?|songs?|lights|decorations|resolutions?|plans?|costumes?|cards?)\b| \d{4})/gi;
+const HOLIDAY = /(?<!\bfather )\b(?:new year'?s(?: eve| day)?|valentine'?s(?: day)?|st\.? patrick'?s day|(?:the )?(?:fourth|4th) of july|independence day|hallowe'?en|guy fawkes(?: night| day)?|bonfire night|christmas(?: eve| day)?|xmas(?: day)?|boxing day)\b(?! \(|'?s? (?:party|tree|present|presents|dinner|lunch|market|jumper|shopping|list|break|holidays?|songs?|lights|decorations|resolutions?|plans?|costumes?|cards?|concerts?|do|fair|show|jumpers?)\b| \d{4}| on (?:the \d|monday|tuesday|wednesday|thursday|friday|saturday|sunday))/gi;
 
 /**
  * A holiday on a fixed day ("I began on New Year's Day", "back by Christmas Eve") is dated as a day and month

@@ -60,6 +60,21 @@ describe('relative dates', () => {
     expect(anchorAllDates('Tuesday.', at, 'Tuesday. works for me', 'when should we meet?')).toBe('Tuesday (2025-01-21).');
     expect(anchorAllDates('Tuesday.', at, "Tuesday. I'll bring the cake", 'how did the party go')).toBe('Tuesday (2025-01-21).');
     expect(anchorAllDates('Tuesday.', at, 'Tuesday.')).toBe('Tuesday (2025-01-21).');
+    // What has gone on since a day began before it.
+    expect(anchorAllDates('home since thursday. cone of shame', at)).toBe('home since thursday (2025-01-09). cone of shame');
+    expect(anchorAllDates('My knee has been sore since the 20th.', at)).toBe('My knee has been sore since the 20th (2024-12-20).');
+    // A weekday said with a day of the month says which month; a plan in the present progressive is to come.
+    const november = '2024-11-03T11:00:00Z';
+    expect(anchorAllDates('I am having a cataract removed from my right eye on Thursday the 14th, at Cheltenham General.', november)).toBe('I am having a cataract removed from my right eye on Thursday the 14th (2024-11-14), at Cheltenham General.');
+    expect(anchorAllDates('On Sunday the 27th we finally painted it.', november)).toBe('On Sunday the 27th (2024-10-27) we finally painted it.');
+    // "start Oct 6" is a start to come, whatever the message around it told of before.
+    expect(anchorAllDates('start Oct 6', '2025-09-25T12:30:00Z', 'yeah. signed. start Oct 6')).toBe('start Oct 6 (2025-10-06)');
+    expect(anchorAllDates('The start date was the 3rd, we didn\'t start until Monday.', '2025-09-25T12:30:00Z')).toBe('The start date was the 3rd, we didn\'t start until Monday (2025-09-22).');
+    // A side is no past: "do you have a date for your left eye?" asks of a day to come.
+    expect(anchorAllDates('The 10th of April.', '2025-02-28T12:00:00Z', 'The 10th of April. Would you still be able to drive me?', 'And do you have a date for your left eye?')).toBe('The 10th of April (2025-04-10).');
+    // A longer message tells its own news: the one before it says nothing of its days.
+    const booked = 'train booked for graduation btw. shrewsbury to edinburgh thursday 27th, 9:12am, change at crewe. back on saturday';
+    expect(anchorAllDates('back on saturday', '2025-11-16T12:00:00Z', booked, 'we had such a lovely time at the weekend')).toBe('back on saturday (2025-11-22)');
     const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
     expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
@@ -149,9 +164,11 @@ describe('holidays on a fixed day', () => {
   });
 
   it('leave the holiday as a season or a thing alone, and a day too far off to place', () => {
-    for (const sentence of ['The Christmas party is at the pub.', 'I hate Christmas shopping.', "My New Year's resolutions are a joke.", 'Halloween costumes are sold out.', 'Christmas 2019 was the best.']) {
+    for (const sentence of ['He wrote to Father Christmas.', 'The Christmas party is at the pub.', 'I hate Christmas shopping.', "My New Year's resolutions are a joke.", 'Halloween costumes are sold out.', 'Christmas 2019 was the best.']) {
       expect(anchorAllDates(sentence, '2025-11-01T10:00:00Z')).toBe(sentence);
     }
+    // A holiday said with its day is dated once, at the day.
+    expect(anchorAllDates("Anything planned for Valentine's on Friday?", '2025-02-09T10:00:00Z')).toBe("Anything planned for Valentine's on Friday (2025-02-14)?");
     // Christmas said in March: nine months and more either way.
     expect(anchorAllDates('Christmas was lovely.', '2025-03-01T10:00:00Z')).toBe('Christmas (2024-12-25) was lovely.');
     expect(anchorAllDates('Christmas is a while off.', '2025-03-01T10:00:00Z')).toBe('Christmas is a while off.');
