@@ -115,6 +115,9 @@ function anchorFirstRelative(sentence: string, reference: string, forwards: RegE
   for (const [pattern, forward] of [[RELATIVE_BACK, false], [forwards, true]] as const) {
     const match = pattern.exec(sentence);
     if (!match) continue;
+    // "800 grams down in two weeks", "more difference in three months than she expected": a span of time, not a
+    // day it ends on, when what was done in it is measured or told of as past.
+    if (forward && /^in /i.test(match[0]) && (MEASURED_IN.test(sentence.slice(Math.max(0, match.index - 30), match.index)) || toldOfThePast(clauseAround(sentence, match.index, match.index + match[0].length, CLAUSE_BREAK)) === true)) return sentence;
     // Chat's short forms are read as the words they stand for.
     const said = match[0].replace(/^by /i, '').replace(/^(?:yday|yest)$/i, 'yesterday').replace(/^(?:tmrw|tmr|2moro)$/i, 'tomorrow');
     const resolved = resolveDate(said, reference, forward);
@@ -126,6 +129,9 @@ function anchorFirstRelative(sentence: string, reference: string, forwards: RegE
   }
   return sentence;
 }
+
+/** What is measured over a span, or has not happened in one ("35 seconds off in one week", "I haven't run in 5 days"). */
+const MEASURED_IN = /\b(?:down|off|up|lost|gained|dropped|more|less|better|faster|slower|difference|haven't|hasn't|hadn't|havent|hasnt|never)\b[^.!?]{0,25}$/i;
 
 /**
  * A weekday named alone ("on Wednesday", "by Tuesday afternoon", "Friday
@@ -144,7 +150,7 @@ const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|we
 /** A verb whose past is its present ("I hurt my finger on Sunday"), told of the past when said with its subject and no "if" ("I'll" is a future already). */
 const PAST_SAME_FORM = /(?<!\bif )\b(?:i|he|she|we|they)(?: just| actually| finally| accidentally| only)? (?:hurt|cut|hit|quit|shut|split|burst|upset|cost)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
-const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|he's|she's|it's) )\b[a-z]{2,}ed\b/gi;
+const PAST_REGULAR = /(?<!\b(?:am|is|are|be|been|being|so|very|really|too|get|getting|feel|feeling|i'm|we're|you're|they're|\w+'s) )\b[a-z]{2,}ed\b/gi;
 const NOT_PAST = new Set(['need', 'indeed', 'bed', 'red', 'shed', 'speed', 'feed', 'seed', 'weed', 'hundred', 'sacred', 'naked', 'wicked', 'embed', 'proceed', 'exceed', 'succeed', 'breed', 'greed', 'reed', 'deed', 'heed', 'steed', 'bled', 'fled', 'sled', 'wed', 'ted', 'ned', 'fred', 'ed']);
 
 function clauseAround(sentence: string, start: number, end: number, breaks: RegExp): string {
@@ -180,6 +186,9 @@ const RECORDED = /\b(?:saved|noted|recorded|added(?= (?:your|it to|that to|this 
 /** A day moved to another is moved to one to come: "party moved to may 16", "they pushed it back to the 14th", "I've moved your physio to Thursday". */
 const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|that|this|them|us|me|(?:your|my|our|his|her|their|the) [a-z'’-]+(?: [a-z'’-]+)?))?(?: back| forward| up)? to (?=(?:the )?(?:[0-3]?\\d|${MONTHS}|${WEEKDAYS})\\b)`, 'gi');
 
+/** Words just before a day that set it for something, or say it is the new one. */
+const SET_FOR_DAY = new RegExp(`(?:\\b(?:(?:re-?|double-?)?booked|(?:re-?)?scheduled|reserved|pencil(?:l)?ed|arranged|registered)(?: (?!for\\b)[\\w'’-]+){0,4} for|\\beffective(?: from)?|\\bnow|\\b(?:moved|pushed|shifted|changed|postponed|rescheduled|bumped|delayed|put back|brought forward)\\b.{0,40}\\b(?:from|to))\\s+(?:the\\s+)?(?:(?:${WEEKDAYS}),?\\s+(?:the\\s+)?)?$`, 'i');
+
 /** Whether a clause tells of the past, of the future, or (no cue either way) neither. */
 function toldOfThePast(clause: string): boolean | undefined {
   if (FUTURE_CUE.test(clause)) return false;
@@ -202,6 +211,9 @@ const SENTENCE_BREAK = /[.!?]+/g;
 function pastAt(sentence: string, start: number, end: number, surrounding: Told | undefined): boolean {
   // "home since thursday", "sore ever since the 4th": what has gone on since a day began before it was said.
   if (/\bsince\s+(?:last\s+)?$/i.test(sentence.slice(Math.max(0, start - 12), start)) || /^since\b/i.test(sentence.slice(start, end))) return true;
+  // "booked them for March 29", "effective April 7", "now April 21", "pushed from March 28 to April 4": a day set
+  // for something, or a new day it moved to, is one to come, whatever else the sentence tells of.
+  if (SET_FOR_DAY.test(sentence.slice(Math.max(0, start - 60), start))) return false;
   // Only the text near the date is read, so a long text naming many dates costs time in proportion to its length.
   const from = Math.max(0, start - TENSE_WINDOW);
   const near = sentence.slice(from, end + TENSE_WINDOW);
@@ -216,6 +228,10 @@ function pastAt(sentence: string, start: number, end: number, surrounding: Told 
   // past three in the morning, three days late."), however long: its message says when.
   const opensWithIt = () => OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
   if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt())) return false;
+  // A fragment after a day written down is that day ("I rebooked Lisbon officially. September 20 to 28.").
+  const at = surrounding.message.indexOf(sentence);
+  const said = at > 0 ? surrounding.message.slice(Math.max(0, at - REPLIED_TO), at).split(SENTENCE_BREAK).filter((s) => s.trim()).at(-1) : undefined;
+  if (said !== undefined && new RegExp(RECORDED.source, 'i').test(said) && toldOfThePast(said) === undefined) return false;
   // A message that tells no tense at all is a reply: it is told in the tense of what it answers (its last words).
   return messageTense(surrounding.message) ?? (surrounding.previous === undefined || surrounding.message.split(/\s+/).length > REPLY_WORDS ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO).replace(LEFT_SIDE, ' '))) ?? false;
 }

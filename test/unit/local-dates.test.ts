@@ -75,6 +75,21 @@ describe('relative dates', () => {
     // A longer message tells its own news: the one before it says nothing of its days.
     const booked = 'train booked for graduation btw. shrewsbury to edinburgh thursday 27th, 9:12am, change at crewe. back on saturday';
     expect(anchorAllDates('back on saturday', '2025-11-16T12:00:00Z', booked, 'we had such a lovely time at the weekend')).toBe('back on saturday (2025-11-22)');
+    // A day set for something, or the new day a thing moved to, is one to come whatever else the sentence tells of.
+    const march = '2025-03-05T12:00:00Z';
+    expect(anchorAllDates('other thing, got the email from Lakeshore, booked them for March 29, day after closing.', march)).toBe('other thing, got the email from Lakeshore, booked them for March 29 (2025-03-29), day after closing.');
+    expect(anchorAllDates('closing got pushed from March 28 to April 4', march)).toBe('closing got pushed from March 28 (2025-03-28) to April 4 (2025-04-04)');
+    expect(anchorAllDates('Tom is the new director. announced yesterday, effective April 7', march)).toBe('Tom is the new director. announced yesterday (2025-03-04), effective April 7 (2025-04-07)');
+    expect(anchorAllDates('now April 21', march, 'Lumenpay pushed 4.2 again. now April 21')).toBe('now April 21 (2025-04-21)');
+    expect(anchorAllDates("thats fine honestly, nobody's blocked until sprint planning on the 12th", march)).toBe("thats fine honestly, nobody's blocked until sprint planning on the 12th (2025-03-12)");
+    const rebooked = 'my news: I rebooked Lisbon officially. September 20 to 28. Dev has resumed duolingo';
+    expect(anchorAllDates('September 20 to 28.', '2025-07-10T12:00:00Z', rebooked)).toBe('September 20 (2025-09-20) to 28.');
+    expect(anchorAllDates('I booked it on Monday and went on Friday.', march)).toBe('I booked it on Monday (2025-03-03) and went on Friday (2025-02-28).');
+    // A span in which something was done or measured is no day to come.
+    expect(anchorAllDates("That's 800 grams down in two weeks, which is steady.", at)).toBe("That's 800 grams down in two weeks, which is steady.");
+    expect(anchorAllDates("She said I'd made more difference in three months than she expected in six.", at)).toBe("She said I'd made more difference in three months than she expected in six.");
+    expect(anchorAllDates("I haven't slept properly in 3 days but we launched", at)).toBe("I haven't slept properly in 3 days but we launched");
+    expect(anchorAllDates("you've got a move in three weeks.", at)).toBe("you've got a move in three weeks (2025-02-05).");
     const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
     expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
