@@ -283,7 +283,7 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
 function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean, at?: string): boolean {
   if (r.replaces) return namesOld(text, r);
   // A line that says the thing was called off (a summary quoting the record that said so) needs no marker.
-  if (r.calledOff) return namesThing(text, r.about ?? []) && !(CALLED_OFF_CUE.test(text) && thingsCalledOff(text).some((thing) => thing.join(' ') === (r.about ?? []).join(' ')));
+  if (r.calledOff) return namesThing(text, r.about ?? []) && !(CALLED_OFF_CUE.test(text) && thingsCalledOff(text).some((thing) => thing.join(' ') === (r.about ?? []).join(' '))) && !(r.now !== CALLED_OFF_MARK && holds(text, r.now ?? r.value));
   if (r.loose) return nearSameKind(text, r, at);
   const words = r.about ?? [];
   // (A role is someone else's by nature: "email her" speaks of the club secretary all the same.)
@@ -487,6 +487,34 @@ function thingsCalledOff(text: string): string[][] {
   return out;
 }
 
+/** States a thing reaches that end what was said of it before (an application approved, a refund processed, a course dropped). */
+const STATE = String.raw`(approved|issued|submitted|dropped|processed|granted|accepted|rejected|declined|refunded|signed off|completed|finished|sorted|paid|received|delivered|renewed|resolved|fixed|withdrawn|settled|landed|come through|came through|gone through|went through)(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:this|today|yesterday|on(?! (?:the day|delivery|completion|arrival|collection|a\b))|last|and|but|so|now|already|at|in(?! (?:advance|cash|instal))|too|as well)(?![\p{L}]))`;
+const STATE_CUE = new RegExp(`(?<![\\p{L}])${STATE}(?![\\p{L}])`, 'iu');
+const STATE_SAID = new RegExp(
+  String.raw`(?<![\p{L}])(?:(?:the|our|my|their|this|that|your|his|her)\s+${THING}(?:\s+(?:for|of|from)\s+(?:the\s+|our\s+|my\s+|your\s+)?[\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2}?)?(?:\s+(?:is|['’]s|has|have|was|were|got|are|been|now|finally|officially|just|all|already))*\s+${STATE}|(?<=^\s*(?:[-•*]\s*)?|\n\s*(?:[-•*]\s*)?|[—–]\s*|(?<![\p{L}])(?:noted|fantastic|great|brilliant|done|ok|okay)[,:]?\s+)${THING}(?::\s*|\s+(?:(?:is|has been|got|now|finally|officially)\s+)?)${STATE})(?![\p{L}])`,
+  'giu',
+);
+
+/** Words no thing that reached a state is named by. */
+const NOT_A_THING = /^(?:i|me|you|we|us|he|him|she|they|them|it|its|is|are|was|were|be|been|am|has|have|had|do|does|did|get|gets|got|can|could|will|would|should|may|might|must|see|saw|with|from|as|at|by|in|on|to|for|that|this|these|those|there|here|what|which|who|when|where|how|why|if|once|when|until|after|before|unless|he's|she's|it's|they're|we're|i'm|you're|kind|regards|thanks|week|day|month|year|side|all|any|some|more|most|\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|[\p{L}-]+-(?:one|two|three|four|five|six|seven|eight|nine))$/u;
+
+/** The things a text says reached a state, each as its words (lower case) and the state, when it names one by two words at least. */
+function thingsSettled(text: string): [string[], string][] {
+  const out: [string[], string][] = [];
+  for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
+    for (const m of sentence.text.matchAll(STATE_SAID)) {
+      // "if the grant is approved", "not approved yet", "has it been approved?": no state reached.
+      if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length).replace(MONTH_MAY, 'month')) || /^[^.!]*\?|^\s*(?:yet|soon|later|by)\b/i.test(sentence.text.slice(m.index! + m[0].length))) continue;
+      const words = (m[1] ?? m[3] ?? '').split(/\s+/).map((word) => word.toLowerCase()).filter((word) => !THING_STOP.has(word));
+      const state = (m[2] ?? m[4] ?? '').toLowerCase();
+      // A thing is named by its nouns: no pronoun, verb of being or having, or count ("i have twenty-five walkers").
+      if (words.some((word) => NOT_A_THING.test(word))) continue;
+      if (words.length >= 2 && !out.some(([other]) => other.join(' ') === words.join(' '))) out.push([words, state]);
+    }
+  }
+  return out;
+}
+
 /** The patterns a thing called off is named by, built once per thing (a block reads every line against each). */
 const THING_PATTERNS = new Map<string, { pairs: RegExp[]; each: RegExp[] }>();
 
@@ -630,6 +658,10 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   return found;
 }
 
+/** A weekday alone, as the day shape reads it, and what may stand between it and the date it is said with. */
+const WEEKDAY_ALONE = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+const WEEKDAY_THEN_DATE = /^,?\s+(?:the\s+)?$/;
+
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
 function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4): string[] {
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
@@ -711,7 +743,9 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       const near = nearOfKind(value.kind);
       const about = [...new Set(around)].filter((word) => (own.has(word) || !near.has(word)) && !KIND_WORDS.has(word));
       if (about.length === 0 && !countsParticular(value.value)) continue;
-      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
+      // A weekday said with the new date ("Saturday 16 May") is of that day, not a day the change kept beside it.
+      const withIt = (v: { index: number; value: string }) => WEEKDAY_ALONE.test(v.value) && v.index < value.index && WEEKDAY_THEN_DATE.test(unit.text.slice(v.index + v.value.length, value.index));
+      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v) && !withIt(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
@@ -765,6 +799,12 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
     for (const thing of CALLED_OFF_CUE.test(unit.text) ? thingsCalledOff(unit.text) : []) {
       out.push({ itemId: `said:${unit.id}:off:${thing.join(' ')}`, records: [unit.id], value: CALLED_OFF_MARK, reason: 'later', at: unit.at, now: CALLED_OFF_MARK, about: thing, loose: true, calledOff: true });
+      if (out.length >= MAX_CHANGES_SAID) break read;
+    }
+    // A thing whose state is said to have moved on ("the IACUC amendment got approved", "your MCS certificate has
+    // been issued", "bayesian stats workshop: dropped"): lines said before that name it speak of it as it was.
+    for (const [thing, state] of STATE_CUE.test(unit.text) ? thingsSettled(unit.text) : []) {
+      out.push({ itemId: `said:${unit.id}:state:${thing.join(' ')}`, records: [unit.id], value: state, reason: 'later', at: unit.at, now: state, about: thing, loose: true, calledOff: true });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A weekday said with the one it replaces, read with the words of what moved ("bins out wed night not tues"): a

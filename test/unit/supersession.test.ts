@@ -1209,6 +1209,25 @@ describe('stop 55: changes said in rambling or terse chat', () => {
     const moved = changesSaid([record('m2', 'ok litter pick moves to sun 17th, tell the warden', at)]);
     expect(moved.map((r) => r.value)).toContain('sun 17th');
   });
+  it('reads a thing whose state moved on, and marks lines said before that name it', () => {
+    const states = (text: string) => changesSaid([record('s2', text, at)]).filter((r) => r.itemId.includes(':state:')).map((r) => [r.about?.join(' '), r.now]);
+    expect(states('ALSO the IACUC amendment for the ketamine cohort got approved this morning!!!')).toEqual([['iacuc amendment', 'approved']]);
+    expect(states('Yes — your MCS certificate has been issued, number MCS-NW-8812-0457.')).toEqual([['mcs certificate', 'issued']]);
+    expect(states('noted — bayesian stats workshop: dropped.')).toEqual([['bayesian stats workshop', 'dropped']]);
+    expect(states('Just letting you know the scaffolding refund has landed in my account.')).toEqual([['scaffolding refund', 'landed']]);
+    // Not a state reached: a plan, a question, a condition, how a thing is paid, or no thing named.
+    for (const text of ['The pigeon mesh is paid on the day, so it isn\'t part of the finance.', 'has the travel grant been approved?', 'if the planning application is approved we start in May', 'the visa is not approved yet', 'Two more walkers have signed up.', 'We\'ll sort the shop once he\'s settled.', 'With kind regards, renewed thanks.']) {
+      expect(states(text)).toEqual([]);
+    }
+    const approved = changesSaid([record('s2', 'the IACUC amendment got approved this morning', at)]);
+    expect(retiredMarker(retiredIn(record('s1', 'also the IACUC amendment finally got submitted', before), approved))).toBe('(later: approved)');
+    expect(retiredIn(record('s3', 'lab meeting moved to mondays at 1:30', before), approved)).toEqual([]);
+  });
+  it('reads a weekday said with its date as part of that day, not a day the change kept beside it', () => {
+    const moved = changesSaid([record('w2', 'He asked whether we might move, and I have agreed that our walk will now take place on Saturday 16 May.', at)]);
+    expect(moved.find((r) => r.value === '16 May')?.besides).toBeUndefined();
+    expect(retiredMarker(retiredIn(record('w1', 'Noted: the walk is on Saturday 9 May; registration from 8.30am.', before), moved))).toBe('(later: 16 May)');
+  });
 });
 
 describe('stop 55: a pasted e-mail header says when it was sent, not a value', () => {
