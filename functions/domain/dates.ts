@@ -86,7 +86,29 @@ export function withoutAnchoredDates(text: string): string {
  * bounded in tokens.
  */
 export function anchorRelativeDates(sentence: string, reference: string): string {
-  return anchorFirstRelative(sentence, reference, RELATIVE_FORWARD_BY_WEEKDAY);
+  return anchorSeasons(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD_BY_WEEKDAY), reference);
+}
+
+/** "last summer", "this spring", "next autumn": a season said by where it stands from the day it was said. */
+const SEASON = /\b(last|this|next|this past) (spring|summer|autumn|fall)\b(?! \()/gi;
+/** The months (0-11) each season ends in: what has not ended by the day said is still "this" one. */
+const SEASON_ENDS: Readonly<Record<string, number>> = { spring: 4, summer: 7, autumn: 10, fall: 10 };
+
+/**
+ * A season said relative to the day it was said is followed by its year: "last summer (2023)", "next spring
+ * (2025)". Winter spans two years and is left as said.
+ */
+function anchorSeasons(sentence: string, reference: string): string {
+  const said = new Date(reference);
+  if (Number.isNaN(said.getTime())) return sentence;
+  return sentence.replace(SEASON, (words, which: string, season: string) => {
+    const year = said.getUTCFullYear();
+    const started = said.getUTCMonth() >= SEASON_ENDS[season.toLowerCase()]! - 2;
+    const ended = said.getUTCMonth() > SEASON_ENDS[season.toLowerCase()]!;
+    const when = which.toLowerCase();
+    const of = when === 'next' ? (started ? year + 1 : year) : when === 'this' ? year : ended ? year : year - 1;
+    return `${words} (${of})`;
+  });
 }
 
 /**
@@ -98,7 +120,20 @@ export function anchorRelativeDates(sentence: string, reference: string): string
  */
 export function anchorAllDates(sentence: string, reference: string, surrounding?: string, previous?: string): string {
   const told: Told | undefined = surrounding === undefined ? undefined : { message: surrounding, ...(previous !== undefined ? { previous } : {}) };
-  return anchorHolidays(anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, told), reference, told), reference, told), reference, told);
+  return rangesInOrder(anchorSeasons(anchorHolidays(anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, told), reference, told), reference, told), reference, told), reference));
+}
+
+/** A dated day, then "to" and a weekday dated before it ("Friday the 31st (2025-10-31) to Sunday (2025-10-05)"). */
+const RANGE_TO_WEEKDAY = new RegExp(`\\((\\d{4}-\\d{2}-\\d{2})\\)(,?\\s+(?:to|until|till|through|thru|-|–)\\s+(?:the\\s+)?(${WEEKDAYS})(?:['’]s)?(?:\\s+(?:morning|afternoon|evening|night))?\\s+)\\((\\d{4}-\\d{2}-\\d{2})\\)`, 'gi');
+
+/** The weekday that ends a range is the first one after the day that starts it. */
+function rangesInOrder(sentence: string): string {
+  return sentence.replace(RANGE_TO_WEEKDAY, (whole, from: string, between: string, name: string, to: string) => {
+    if (to >= from) return whole;
+    const start = Date.parse(`${from}T00:00:00Z`);
+    const offset = ((WEEKDAY_INDEX.indexOf(name.toLowerCase()) - new Date(start).getUTCDay() + 7) % 7) || 7;
+    return `(${from})${between}(${new Date(start + offset * DAY_MS).toISOString().slice(0, 10)})`;
+  });
 }
 
 /**

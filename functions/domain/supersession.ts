@@ -1857,8 +1857,18 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(te
       // on 26 February): what is put off is still to come.
       (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
-      ((particular && unitOf(v.value) === unit) || wordsAround(text, v.index, v.value.length, 5).some((word) => about.has(word) && !claimedWords().has(word))),
+      ((particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
   );
+}
+
+/**
+ * "The walk first, then. It is to take place on Saturday 9 May": a value in a sentence that opens with "it" or "this"
+ * (within a few words of it) is of what the sentence before named last, so that sentence's last words are read with it.
+ */
+function referentWords(text: string, index: number): string[] {
+  const start = Math.max(text.lastIndexOf('. ', index), text.lastIndexOf('! ', index), text.lastIndexOf('? ', index));
+  if (start < 0 || index - start > 60 || !/^[.!?]\s+(?:it|this|that)(?:['’]s|\s+(?:is|was|will|would|has|had|shall))\b/i.test(text.slice(start, index))) return [];
+  return wordsAround(text.slice(0, start), start, 0, 6);
 }
 
 /** Whether two times are one time said two ways ("4pm", "4:00", "16:00"); a time without am or pm may be either. */

@@ -90,6 +90,8 @@ describe('relative dates', () => {
     expect(anchorAllDates("She said I'd made more difference in three months than she expected in six.", at)).toBe("She said I'd made more difference in three months than she expected in six.");
     expect(anchorAllDates("I haven't slept properly in 3 days but we launched", at)).toBe("I haven't slept properly in 3 days but we launched");
     expect(anchorAllDates("you've got a move in three weeks.", at)).toBe("you've got a move in three weeks (2025-02-05).");
+    // A range ends after it starts.
+    expect(anchorAllDates("And Galloway's booked! The Halloween weekend, Friday the 31st to Sunday.", '2025-10-01T10:00:00Z')).toBe("And Galloway's booked! The Halloween (2025-10-31) weekend, Friday the 31st (2025-10-31) to Sunday (2025-11-02).");
     const plan = 'Friday at the park with the kids, if the weather holds. Can you bring the ball?';
     expect(anchorAllDates('Friday at the park with the kids, if the weather holds.', at, plan)).toBe('Friday (2025-01-17) at the park with the kids, if the weather holds.');
     expect(anchorAllDates('On Sunday the 12th I ran 12k.', at)).toBe('On Sunday the 12th (2025-01-12) I ran 12k.');
@@ -165,6 +167,16 @@ describe('relative dates', () => {
     expect(base.text).toBe('2025-01-15 [D1:1]: Yesterday (2025-01-14) I ran a half marathon with Marco.');
     const week = summariseExtractively({ ladder: 'time', level: 1, from: '2025-01-13', to: '2025-01-19', maxTokens: 200, sources: [{ id: 'time:0:1', at: '2025-01-16T00:00:00Z', text: base.text }] });
     expect(week.text).toBe(base.text);
+  });
+});
+
+describe('seasons', () => {
+  it('are followed by the year of the one meant, as said from the day they were said', () => {
+    expect(anchorAllDates('We went to Crete last summer.', '2023-10-02T10:00:00Z')).toBe('We went to Crete last summer (2023).');
+    expect(anchorAllDates('We went to Crete last summer.', '2023-05-02T10:00:00Z')).toBe('We went to Crete last summer (2022).');
+    expect(anchorRelativeDates('I want to run a marathon next spring.', '2023-05-02T10:00:00Z')).toBe('I want to run a marathon next spring (2024).');
+    expect(anchorAllDates('next autumn we move.', '2023-05-02T10:00:00Z')).toBe('next autumn (2023) we move.');
+    expect(anchorAllDates('It snowed all last winter.', '2023-05-02T10:00:00Z')).toBe('It snowed all last winter.');
   });
 });
 

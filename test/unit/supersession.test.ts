@@ -1227,6 +1227,9 @@ describe('stop 55: changes said in rambling or terse chat', () => {
     const moved = changesSaid([record('w2', 'He asked whether we might move, and I have agreed that our walk will now take place on Saturday 16 May.', at)]);
     expect(moved.find((r) => r.value === '16 May')?.besides).toBeUndefined();
     expect(retiredMarker(retiredIn(record('w1', 'Noted: the walk is on Saturday 9 May; registration from 8.30am.', before), moved))).toBe('(later: 16 May)');
+    // A day said of "it" is of what the sentence before named.
+    expect(retiredMarker(retiredIn(record('w0', 'The walk first, then. It is to take place on Saturday 9 May. We gather at nine.', before), moved))).toBe('(later: 16 May)');
+    expect(retiredIn(record('w3', 'The walk first, then. Lunch after. The quiz is on Saturday 9 May.', before), moved)).toEqual([]);
   });
 });
 
