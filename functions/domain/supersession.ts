@@ -496,7 +496,7 @@ const STATE_SAID = new RegExp(
 );
 
 /** Words no thing that reached a state is named by. */
-const NOT_A_THING = /^(?:i|me|you|we|us|he|him|she|they|them|it|its|is|are|was|were|be|been|am|has|have|had|do|does|did|get|gets|got|can|could|will|would|should|may|might|must|see|saw|with|from|as|at|by|in|on|to|for|that|this|these|those|there|here|what|which|who|when|where|how|why|if|once|when|until|after|before|unless|he's|she's|it's|they're|we're|i'm|you're|kind|regards|thanks|week|day|month|year|side|all|any|some|more|most|\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|[\p{L}-]+-(?:one|two|three|four|five|six|seven|eight|nine))$/u;
+const NOT_A_THING = /^(?:i|me|you|we|us|he|him|she|they|them|it|its|is|are|was|were|be|been|am|has|have|had|do|does|did|get|gets|got|can|could|will|would|should|may|might|must|see|saw|with|from|as|at|by|in|on|to|for|that|this|these|those|there|here|what|which|who|when|where|how|why|if|once|until|after|before|unless|he's|she's|it's|they're|we're|i'm|you're|kind|regards|thanks|week|day|month|year|side|all|any|some|more|most|\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|[\p{L}-]+-(?:one|two|three|four|five|six|seven|eight|nine))$/u;
 
 /** The things a text says reached a state, each as its words (lower case) and the state, when it names one by two words at least. */
 function thingsSettled(text: string): [string[], string][] {
