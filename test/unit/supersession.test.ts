@@ -1223,6 +1223,13 @@ describe('stop 55: changes said in rambling or terse chat', () => {
     expect(retiredMarker(retiredIn(record('s1', 'also the IACUC amendment finally got submitted', before), approved))).toBe('(later: approved)');
     expect(retiredIn(record('s3', 'lab meeting moved to mondays at 1:30', before), approved)).toEqual([]);
   });
+  it('reads a service named by the time it leaves as a time ("the 10.42 from Paddington")', () => {
+    const moved = changesSaid([record('t2', 'They moved us to the 11.12 from Paddington.', at)]);
+    expect(moved.map((r) => r.value)).toEqual(['11.12']);
+    expect(retiredMarker(retiredIn(record('t1', 'Richard has booked them on the 10.42 from Paddington.', before), moved))).toBe('(later: 11.12)');
+    // A decimal is no time: "the 2.50 to pay" is no service.
+    expect(changesSaid([record('t3', 'now the 2.50 to pay on the tank', at)]).map((r) => r.value)).not.toContain('2.50');
+  });
   it('reads a weekday said with its date as part of that day, not a day the change kept beside it', () => {
     const moved = changesSaid([record('w2', 'He asked whether we might move, and I have agreed that our walk will now take place on Saturday 16 May.', at)]);
     expect(moved.find((r) => r.value === '16 May')?.besides).toBeUndefined();
