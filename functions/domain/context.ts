@@ -503,7 +503,12 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const said = packing.changesSaid ? saidIn(ranked.map((r) => r.unit)) : [];
   // The people the block knows by name (its speakers and contacts): lower-case chat's changes are read with them.
   const people = [...new Set(ranked.flatMap(({ unit }) => [unit.speaker ?? '', unit.kind === 'contact' ? (unit.label ?? '') : '']).filter(Boolean))];
-  const read = [...retiredOf(snapshot), ...changesSaid(said, people), ...(options.query ? answersReplaced(options.query, said) : [])];
+  // And the changes consolidation read in the records it indexed (the newest, kept in the manifest): a line is marked
+  // by a change said in a record the question did not rank.
+  const fresh = packing.changesSaid ? changesSaid(said, people) : [];
+  const ids = new Set(fresh.map((r) => r.itemId));
+  const kept = packing.changesSaid ? (snapshot.index?.said ?? []).filter((r) => !ids.has(r.itemId)) : [];
+  const read = [...retiredOf(snapshot), ...kept, ...fresh, ...(options.query ? answersReplaced(options.query, said) : [])];
   // A change read on a line of the best-ranked is carried to every line that states the same old value (`carriedFrom`).
   const carried = new Map<string, RetiredValue>();
   if (read.length > 0) {
