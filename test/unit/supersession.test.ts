@@ -1793,3 +1793,17 @@ describe('stop 64: a part ended for good with no one said to take it, and more w
     expect(said('Margaret Boyle is treasurer', "Tom's taken over from Margaret, officially treasurer as of last night.").filter((r) => r.replaces).map((r) => [r.replaces, r.now])).toEqual([['Margaret', 'Tom']]);
   });
 });
+
+describe('stop 65: a successor named, from s74 after its blind run', () => {
+  const at = '2026-03-18T10:00:00Z';
+  const before = '2026-02-23T10:00:00Z';
+  it('reads "her successor is" as who took the part, and marks the old name however fully it was said', () => {
+    const handed = changesSaid([record('h2', "Mrs Ellery has retired, rather sooner than planned, on account of her husband's health. Her successor is a Mr Colin Ruddock, who telephoned me yesterday.", at)]);
+    expect(handed.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mrs Ellery', 'Mr Colin Ruddock']]);
+    expect(retiredMarker(retiredIn(record('h1', 'As to the hospice, my contact there is Mrs Janet Ellery, who is their community fundraising coordinator.', before), handed))).toBe('(later: Mr Colin Ruddock)');
+    const breach = changesSaid([record('h4', "Fenwick's Hardware will no longer be matching the funds. Haddon & Lyle will step into the breach.", at)]);
+    expect(breach.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([["Fenwick's Hardware", 'Haddon & Lyle']]);
+    const succeeded = changesSaid([record('h3', 'Gwen stepped down from the allotment committee and was succeeded by Farid Haddad.', at)]);
+    expect(succeeded.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwen', 'Farid Haddad']]);
+  });
+});
