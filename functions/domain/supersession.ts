@@ -659,6 +659,9 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   return found;
 }
 
+/** What follows the old value of "from … to …": the new one ("from £80 to £65", "from March 28 to April 4", "from tuesday to the 9th"). */
+const FROM_TO = new RegExp(`^(?:\\s\\(\\d{4}-\\d{2}-\\d{2}\\))?\\s+to\\s+(?:[£$€]?\\d|the\\s+\\d|${MONTH}|${WEEKDAY_WORD})`, 'i');
+
 /** A weekday alone, as the day shape reads it, and what may stand between it and the date it is said with. */
 const WEEKDAY_ALONE = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
 const WEEKDAY_THEN_DATE = /^,?\s+(?:the\s+)?$/;
@@ -716,7 +719,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // value, and no value the change keeps beside it.
     const old = (v: { index: number; value: string }) =>
       OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index)) ||
-      (/\bfrom\s+$/i.test(unit.text.slice(Math.max(0, v.index - 6), v.index)) && /^\s+to\s+[£$€]?\d/i.test(unit.text.slice(v.index + v.value.length, v.index + v.value.length + 12)));
+      (/\bfrom\s+$/i.test(unit.text.slice(Math.max(0, v.index - 6), v.index)) && FROM_TO.test(unit.text.slice(v.index + v.value.length, v.index + v.value.length + 24)));
     // The words said within five of any value of a kind, read once per record and kind (a long record's values are
     // never compared pair by pair).
     const nearByKind = new Map<string, Set<string>>();

@@ -1803,6 +1803,9 @@ describe('stop 65: a successor named, from s74 after its blind run', () => {
     expect(retiredMarker(retiredIn(record('h1', 'As to the hospice, my contact there is Mrs Janet Ellery, who is their community fundraising coordinator.', before), handed))).toBe('(later: Mr Colin Ruddock)');
     const breach = changesSaid([record('h4', "Fenwick's Hardware will no longer be matching the funds. Haddon & Lyle will step into the breach.", at)]);
     expect(breach.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([["Fenwick's Hardware", 'Haddon & Lyle']]);
+    // "from March 28 to April 4": the day it moved from is no new day.
+    const pushed = changesSaid([record('d2', 'appraisal came in low. closing got pushed from March 28 (2026-03-28) to April 4 (2026-04-04)', at)]);
+    expect(pushed.map((r) => r.value)).toEqual(['April 4']);
     const succeeded = changesSaid([record('h3', 'Gwen stepped down from the allotment committee and was succeeded by Farid Haddad.', at)]);
     expect(succeeded.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwen', 'Farid Haddad']]);
   });
