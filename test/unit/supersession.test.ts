@@ -1806,6 +1806,9 @@ describe('stop 65: a successor named, from s74 after its blind run', () => {
     // "from March 28 to April 4": the day it moved from is no new day.
     const pushed = changesSaid([record('d2', 'appraisal came in low. closing got pushed from March 28 (2026-03-28) to April 4 (2026-04-04)', at)]);
     expect(pushed.map((r) => r.value)).toEqual(['April 4']);
+    // A firm that stopped trading, and the one used instead in the next record.
+    const ceased = changesSaid([record('c1', 'I received word this morning that Larder & Lane have ceased trading.', '2026-03-17T10:00:00Z'), record('c2', 'The wine will be supplied by Penrose & Vine instead.', at)]);
+    expect(ceased.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Larder & Lane', 'Penrose & Vine']]);
     const succeeded = changesSaid([record('h3', 'Gwen stepped down from the allotment committee and was succeeded by Farid Haddad.', at)]);
     expect(succeeded.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwen', 'Farid Haddad']]);
   });
