@@ -1209,35 +1209,6 @@ describe('stop 55: changes said in rambling or terse chat', () => {
     const moved = changesSaid([record('m2', 'ok litter pick moves to sun 17th, tell the warden', at)]);
     expect(moved.map((r) => r.value)).toContain('sun 17th');
   });
-  it('reads a thing whose state moved on, and marks lines said before that name it', () => {
-    const states = (text: string) => changesSaid([record('s2', text, at)]).filter((r) => r.itemId.includes(':state:')).map((r) => [r.about?.join(' '), r.now]);
-    expect(states('ALSO the IACUC amendment for the ketamine cohort got approved this morning!!!')).toEqual([['iacuc amendment', 'approved']]);
-    expect(states('Yes — your MCS certificate has been issued, number MCS-NW-8812-0457.')).toEqual([['mcs certificate', 'issued']]);
-    expect(states('noted — bayesian stats workshop: dropped.')).toEqual([['bayesian stats workshop', 'dropped']]);
-    expect(states('Just letting you know the scaffolding refund has landed in my account.')).toEqual([['scaffolding refund', 'landed']]);
-    // Not a state reached: a plan, a question, a condition, how a thing is paid, or no thing named.
-    for (const text of ['The pigeon mesh is paid on the day, so it isn\'t part of the finance.', 'has the travel grant been approved?', 'if the planning application is approved we start in May', 'the visa is not approved yet', 'Two more walkers have signed up.', 'We\'ll sort the shop once he\'s settled.', 'With kind regards, renewed thanks.']) {
-      expect(states(text)).toEqual([]);
-    }
-    const approved = changesSaid([record('s2', 'the IACUC amendment got approved this morning', at)]);
-    expect(retiredMarker(retiredIn(record('s1', 'also the IACUC amendment finally got submitted', before), approved))).toBe('(later: approved)');
-    expect(retiredIn(record('s3', 'lab meeting moved to mondays at 1:30', before), approved)).toEqual([]);
-  });
-  it('reads a service named by the time it leaves as a time ("the 10.42 from Paddington")', () => {
-    const moved = changesSaid([record('t2', 'They moved us to the 11.12 from Paddington.', at)]);
-    expect(moved.map((r) => r.value)).toEqual(['11.12']);
-    expect(retiredMarker(retiredIn(record('t1', 'Richard has booked them on the 10.42 from Paddington.', before), moved))).toBe('(later: 11.12)');
-    // A decimal is no time: "the 2.50 to pay" is no service.
-    expect(changesSaid([record('t3', 'now the 2.50 to pay on the tank', at)]).map((r) => r.value)).not.toContain('2.50');
-  });
-  it('reads a weekday said with its date as part of that day, not a day the change kept beside it', () => {
-    const moved = changesSaid([record('w2', 'He asked whether we might move, and I have agreed that our walk will now take place on Saturday 16 May.', at)]);
-    expect(moved.find((r) => r.value === '16 May')?.besides).toBeUndefined();
-    expect(retiredMarker(retiredIn(record('w1', 'Noted: the walk is on Saturday 9 May; registration from 8.30am.', before), moved))).toBe('(later: 16 May)');
-    // A day said of "it" is of what the sentence before named.
-    expect(retiredMarker(retiredIn(record('w0', 'The walk first, then. It is to take place on Saturday 9 May. We gather at nine.', before), moved))).toBe('(later: 16 May)');
-    expect(retiredIn(record('w3', 'The walk first, then. Lunch after. The quiz is on Saturday 9 May.', before), moved)).toEqual([]);
-  });
 });
 
 describe('stop 55: a pasted e-mail header says when it was sent, not a value', () => {
@@ -1794,10 +1765,39 @@ describe('stop 64: a part ended for good with no one said to take it, and more w
   });
 });
 
-describe('stop 65: a successor named, from s74 after its blind run', () => {
+describe('stop 65: states reached, a day said of "it", successors and firms that stopped trading (from s74 and s75 after their blind runs)', () => {
   const at = '2026-03-18T10:00:00Z';
   const before = '2026-02-23T10:00:00Z';
-  it('reads "her successor is" as who took the part, and marks the old name however fully it was said', () => {
+  it('reads a thing whose state moved on, and marks lines said before that name it', () => {
+    const states = (text: string) => changesSaid([record('s2', text, at)]).filter((r) => r.itemId.includes(':state:')).map((r) => [r.about?.join(' '), r.now]);
+    expect(states('ALSO the IACUC amendment for the ketamine cohort got approved this morning!!!')).toEqual([['iacuc amendment', 'approved']]);
+    expect(states('Yes — your MCS certificate has been issued, number MCS-NW-8812-0457.')).toEqual([['mcs certificate', 'issued']]);
+    expect(states('noted — bayesian stats workshop: dropped.')).toEqual([['bayesian stats workshop', 'dropped']]);
+    expect(states('Just letting you know the scaffolding refund has landed in my account.')).toEqual([['scaffolding refund', 'landed']]);
+    // Not a state reached: a plan, a question, a condition, how a thing is paid, or no thing named.
+    for (const text of ['The pigeon mesh is paid on the day, so it isn\'t part of the finance.', 'has the travel grant been approved?', 'if the planning application is approved we start in May', 'the visa is not approved yet', 'Two more walkers have signed up.', 'We\'ll sort the shop once he\'s settled.', 'With kind regards, renewed thanks.']) {
+      expect(states(text)).toEqual([]);
+    }
+    const approved = changesSaid([record('s2', 'the IACUC amendment got approved this morning', at)]);
+    expect(retiredMarker(retiredIn(record('s1', 'also the IACUC amendment finally got submitted', before), approved))).toBe('(later: approved)');
+    expect(retiredIn(record('s3', 'lab meeting moved to mondays at 1:30', before), approved)).toEqual([]);
+  });
+  it('reads a service named by the time it leaves as a time ("the 10.42 from Paddington")', () => {
+    const moved = changesSaid([record('t2', 'They moved us to the 11.12 from Paddington.', at)]);
+    expect(moved.map((r) => r.value)).toEqual(['11.12']);
+    expect(retiredMarker(retiredIn(record('t1', 'Richard has booked them on the 10.42 from Paddington.', before), moved))).toBe('(later: 11.12)');
+    // A decimal is no time: "the 2.50 to pay" is no service.
+    expect(changesSaid([record('t3', 'now the 2.50 to pay on the tank', at)]).map((r) => r.value)).not.toContain('2.50');
+  });
+  it('reads a weekday said with its date as part of that day, not a day the change kept beside it', () => {
+    const moved = changesSaid([record('w2', 'He asked whether we might move, and I have agreed that our walk will now take place on Saturday 16 May.', at)]);
+    expect(moved.find((r) => r.value === '16 May')?.besides).toBeUndefined();
+    expect(retiredMarker(retiredIn(record('w1', 'Noted: the walk is on Saturday 9 May; registration from 8.30am.', before), moved))).toBe('(later: 16 May)');
+    // A day said of "it" is of what the sentence before named.
+    expect(retiredMarker(retiredIn(record('w0', 'The walk first, then. It is to take place on Saturday 9 May. We gather at nine.', before), moved))).toBe('(later: 16 May)');
+    expect(retiredIn(record('w3', 'The walk first, then. Lunch after. The quiz is on Saturday 9 May.', before), moved)).toEqual([]);
+  });
+  it('reads "her successor is", "step into the breach" and a firm that ceased trading as a part handed on, and marks the old name however fully it was said', () => {
     const handed = changesSaid([record('h2', "Mrs Ellery has retired, rather sooner than planned, on account of her husband's health. Her successor is a Mr Colin Ruddock, who telephoned me yesterday.", at)]);
     expect(handed.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mrs Ellery', 'Mr Colin Ruddock']]);
     expect(retiredMarker(retiredIn(record('h1', 'As to the hospice, my contact there is Mrs Janet Ellery, who is their community fundraising coordinator.', before), handed))).toBe('(later: Mr Colin Ruddock)');
