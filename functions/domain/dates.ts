@@ -218,6 +218,8 @@ const PRESENT_COPULA = /\b(?:is|are|am)\b|\b(?:i'm|we're|you're|they're|it's|tha
  * 20 as your go-live date", "booked physio for feb 3" are said before the day they name.
  */
 const RECORDED = /\b(?:saved|noted|recorded|added(?= (?:your|it to|that to|this to|them to)\b)|updated(?= your\b)|marked(?=\s+(?:\S+\s+){0,3}as\b)|(?:re-?|double-?)?booked|(?:re-?)?scheduled|reserved|confirmed|logged|pencil(?:l)?ed|arranged|planned|registered|bumped|postponed)\b/gi;
+/** `RECORDED` for one test (no global state). */
+const RECORDED_ONCE = new RegExp(RECORDED.source, 'i');
 /** A day moved to another is moved to one to come: "party moved to may 16", "they pushed it back to the 14th", "I've moved your physio to Thursday". */
 const MOVED_TO_DAY = new RegExp(`\\b(?:moved|pushed|shifted|changed)(?: (?:it|that|this|them|us|me|(?:your|my|our|his|her|their|the) [a-z'’-]+(?: [a-z'’-]+)?))?(?: back| forward| up)? to (?=(?:the )?(?:[0-3]?\\d|${MONTHS}|${WEEKDAYS})\\b)`, 'gi');
 
@@ -266,7 +268,7 @@ function pastAt(sentence: string, start: number, end: number, surrounding: Told 
   // A fragment after a day written down is that day ("I rebooked Lisbon officially. September 20 to 28.").
   const at = surrounding.message.indexOf(sentence);
   const said = at > 0 ? surrounding.message.slice(Math.max(0, at - REPLIED_TO), at).split(SENTENCE_BREAK).filter((s) => s.trim()).at(-1) : undefined;
-  if (said !== undefined && new RegExp(RECORDED.source, 'i').test(said) && toldOfThePast(said) === undefined) return false;
+  if (said !== undefined && RECORDED_ONCE.test(said) && toldOfThePast(said) === undefined) return false;
   // A message that tells no tense at all is a reply: it is told in the tense of what it answers (its last words).
   return messageTense(surrounding.message) ?? (surrounding.previous === undefined || surrounding.message.split(/\s+/).length > REPLY_WORDS ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO).replace(LEFT_SIDE, ' '))) ?? false;
 }
@@ -291,6 +293,8 @@ function messageTense(message: string): boolean | undefined {
 /** Weekday names in `getUTCDay()` order. */
 export const WEEKDAY_INDEX = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
+/** How far from the day it was said a date without a year is placed, at most. */
+const NINE_MONTHS = 274 * DAY_MS;
 
 /**
  * Each match of `pattern` in `sentence` followed by the date `dateOf` gives it (` (2025-01-14)`), said on the
@@ -358,6 +362,11 @@ function anchorDaysOfMonth(sentence: string, reference: string, surrounding: Tol
   });
 }
 
+/** A day of the year (`on`, per year) said on `now`: the last one for the past, else the next one. */
+function occurrence(on: (year: number) => number, year: number, now: number, past: boolean): number {
+  return past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
+}
+
 const MONTH_INDEX: Readonly<Record<string, number>> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
 /** Words that report what was said or meant ("I said code freeze was june 9"). */
 const REPORTED_WORDS = /\b(?:said|says|thought|told|wrote|heard|mentioned|supposed to|meant to)\b/i;
@@ -398,8 +407,8 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: Told 
     const on = (year: number) => Date.UTC(year, month, day);
     const year = today.getUTCFullYear();
     const now = today.getTime();
-    let when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
-    if (!past && when - now > 274 * DAY_MS) when = on(year) <= now ? on(year) : on(year - 1);
+    let when = occurrence(on, year, now, past);
+    if (!past && when - now > NINE_MONTHS) when = on(year) <= now ? on(year) : on(year - 1);
     // "I said code freeze was june 9", said on June 2: what was said of a day a week off is of that one, not last
     // year's (only in reported words: "my dad passed away on May 2" stays in the past).
     // So is a day some weeks off said as a deadline in reported words ("Podium emailed saying they can't get the
@@ -407,12 +416,12 @@ function anchorMonthDays(sentence: string, reference: string, surrounding: Told 
     const told = sentence.slice(Math.max(0, match.index - TENSE_WINDOW), end);
     const deadline = DEADLINE_BEFORE.test(sentence.slice(Math.max(0, match.index - 20), match.index)) && REPORTED_DEADLINE_WORDS.test(told);
     const ahead = deadline ? 62 : REPORTED_WORDS.test(told) ? 14 : 0;
-    if (past && now - when > 274 * DAY_MS && on(year) > now && on(year) - now <= ahead * DAY_MS) when = on(year);
+    if (past && now - when > NINE_MONTHS && on(year) > now && on(year) - now <= ahead * DAY_MS) when = on(year);
     // "Sunday 1 June": the weekday says which year, when the tense chose one where it falls on another day.
     const named = WEEKDAY_BEFORE.exec(sentence.slice(Math.max(0, match.index - 12), match.index));
     if (named) {
       const weekday = WEEKDAY_INDEX.findIndex((name) => name.startsWith(named[1]!.toLowerCase().slice(0, 3)));
-      const fits = [year - 1, year, year + 1].map(on).filter((t) => new Date(t).getUTCDay() === weekday && new Date(t).getUTCDate() === day && Math.abs(t - now) <= 274 * DAY_MS);
+      const fits = [year - 1, year, year + 1].map(on).filter((t) => new Date(t).getUTCDay() === weekday && new Date(t).getUTCDate() === day && Math.abs(t - now) <= NINE_MONTHS);
       if (new Date(when).getUTCDay() !== weekday && fits.length > 0) when = fits.reduce((a, b) => (Math.abs(a - now) <= Math.abs(b - now) ? a : b));
     }
     if (new Date(when).getUTCDate() !== day || when === now) return undefined;
@@ -450,8 +459,8 @@ function anchorHolidays(sentence: string, reference: string, surrounding: Told |
     const year = today.getUTCFullYear();
     const now = today.getTime();
     const on = (y: number) => Date.UTC(y, month, day);
-    const when = past ? (on(year) <= now ? on(year) : on(year - 1)) : on(year) >= now ? on(year) : on(year + 1);
-    if (when === now || Math.abs(when - now) > 274 * DAY_MS) return undefined;
+    const when = occurrence(on, year, now, past);
+    if (when === now || Math.abs(when - now) > NINE_MONTHS) return undefined;
     return { end, at: when };
   });
 }

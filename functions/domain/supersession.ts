@@ -662,8 +662,7 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
 /** What follows the old value of "from … to …": the new one ("from £80 to £65", "from March 28 to April 4", "from tuesday to the 9th"). */
 const FROM_TO = new RegExp(`^(?:\\s\\(\\d{4}-\\d{2}-\\d{2}\\))?\\s+to\\s+(?:[£$€]?\\d|the\\s+\\d|${MONTH}|${WEEKDAY_WORD})`, 'i');
 
-/** A weekday alone, as the day shape reads it, and what may stand between it and the date it is said with. */
-const WEEKDAY_ALONE = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+/** What may stand between a weekday and the date it is said with. */
 const WEEKDAY_THEN_DATE = /^,?\s+(?:the\s+)?$/;
 
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
@@ -748,7 +747,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       const about = [...new Set(around)].filter((word) => (own.has(word) || !near.has(word)) && !KIND_WORDS.has(word));
       if (about.length === 0 && !countsParticular(value.value)) continue;
       // A weekday said with the new date ("Saturday 16 May") is of that day, not a day the change kept beside it.
-      const withIt = (v: { index: number; value: string }) => WEEKDAY_ALONE.test(v.value) && v.index < value.index && WEEKDAY_THEN_DATE.test(unit.text.slice(v.index + v.value.length, value.index));
+      const withIt = (v: { index: number; value: string }) => WEEKDAY_WORD_ONLY.test(v.value) && v.index < value.index && WEEKDAY_THEN_DATE.test(unit.text.slice(v.index + v.value.length, value.index));
       const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v) && !withIt(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
