@@ -33,7 +33,7 @@ export function retiredOf(snapshot: Snapshot): RetiredValue[] {
  * What a block's lines said, as records for `changesSaid`: its records, then each dated line of its summaries as
  * the record it cites (a change said in a week's summary is read as in the record it was taken from), each once.
  */
-export function saidIn(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined }[]): SaidUnit[] {
+export function saidIn(units: readonly { readonly id: string; readonly kind: string; readonly text: string; readonly at?: string | undefined; readonly speaker?: string | undefined; readonly session?: string | undefined; readonly sequence?: number | undefined }[]): SaidUnit[] {
   const out: SaidUnit[] = [];
   const seen = new Set<string>();
   const add = (unit: SaidUnit) => {
@@ -41,7 +41,13 @@ export function saidIn(units: readonly { readonly id: string; readonly kind: str
     seen.add(unit.id);
     out.push(unit);
   };
-  for (const unit of units) if (unit.kind === 'record') add(unit);
+  // A record is read with the one said just before it in its conversation, when the block has that one too.
+  const bySequence = new Map(units.flatMap((unit) => (unit.kind === 'record' && unit.sequence !== undefined ? [[unit.sequence, unit] as const] : [])));
+  for (const unit of units) {
+    if (unit.kind !== 'record') continue;
+    const previous = unit.sequence !== undefined ? bySequence.get(unit.sequence - 1) : undefined;
+    add(previous && previous.session === unit.session ? { ...unit, before: { text: previous.text, speaker: previous.speaker } } : unit);
+  }
   for (const unit of units) {
     if (unit.kind !== 'summary') continue;
     // A clause of a run holds each record's line after its ids ("2026-03-01 [k2] … [k3] …"): one unit each.

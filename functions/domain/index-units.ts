@@ -105,8 +105,8 @@ export function recordUnit(record: RecordLike, previous?: RecordLike): IndexUnit
   // Content that repeats its speaker ("Caroline: ...") says it once, in the line's citation.
   const prefix = `${speaker}:`;
   if (content.startsWith(prefix)) content = content.slice(prefix.length);
-  const session = record.interactionId ?? record.timestamp.slice(0, 10);
-  const replyTo = previous && (previous.interactionId ?? previous.timestamp.slice(0, 10)) === session ? previous.content : undefined;
+  const session = sessionOf(record);
+  const replyTo = saidBefore(record, previous)?.content;
   const text = squash(splitSentences(content).map((sentence) => withFigures(anchorAllDates(sentence, record.timestamp, content, replyTo))).join(' '));
   return {
     id: record.id,
@@ -120,6 +120,14 @@ export function recordUnit(record: RecordLike, previous?: RecordLike): IndexUnit
     ...(projectOf(record.metadata) ? { project: projectOf(record.metadata)! } : {}),
     ...(record.contact?.name || record.contact?.id ? { about: [record.contact.name, record.contact.id].filter(Boolean).join(' ') } : {}),
   };
+}
+
+/** The conversation a record belongs to: its interaction, else its day. */
+const sessionOf = (record: RecordLike) => record.interactionId ?? record.timestamp.slice(0, 10);
+
+/** The record said just before this one, when it was said in the same conversation (what a reply answers). */
+export function saidBefore(record: RecordLike, previous: RecordLike | undefined): RecordLike | undefined {
+  return previous && sessionOf(previous) === sessionOf(record) ? previous : undefined;
 }
 
 /** A sentence of fewer words is read with the next one (the last with the one before) as one of a record's parts. */

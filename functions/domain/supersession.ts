@@ -418,7 +418,7 @@ const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 
   // Words of any sentence, naming nothing a value is of ("under the new hours", "please note", "eight agenda items").
   'under', 'above', 'below', 'within', 'without', 'through', 'across', 'along', 'upon', 'onto', 'where', 'while', 'here', 'must', 'might', 'shall', 'your', 'yours', 'ours', 'hers', 'please', 'note', 'noted', 'not', 'yes', 'fine', 'item', 'items', 'spoke', 'spoken', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve']);
 /** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
-const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+)?$/i;
+const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+)?$/i;
 /** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
 const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
 /** A number alone, in digits or words ("6", "six"): what counts before "of" may be said of ("teams of 5 not 6"). */
@@ -662,11 +662,36 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
 /** What follows the old value of "from … to …": the new one ("from £80 to £65", "from March 28 to April 4", "from tuesday to the 9th"). */
 const FROM_TO = new RegExp(`^(?:\\s\\(\\d{4}-\\d{2}-\\d{2}\\))?\\s+to\\s+(?:[£$€]?\\d|the\\s+\\d|${MONTH}|${WEEKDAY_WORD})`, 'i');
 
+/** Said after a value of its own clause, what makes it the one to change ("booked for the 14th, so those will need shifting"). */
+const TO_BE_MOVED = /^[^.!?;]{0,60}?(?<![\p{L}])(?:needs?|need to be|will need|would need|have to be|has to be|must be)\s+(?:\p{L}+\s+)?(?:shift|mov|chang|rebook|reschedul|amend|cancel|push)\p{L}*/iu;
+
+/** Said before a value, of the one replaced: "the old reference WHW-2231", "he can't do the home check on the Thursday". */
+const OLD_NAMED_BEFORE = /(?<![\p{L}])(?:old\s+(?:\p{L}+\s+)?|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|unable to)\s+\p{L}+(?:\s+[^\s.!?,;]+){0,4}?\s+(?:on\s+)?(?:the\s+)?)$/iu;
+
+/**
+ * Whether a value is said as the one replaced: "£110 instead of £85", "not 3", "from March 28 to April 4", "booked
+ * for the 14th, so those will need shifting".
+ */
+function oldSaid(text: string, v: { readonly index: number; readonly value: string }): boolean {
+  const after = text.slice(v.index + v.value.length, v.index + v.value.length + 80);
+  const lead = text.slice(Math.max(0, v.index - 40), v.index);
+  return OLD_BEFORE.test(lead.slice(-30)) || OLD_NAMED_BEFORE.test(lead) || (/\bfrom\s+$/i.test(text.slice(Math.max(0, v.index - 6), v.index)) && FROM_TO.test(after.slice(0, 24))) || TO_BE_MOVED.test(after);
+}
+
+/** A change said of "it", just before its new value ("moved it to Monday the 23rd", "pushed it back to the 9th"). */
+const MOVED_IT = /(?<![\p{L}])(?:mov|push|put|chang|reschedul|rearrang|brought|bring|shift|bump)\p{L}*\s+it\s+(?:back\s+|forward\s+|out\s+)?(?:to|till|until|for)\s+(?:the\s+)?$/iu;
+
 /** What may stand between a weekday and the date it is said with. */
 const WEEKDAY_THEN_DATE = /^,?\s+(?:the\s+)?$/;
 
+/** Whether `v` and `value` are a weekday and the date it is said with ("Saturday 16 May"), either way round: one day, not a day kept beside another. */
+const weekdayOf = (text: string, v: { readonly index: number; readonly value: string }, value: { readonly index: number; readonly value: string }) => {
+  const [first, second] = v.index < value.index ? [v, value] : [value, v];
+  return WEEKDAY_WORD_ONLY.test(first.value) && !WEEKDAY_WORD_ONLY.test(second.value) && WEEKDAY_THEN_DATE.test(text.slice(first.index + first.value.length, second.index));
+};
+
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
-function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4): string[] {
+function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4, keep?: ReadonlySet<string>): string[] {
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
   const before = text.slice(Math.max(0, index - 40 * span), index).trim().split(/\s+/).slice(-span);
   const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
@@ -674,9 +699,9 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
     // A hyphenated word is also its parts: "sign-up" is said "sign up" as often.
     .flatMap((word) => (word.includes('-') ? [word, ...word.split('-')] : [word]))
-    .filter((word) => word.length >= shortest && !COMMON.has(word) && !NAMES_NOTHING.has(word) && !/['’]/.test(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))
-    .map(stem)
-    .filter((word) => !COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`));
+    .filter((word) => word.length >= shortest && (keep?.has(word) || (!COMMON.has(word) && !NAMES_NOTHING.has(word) && !/['’]/.test(word) && !CHANGE_CUE.test(word) && !CHANGE_WORD.test(word))))
+    .map((word) => (keep?.has(word) ? word : stem(word)))
+    .filter((word) => keep?.has(word) || (!COMMON.has(word) && !COMMON.has(`${word}s`) && !COMMON.has(`${word}e`)));
 }
 
 /**
@@ -699,6 +724,8 @@ export interface SaidUnit {
   readonly at?: string | undefined;
   /** Who said it (a record's speaker): "What is Mia's number?" is answered by what Mia said of her number. */
   readonly speaker?: string | undefined;
+  /** The record said just before it in the same conversation, when known: a value given in answer to a change asked for. */
+  readonly before?: { readonly text: string; readonly speaker?: string | undefined } | undefined;
 }
 
 /**
@@ -716,9 +743,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     const values = CHANGE_CUE.test(unit.text) ? valuesOfText(unit.text) : [];
     // "£110 instead of £85", "2 laps not 3", "came down from £80 to £65": the value said as the old one is no new
     // value, and no value the change keeps beside it.
-    const old = (v: { index: number; value: string }) =>
-      OLD_BEFORE.test(unit.text.slice(Math.max(0, v.index - 30), v.index)) ||
-      (/\bfrom\s+$/i.test(unit.text.slice(Math.max(0, v.index - 6), v.index)) && FROM_TO.test(unit.text.slice(v.index + v.value.length, v.index + v.value.length + 24)));
+    const old = (v: { index: number; value: string }) => oldSaid(unit.text, v);
     // The words said within five of any value of a kind, read once per record and kind (a long record's values are
     // never compared pair by pair).
     const nearByKind = new Map<string, Set<string>>();
@@ -744,11 +769,12 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       if (around.length === 0 && !countsParticular(value.value)) continue;
       const own = new Set(wordsAround(unit.text, value.index, value.value.length, 5));
       const near = nearOfKind(value.kind);
-      const about = [...new Set(around)].filter((word) => (own.has(word) || !near.has(word)) && !KIND_WORDS.has(word));
+      // "he's moved it to Monday the 23rd": what "it" is was said before, in the clause or sentence before the words of change.
+      const movedIt = MOVED_IT.test(unit.text.slice(Math.max(0, value.index - 40), value.index)) ? wordsAround(unit.text.slice(0, value.index), value.index, 0, 20) : [];
+      const about = [...new Set([...around.filter((word) => own.has(word) || !near.has(word)), ...movedIt])].filter((word) => !KIND_WORDS.has(word));
       if (about.length === 0 && !countsParticular(value.value)) continue;
       // A weekday said with the new date ("Saturday 16 May") is of that day, not a day the change kept beside it.
-      const withIt = (v: { index: number; value: string }) => WEEKDAY_WORD_ONLY.test(v.value) && v.index < value.index && WEEKDAY_THEN_DATE.test(unit.text.slice(v.index + v.value.length, value.index));
-      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v) && !withIt(v)).map((v) => v.value))].slice(0, MAX_BESIDES);
+      const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v) && !weekdayOf(unit.text, v, value)).map((v) => v.value))].slice(0, MAX_BESIDES);
       out.push({ itemId: `said:${unit.id}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
@@ -777,7 +803,10 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       // The address may be a sentence of its own after the words of change ("we've got a proper email now. hello@…").
       const lead = unit.text.slice(Math.max(0, value.index - 80), value.index);
       const opensAfterCue = /[.!?:]\s*$/.test(lead) && /(?<![\p{L}])(?:e-?mail|address)(?![\p{L}])/iu.test(lead) && CHANGE_CUE.test(lead.replace(/[.!?:]\s*$/, ''));
-      if (value.kind !== 'email' || old(value) || !(nearCue(unit.text, value.index, value.value.length) || opensAfterCue)) continue;
+      // Or the words after it say the address it replaces ("Found it: homing@… He said the old one will keep working
+      // for a few weeks but to use the new one from now on").
+      const oldOneAfter = MAIL_OLD_AFTER.test(unit.text.slice(value.index + value.value.length, value.index + value.value.length + 160));
+      if (value.kind !== 'email' || old(value) || !(nearCue(unit.text, value.index, value.value.length) || opensAfterCue || oldOneAfter)) continue;
       let found = false;
       for (const earlier of units) {
         if (!before(earlier.at, unit.at) || earlier.kind !== 'record') continue;
@@ -791,13 +820,20 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       }
       // None read here: kept as the owner's new address, for lines read later (the index keeps it for the block without
       // a question), when the words say an address changed ("switched my email", "our new email is", "use … from now on").
-      if (!found && !out.some((r) => r.mailOf === value.value) && MAIL_CHANGED.test(unit.text.slice(Math.max(0, value.index - 100), value.index + value.value.length + 40))) {
+      if (!found && !out.some((r) => r.mailOf === value.value) && (oldOneAfter || MAIL_CHANGED.test(unit.text.slice(Math.max(0, value.index - 100), value.index + value.value.length + 40)))) {
         // The same change read by another rule ("the rota address is now …") carries it.
         const same = out.findIndex((r) => r.records.includes(unit.id) && r.now === value.value && !r.replaces);
         if (same >= 0) out[same] = { ...out[same]!, mailOf: value.value };
         else out.push({ itemId: `said:${unit.id}:mail:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, mailOf: value.value });
         if (out.length >= MAX_CHANGES_SAID) break read;
       }
+    }
+    // A value given in answer to a change asked or said just before, with no word of change of its own ("Do you know
+    // when you can start instead?" … "earliest is the folowing thursday so 21st may"; "it's not this Saturday any
+    // more" … "So collection would be Saturday 14th March"): read with the words the change was said with.
+    for (const answer of unit.before ? answersToChange(unit, unit.before, out) : []) {
+      out.push(answer);
+      if (out.length >= MAX_CHANGES_SAID) break read;
     }
     // A thing called off ("they've called off the x-ray service visit"): lines said before that name it say it was on.
     for (const thing of CALLED_OFF_CUE.test(unit.text) ? thingsCalledOff(unit.text) : []) {
@@ -877,6 +913,77 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     if (out.length >= MAX_CHANGES_SAID) break;
   }
   return [...out, ...valuesReplaced(units, out)];
+}
+
+/**
+ * Words that ask for a change's new value ("when can you start instead?", "do you have a backup?", "what's the new
+ * date?"), said in a question.
+ */
+const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
+
+/** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
+const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
+
+/** What makes a value no answer given: a question, a value kept, a doubt ("maybe the 12th", "not sure, the 12th?"). */
+const NO_ANSWER = /\?|(?<![\p{L}])(?:maybe|might|perhaps|probably|prob|possibly|not sure|unsure|dunno|don['’]?t know|no idea|if|unless|whether|either|keep|kept|stick with|still|same|or)(?![\p{L}])/iu;
+
+/** The kinds of value a change asked for may be given in: days, times, amounts, counts, codes. */
+const ANSWERED_KINDS = new Set(['day', 'time', 'money', 'number', 'code']);
+
+/** The sentences of an answer its new value may be in: the answer comes first ("earliest is the following thursday so 21st may"). */
+const ANSWER_SENTENCES = 3;
+
+/** A count is an answer only in a short reply ("12 now"): in a longer one it counts something said in passing. */
+const SHORT_ANSWER_WORDS = 15;
+
+/**
+ * The values a record gives in answer to a change the record before it, said by someone else, asked for or said
+ * without a value (`CHANGE_ASKED` in a question, `CHANGE_WITHOUT_VALUE`), each as a `later` value read with the words
+ * around it and the words the change was said with. None when the record before gave a new value itself (it said the
+ * change; this one only talks of it), none in a question or a doubt, none said as the old one, none the record
+ * already says changed in its own words.
+ */
+function answersToChange(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }, out: readonly RetiredValue[]): RetiredValue[] {
+  if (!unit.at || (before.speaker !== undefined && before.speaker === unit.speaker)) return [];
+  const said = before.text;
+  const cue = [...said.matchAll(CHANGE_ASKED)].filter((m) => sentenceOf(said, m.index!, m[0].length).trimEnd().endsWith('?')).concat([...said.matchAll(CHANGE_WITHOUT_VALUE)]).sort((a, b) => a.index! - b.index!).pop();
+  if (!cue || out.some((r) => r.records.includes(unit.id) && !r.calledOff)) return [];
+  // The record before said a new value near its words of change, and not in a question: the change was said there.
+  if (valuesOfText(said).some((v) => !oldSaid(said, v) && nearCue(said, v.index, v.value.length) && !sentenceOf(said, v.index, v.value.length).includes('?'))) return [];
+  const sentenceStarts = [...unit.text.matchAll(/(?:^|[.!?]\s+|\n)(?=\S)/g)].map((m) => m.index! + m[0].length);
+  const inFirstSentences = (index: number) => sentenceStarts.length <= ANSWER_SENTENCES || index < sentenceStarts[ANSWER_SENTENCES]!;
+  const short = unit.text.split(/\s+/).length <= SHORT_ANSWER_WORDS;
+  const values = valuesOfText(unit.text).filter(
+    (v) =>
+      ANSWERED_KINDS.has(v.kind) &&
+      inFirstSentences(v.index) &&
+      (v.kind !== 'number' || (short && !NO_UNIT.test(unitOf(v.value) ?? '') && unitOf(v.value) !== 'more')),
+  );
+  // A weekday said beside other days is no answer of its own ("Tuesday to Thursday lunchtimes", "the following thursday so 21st may").
+  const answered = values.filter((v) => !(WEEKDAY_WORD_ONLY.test(v.value) && values.some((o) => o.kind === 'day' && o !== v)));
+  const asked = wordsAround(said, cue.index!, cue[0].length, 8, 4, ASKED_WORDS);
+  const answers: RetiredValue[] = [];
+  for (const value of answered) {
+    if (oldSaid(unit.text, value) || restated(unit.text, value.index) || holds(said, value.value) || NO_ANSWER.test(sentenceOf(unit.text, value.index, value.value.length))) continue;
+    const about = [...new Set([...wordsAround(unit.text, value.index, value.value.length, 10), ...asked])].filter((word) => !KIND_WORDS.has(word));
+    if (about.length === 0) continue;
+    const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !oldSaid(unit.text, v) && !weekdayOf(unit.text, v, value)).map((v) => v.value))].slice(0, MAX_BESIDES);
+    answers.push({ itemId: `said:${unit.id}:answer:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
+  }
+  return answers;
+}
+
+/** Words too common to name a thing, but that name what a change asked for is of ("when can you start instead?"). */
+const ASKED_WORDS = new Set(['start', 'starting', 'price', 'cost', 'book', 'booked', 'room', 'place', 'office']);
+
+/** The sentence of a text a place is in (a line of a list is one). */
+function sentenceOf(text: string, index: number, length: number): string {
+  const from = Math.max(0, index - 300);
+  const window = text.slice(from, index + length + 300);
+  const at = index - from;
+  const start = Math.max(...['. ', '! ', '? ', '\n'].map((stop) => window.lastIndexOf(stop, at)), -1) + 1;
+  const ends = ['. ', '! ', '? ', '\n'].map((stop) => window.indexOf(stop, at + length)).filter((end) => end >= 0);
+  return window.slice(start, ends.length > 0 ? Math.min(...ends) + 1 : window.length);
 }
 
 /** Words said of how a name is written. */
@@ -2114,6 +2221,9 @@ const SHORT_DIGITS = /^(?=\S*\d)\S{2,3}$/u;
 
 /** Words that say an e-mail address changed, not only that one is new to the conversation ("our new client contact is …"). */
 const MAIL_CHANGED = /(?<![\p{L}])(?:(?:switched|changed|moved|updated|swapped)\s+(?:(?:my|our|his|her|their|the)\s+)?(?:e-?mail|address)|(?:my|our|his|her|their)\s+(?:new\s+)?e-?mail(?:\s+address)?\s+(?:is|['’]s)\s+(?:now\b)?|new\s+e-?mail(?:\s+address)?\s+(?:is|['’]s|for)|(?:proper|different|new)\s+e-?mail\s+now|e-?mail(?:\s+address)?\s+(?:has\s+)?changed|from now on|instead of (?:the\s+)?(?:old|gmail|hotmail|outlook))(?![\p{L}])/iu;
+
+/** Said after a new address, of the one it replaces: "the old one will keep working", "use the new one from now on". */
+const MAIL_OLD_AFTER = /(?<![\p{L}])(?:the old (?:one|address|e-?mail)|use (?:the|this) new (?:one|address|e-?mail))(?![\p{L}])/iu;
 
 /** Whether a text says an e-mail address of `address`'s owner other than `address` itself, and not `address`. */
 function olderMailOf(text: string, address: string): boolean {

@@ -21,7 +21,7 @@ import type { AgentKey } from '../domain/agent-key.js';
 import { withoutAnchoredDates } from '../domain/dates.js';
 import { MemoryServiceError } from '../domain/errors.js';
 import { buildSegment, keepSaid, mergePlan, mergeSegments, RETIRE_AFTER_MS, unitVector, type IndexManifest, type IndexSegment, type SegmentRef, type SegmentUnit } from '../domain/index-segment.js';
-import { answeredQuestion, itemUnit, pronounReferent, recordSentences, recordUnit, replyContext, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
+import { answeredQuestion, itemUnit, pronounReferent, recordSentences, recordUnit, replyContext, saidBefore, speakerOf, searchText, summaryUnit, type IndexUnit, type RecordLike, type SummaryLike } from '../domain/index-units.js';
 import { indexTerms } from '../domain/terms.js';
 import { changesSaid, type RetiredValue } from '../domain/supersession.js';
 import { withoutCitations } from '../domain/summary-lines.js';
@@ -180,7 +180,12 @@ export async function indexBatch(deps: IndexDependencies, agent: AgentKey, throu
   if (units.length === 0) return manifest;
   // What these records say changed, read once here for the context without a question (IndexManifest.said).
   // Lower-case chat is read with the batch's speakers and the contacts the store knows (`names`) written as names.
-  const said = changesSaid(recordUnits, [...new Set([...recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])), ...names])]);
+  // Each with what was said just before it, for a value given in answer to a change asked for.
+  const saidUnits = pending.map((record, i) => {
+    const previous = saidBefore(record, bySequence.get(record.sequence - 1));
+    return { ...recordUnits[i]!, before: previous ? { text: previous.content, speaker: speakerOf(previous) } : undefined };
+  });
+  const said = changesSaid(saidUnits, [...new Set([...recordUnits.flatMap((unit) => (unit.speaker ? [unit.speaker] : [])), ...names])]);
   return addSegment(deps, agent, units, Math.max(done, through), before ? recordUnit(before) : undefined, said);
 }
 

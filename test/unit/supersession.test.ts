@@ -1813,3 +1813,45 @@ describe('stop 65: states reached, a day said of "it", successors and firms that
     expect(succeeded.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwen', 'Farid Haddad']]);
   });
 });
+
+describe('stop 66: a value given in answer to a change asked for, a day moved as "it", an address whose old one is spoken of', () => {
+  const at = '2026-04-08T18:10:00Z';
+  const earlier = '2026-03-02T09:00:00Z';
+  const reply = (id: string, text: string, before: string, speakers: [string, string] = ['assistant', 'user']) => ({ id, kind: 'record', text, at, speaker: speakers[1], before: { text: before, speaker: speakers[0] } });
+  it('reads the value a reply gives to a change asked for, with the words the question said it with', () => {
+    const answered = changesSaid([reply('q2', 'soonest is the week after, so 19th june', 'Bad luck. When could you fly out instead? The transfer and the villa are both booked for the 12th, so those will need moving.')]);
+    expect(answered.map((r) => r.value)).toEqual(['19th june']);
+    expect(retiredMarker(retiredIn(record('q1', 'villa booked from 12th june, back the 20th', earlier), answered))).toBe('(later: 19th june)');
+    // The 12th the question said was booked is the old value, not a new one.
+    expect(changesSaid([record('q0', 'The transfer and the villa are both booked for the 12th, so those will need moving.', at)]).map((r) => r.value)).not.toContain('the 12th');
+  });
+  it('reads a value given after a change said without one ("not this Friday any more")', () => {
+    const answered = changesSaid([reply('k2', 'What a pain, but only a week. So the pick-up would be Friday 20th March. Same time at the depot?', 'Ugh. The depot rang: their lorry is off the road, so it is not this Friday any more, it is the one after!', ['user', 'assistant'])]);
+    expect(answered.map((r) => r.value)).toEqual(['20th March']);
+    expect(retiredMarker(retiredIn(record('k1', 'The depot says I can do the pick-up on Friday 13th March at ten.', earlier), answered))).toBe('(later: 20th March)');
+  });
+  it('reads no answer in a question, a doubt, a value kept, a reply by the same speaker, a refusal, or after a change said with its value', () => {
+    const asked = 'Any idea when you can start instead?';
+    for (const text of ['maybe the 21st?', 'not sure, possibly the 21st', 'still the 14th', 'the 21st or the 28th']) expect(changesSaid([reply('n1', text, asked)])).toEqual([]);
+    expect(changesSaid([reply('n2', 'the 21st', asked, ['user', 'user'])])).toEqual([]);
+    expect(changesSaid([reply('n3', 'ok. how many tins for a 3.2 x 2.4 room plus 10 percent', "I can't make payments for you, sorry.")])).toEqual([]);
+    // The message before said the change with its new value: the reply only talks of it.
+    expect(changesSaid([reply('n4', 'did 8 miles on sunday already', 'Good call, so you have moved the start to the 21st instead. When did you last train?')]).filter((r) => r.itemId.includes(':answer:'))).toEqual([]);
+    // A count given in a long message counts something said in passing.
+    expect(changesSaid([reply('n5', 'Yes. The second problem is that the joiner found four panels with rot along the bottom edge, and he says they cannot be repaired in time for the show.', 'Is there another option for the stand?')])).toEqual([]);
+  });
+  it('reads "moved it to" a day with what "it" was said to be, and a day someone cannot do as the old one', () => {
+    const moved = changesSaid([record('m2', "She can't run the fitting on the Tuesday because she's at a trade fair that day, so she's moved it to Thursday the 9th.", at)]);
+    expect(moved.map((r) => r.value)).toContain('the 9th');
+    expect(moved.map((r) => r.value)).not.toContain('Tuesday');
+    expect(retiredMarker(retiredIn(record('m1', 'Great news, the fitting is booked for Tuesday the 7th at 4pm.', earlier), moved))).toMatch(/^\(later: /);
+    expect(changesSaid([record('m3', "he's changed his day, the pool shut so he can't do mondays any more. he's doing Wednesdays now", at)]).map((r) => r.value)).not.toContain('mondays');
+  });
+  it('reads an address given with the old one spoken of in the words after it', () => {
+    const line = record('e1', 'I wrote to info@harbourlights.org.uk about the dates.', earlier);
+    const given = record('e2', 'Got it: bookings@harbourlights.org.uk. She said the old one forwards for a month but to use this new one.', at);
+    // Read with the earlier address in the same records, and kept as the owner's new address for lines read later.
+    expect(retiredMarker(retiredIn(line, changesSaid([line, given])))).toBe('(later: bookings@harbourlights.org.uk)');
+    expect(retiredMarker(retiredIn(line, changesSaid([given])))).toBe('(later: bookings@harbourlights.org.uk)');
+  });
+});
