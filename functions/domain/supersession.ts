@@ -19,6 +19,7 @@
  */
 import type { ContactItem, FactItem, MemoryItem, TaskItem } from './memory.js';
 import { escapeRegExp as escape } from '../commons/regexp.js';
+import { resolveDate } from './dates.js';
 
 export interface RetiredValue {
   /** The item that held it. */
@@ -924,6 +925,9 @@ const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|
 /** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
 const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
 
+/** The words of `CHANGE_ASKED` a text says in a question. */
+const changesAsked = (text: string) => [...text.matchAll(CHANGE_ASKED)].filter((m) => sentenceOf(text, m.index!, m[0].length).trimEnd().endsWith('?'));
+
 /** What makes a value no answer given: a question, a value kept, a doubt ("maybe the 12th", "not sure, the 12th?"). */
 const NO_ANSWER = /\?|(?<![\p{L}])(?:maybe|might|perhaps|probably|prob|possibly|not sure|unsure|dunno|don['’]?t know|no idea|if|unless|whether|either|keep|kept|stick with|still|same|or)(?![\p{L}])/iu;
 
@@ -946,7 +950,7 @@ const SHORT_ANSWER_WORDS = 15;
 function answersToChange(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }, out: readonly RetiredValue[]): RetiredValue[] {
   if (!unit.at || (before.speaker !== undefined && before.speaker === unit.speaker)) return [];
   const said = before.text;
-  const cue = [...said.matchAll(CHANGE_ASKED)].filter((m) => sentenceOf(said, m.index!, m[0].length).trimEnd().endsWith('?')).concat([...said.matchAll(CHANGE_WITHOUT_VALUE)]).sort((a, b) => a.index! - b.index!).pop();
+  const cue = [...changesAsked(said), ...said.matchAll(CHANGE_WITHOUT_VALUE)].sort((a, b) => a.index! - b.index!).pop();
   if (!cue || out.some((r) => r.records.includes(unit.id) && !r.calledOff)) return [];
   // The record before said a new value near its words of change, and not in a question: the change was said there.
   if (valuesOfText(said).some((v) => !oldSaid(said, v) && nearCue(said, v.index, v.value.length) && !sentenceOf(said, v.index, v.value.length).includes('?'))) return [];
@@ -964,8 +968,10 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
   const asked = wordsAround(said, cue.index!, cue[0].length, 8, 4, ASKED_WORDS);
   const answers: RetiredValue[] = [];
   for (const value of answered) {
-    if (oldSaid(unit.text, value) || restated(unit.text, value.index) || holds(said, value.value) || NO_ANSWER.test(sentenceOf(unit.text, value.index, value.value.length))) continue;
-    const about = [...new Set([...wordsAround(unit.text, value.index, value.value.length, 10), ...asked])].filter((word) => !KIND_WORDS.has(word));
+    const sentence = sentenceOf(unit.text, value.index, value.value.length);
+    if (oldSaid(unit.text, value) || restated(unit.text, value.index) || holds(said, value.value) || NO_ANSWER.test(sentence)) continue;
+    // The words of its own sentence ("So collection would be Saturday 14th March. Still 11am at the kennels?": not "kennels").
+    const about = [...new Set([...wordsAround(sentence, Math.max(0, sentence.indexOf(value.value)), value.value.length, 10), ...asked])].filter((word) => !KIND_WORDS.has(word));
     if (about.length === 0) continue;
     const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !oldSaid(unit.text, v) && !weekdayOf(unit.text, v, value)).map((v) => v.value))].slice(0, MAX_BESIDES);
     answers.push({ itemId: `said:${unit.id}:answer:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
@@ -1290,7 +1296,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments)|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments)|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|(?:taken|taking|took|takes)\s+over\s+from|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1613,6 +1619,15 @@ const PERSON_OUT = /^\s+(?:(?:has|have|just|now|gone and)\s+)*(?:left|quit|resig
 /** Words that put one thing in another's place, read in a later record ("Get the SM7B instead"; not "Joss is covering the rent"). */
 const IN_ITS_PLACE = /(?<![\p{L}])(?:instead|replac\w+|taking over|takes over|took over|stepping in|stepped in|in (?:her|his|their|its) place)(?![\p{L}])/iu;
 
+/** Every sentence, as one that brings a new name in: an answer to "who takes their place?" needs no word of its own. */
+const ANY_SENTENCE = /^/u;
+
+/** Whether a record asks someone else, in a question, who or what takes a place, or for a change's new value ("Have you an alternative framer in view?"). */
+function asksForChange(asking: SaidUnit, answer: SaidUnit): boolean {
+  if (asking.speaker !== undefined && asking.speaker === answer.speaker) return false;
+  return changesAsked(asking.text).length > 0;
+}
+
 /** How soon after a part ended a later record may name what took it, and how many ranked records later at most. */
 const FOLLOW_UP_MS = 2 * 86_400_000;
 const FOLLOW_UP_RECORDS = 4;
@@ -1631,10 +1646,15 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
     const lowerCase = lowerCaseChat(unit.text);
     for (const old of namesEnded(unit.text)) {
       if (old.colour || replacementOf(unit.text, old, lowerCase)) continue;
-      for (const later of records.slice(i + 1, i + 1 + FOLLOW_UP_RECORDS)) {
+      for (const [k, later] of records.slice(i + 1, i + 1 + FOLLOW_UP_RECORDS).entries()) {
         if (Date.parse(later.at!) - Date.parse(unit.at!) > FOLLOW_UP_MS) break;
         // Read as if the old name were said after the whole record: only the words that bring a new one in count.
-        const by = replacementOf(later.text, { value: old.value, index: later.text.length + 1, colour: false }, lowerCaseChat(later.text), IN_ITS_PLACE);
+        const gone = { value: old.value, index: later.text.length + 1, colour: false };
+        const by =
+          replacementOf(later.text, gone, lowerCaseChat(later.text), IN_ITS_PLACE) ??
+          // Or the answer to someone else asking who or what takes its place ("Do you have a backup in mind?" … "a
+          // friend of hers, Obi, who does it properly"): a name of its first sentences.
+          (k > 0 && asksForChange(records[i + k]!, later) ? replacementOf(sentencesOf(later.text).slice(0, ANSWER_SENTENCES - 1).map((x) => x.text).join(' '), gone, lowerCaseChat(later.text), ANY_SENTENCE) : undefined);
         if (!fitsAsReplacement(old.value, by) || holds(unit.text, by!)) continue;
         out.push({ unit: later, replaced: old.value, by: by! });
         break;
@@ -1903,6 +1923,17 @@ function nearCue(text: string, index: number, length: number): boolean {
   return CHANGE_CUE.test(before) || CHANGE_CUE.test(after);
 }
 
+/**
+ * Whether a line holds the day a later value names as the service wrote it beside the words that said it ("21 May
+ * (2026-05-21)" for "21st may", "Saturday 14th March (2026-03-14)" for "the 14th"): the line says the new day, in
+ * other words.
+ */
+function writesDayOf(text: string, r: RetiredValue): boolean {
+  if (!/\(\d{4}-\d{2}-\d{2}\)/.test(text) || valuesOfText(r.value)[0]?.kind !== 'day' || WEEKDAY_WORD_ONLY.test(r.value)) return false;
+  const iso = resolveDate(r.value, r.at, true)?.iso;
+  return iso !== undefined && text.includes(`(${iso})`);
+}
+
 /** Whether a line holds, within five words of a value of the same kind as a changed one (and not that value), a word said around it. */
 function nearSameKind(text: string, r: RetiredValue, at?: string): boolean {
   // A line that holds the new value too says it ("at £22 with £11 of materials").
@@ -2102,7 +2133,8 @@ export function retiredIn(
       r.itemId !== line.id &&
       !r.records.includes(line.id) &&
       !states(line.text, r.value) &&
-      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))),
+      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))) &&
+      !writesDayOf(line.text, r),
   )];
 }
 

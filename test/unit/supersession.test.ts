@@ -1847,6 +1847,30 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
     expect(retiredMarker(retiredIn(record('m1', 'Great news, the fitting is booked for Tuesday the 7th at 4pm.', earlier), moved))).toMatch(/^\(later: /);
     expect(changesSaid([record('m3', "he's changed his day, the pool shut so he can't do mondays any more. he's doing Wednesdays now", at)]).map((r) => r.value)).not.toContain('mondays');
   });
+  it('reads who took a part in the answer to someone asking for a backup or an alternative, and "taken ill" as a part ended', () => {
+    const lines = [
+      { id: 'b1', kind: 'record', text: "Rosa can't do the school run any more, her shifts changed.", at, speaker: 'user' },
+      { id: 'b2', kind: 'record', text: 'Oh dear. Do you have a backup in mind?', at: '2026-04-08T18:11:00Z', speaker: 'assistant' },
+      { id: 'b3', kind: 'record', text: 'Yes! Rosa put me in touch with her cousin, Imran, who drives anyway. He starts Monday.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
+    ];
+    const replaced = changesSaid(lines).filter((r) => r.replaces);
+    expect(replaced.map((r) => [r.replaces, r.value])).toEqual([['Rosa', 'Imran']]);
+    expect(retiredMarker(retiredIn(record('b0', 'Rosa does the school run Monday to Wednesday.', earlier), replaced))).toMatch(/^\(later: Imran/);
+    // The same answer by the one who asked, or with nobody asking: nothing replaced by it.
+    expect(changesSaid([lines[0]!, { ...lines[1]!, speaker: 'user' }, lines[2]!]).filter((r) => r.replaces)).toEqual([]);
+    expect(changesSaid([lines[0]!, { ...lines[1]!, text: 'Oh dear, poor her.' }, lines[2]!]).filter((r) => r.replaces)).toEqual([]);
+    const ill = [
+      { id: 'f1', kind: 'record', text: 'Bad news: Mr Penhale has been taken ill and the workshop cannot finish the order.', at, speaker: 'user' },
+      { id: 'f2', kind: 'record', text: 'I am sorry. Have you an alternative joiner in view?', at: '2026-04-08T18:11:00Z', speaker: 'assistant' },
+      { id: 'f3', kind: 'record', text: 'I have. Carrick Joinery in Redruth have agreed to take it on.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
+    ];
+    expect(changesSaid(ill).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Penhale', 'Carrick Joinery']]);
+  });
+  it('leaves unmarked a line that writes the new day the way the service anchors it ("21 May (2026-05-21)")', () => {
+    const answered = changesSaid([reply('d2', 'soonest is the week after, so 19th june', 'When could you take the villa instead?')]);
+    expect(retiredIn(record('d3', 'Plan: - 19 June (2026-06-19): villa from 4pm, car from the airport', '2026-03-05T09:00:00Z'), answered)).toEqual([]);
+    expect(retiredMarker(retiredIn(record('d1', 'villa booked from 12 June (2026-06-12), car from the airport', earlier), answered))).toBe('(later: 19th june)');
+  });
   it('reads an address given with the old one spoken of in the words after it', () => {
     const line = record('e1', 'I wrote to info@harbourlights.org.uk about the dates.', earlier);
     const given = record('e2', 'Got it: bookings@harbourlights.org.uk. She said the old one forwards for a month but to use this new one.', at);
