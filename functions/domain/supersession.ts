@@ -669,14 +669,17 @@ const TO_BE_MOVED = /^[^.!?;]{0,60}?(?<![\p{L}])(?:needs?|need to be|will need|w
 /** Said before a value, of the one replaced: "the old reference WHW-2231", "he can't do the home check on the Thursday". */
 const OLD_NAMED_BEFORE = /(?<![\p{L}])(?:old\s+(?:\p{L}+\s+)?|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|unable to)\s+\p{L}+(?:\s+[^\s.!?,;]+){0,4}?\s+(?:on\s+)?(?:the\s+)?)$/iu;
 
+/** Said just after a value, of the one replaced: "not going ahead this Friday any more". */
+const NO_MORE_AFTER = /^\s*(?:\(\d{4}-\d{2}-\d{2}\)\s*)?(?:any ?more|no longer)(?![\p{L}])/iu;
+
 /**
  * Whether a value is said as the one replaced: "£110 instead of £85", "not 3", "from March 28 to April 4", "booked
- * for the 14th, so those will need shifting".
+ * for the 14th, so those will need shifting", "not this Friday any more".
  */
 function oldSaid(text: string, v: { readonly index: number; readonly value: string }): boolean {
   const after = text.slice(v.index + v.value.length, v.index + v.value.length + 80);
   const lead = text.slice(Math.max(0, v.index - 40), v.index);
-  return OLD_BEFORE.test(lead.slice(-30)) || OLD_NAMED_BEFORE.test(lead) || (/\bfrom\s+$/i.test(text.slice(Math.max(0, v.index - 6), v.index)) && FROM_TO.test(after.slice(0, 24))) || TO_BE_MOVED.test(after);
+  return OLD_BEFORE.test(lead.slice(-30)) || OLD_NAMED_BEFORE.test(lead) || NO_MORE_AFTER.test(after) || (/\bfrom\s+$/i.test(text.slice(Math.max(0, v.index - 6), v.index)) && FROM_TO.test(after.slice(0, 24))) || TO_BE_MOVED.test(after);
 }
 
 /** A change said of "it", just before its new value ("moved it to Monday the 23rd", "pushed it back to the 9th"). */
@@ -920,7 +923,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
  * Words that ask for a change's new value ("when can you start instead?", "do you have a backup?", "what's the new
  * date?"), said in a question.
  */
-const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
+const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
 
 /** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
 const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
@@ -937,7 +940,7 @@ const ANSWERED_KINDS = new Set(['day', 'time', 'money', 'number', 'code']);
 /** The sentences of an answer its new value may be in: the answer comes first ("earliest is the following thursday so 21st may"). */
 const ANSWER_SENTENCES = 3;
 
-/** A count is an answer only in a short reply ("12 now"): in a longer one it counts something said in passing. */
+/** A count or a weekday alone is an answer only in a short reply ("12 now"): in a longer one it is of something said in passing. */
 const SHORT_ANSWER_WORDS = 15;
 
 /**
@@ -949,7 +952,8 @@ const SHORT_ANSWER_WORDS = 15;
  */
 function answersToChange(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }, out: readonly RetiredValue[]): RetiredValue[] {
   if (!unit.at || (before.speaker !== undefined && before.speaker === unit.speaker)) return [];
-  const said = before.text;
+  // Read without the days the service wrote beside the words (a block's lines carry them; the raw log's do not).
+  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
   const cue = [...changesAsked(said), ...said.matchAll(CHANGE_WITHOUT_VALUE)].sort((a, b) => a.index! - b.index!).pop();
   if (!cue || out.some((r) => r.records.includes(unit.id) && !r.calledOff)) return [];
   // The record before said a new value near its words of change, and not in a question: the change was said there.
@@ -961,7 +965,9 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
     (v) =>
       ANSWERED_KINDS.has(v.kind) &&
       inFirstSentences(v.index) &&
-      (v.kind !== 'number' || (short && !NO_UNIT.test(unitOf(v.value) ?? '') && unitOf(v.value) !== 'more')),
+      (v.kind !== 'number' || (short && !NO_UNIT.test(unitOf(v.value) ?? '') && unitOf(v.value) !== 'more')) &&
+      // A weekday alone, only as a short reply ("thursday now"): in a longer one it says when something else happened.
+      (!WEEKDAY_WORD_ONLY.test(v.value) || short),
   );
   // A weekday said beside other days is no answer of its own ("Tuesday to Thursday lunchtimes", "the following thursday so 21st may").
   const answered = values.filter((v) => !(WEEKDAY_WORD_ONLY.test(v.value) && values.some((o) => o.kind === 'day' && o !== v)));
@@ -1652,9 +1658,10 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
         const gone = { value: old.value, index: later.text.length + 1, colour: false };
         const by =
           replacementOf(later.text, gone, lowerCaseChat(later.text), IN_ITS_PLACE) ??
-          // Or the answer to someone else asking who or what takes its place ("Do you have a backup in mind?" … "a
-          // friend of hers, Obi, who does it properly"): a name of its first sentences.
-          (k > 0 && asksForChange(records[i + k]!, later) ? replacementOf(sentencesOf(later.text).slice(0, ANSWER_SENTENCES - 1).map((x) => x.text).join(' '), gone, lowerCaseChat(later.text), ANY_SENTENCE) : undefined);
+          // Or the answer to someone else asking who or what takes its place, in the record that said the part ended or
+          // the one after it ("Do you have a backup in mind?" … "a friend of hers, Obi, who does it properly"): a name
+          // of its first sentences, not one naming a kind of thing ("at the Probus lunch").
+          (k <= 1 && asksForChange(k === 0 ? unit : records[i + k]!, later) ? replacementOf(sentencesOf(later.text).slice(0, ANSWER_SENTENCES - 1).map((x) => x.text).join(' '), gone, lowerCaseChat(later.text), ANY_SENTENCE) : undefined);
         if (!fitsAsReplacement(old.value, by) || holds(unit.text, by!)) continue;
         out.push({ unit: later, replaced: old.value, by: by! });
         break;
@@ -1870,6 +1877,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
   for (const m of [...matches.filter(afterCue), ...beforeCue.filter(inSlot), ...beforeCue.filter((m) => !inSlot(m))]) {
     const value = old.colour ? m[0] : bareName(m[0]);
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
+    // Read with no word of replacing, a name that only says which of a kind ("at the Probus lunch") takes no part.
+    if (cues === ANY_SENTENCE && /(?<![\p{L}])(?:the|a|an|our|their|his|her|my)\s+$/iu.test(text.slice(Math.max(0, m.index! - 8), m.index!)) && /^\s+\p{Ll}{3,}/u.test(text.slice(m.index! + m[0].length))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
     if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;
@@ -2006,7 +2015,8 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(te
       // on 26 February): what is put off is still to come.
       (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
-      ((particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
+      // (Words too common to name a thing are read too when a change asked for was said with them: "start instead?")
+      ((particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5, 4, ASKED_WORDS), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
   );
 }
 

@@ -1829,6 +1829,13 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
     const answered = changesSaid([reply('k2', 'What a pain, but only a week. So the pick-up would be Friday 20th March. Same time at the depot?', 'Ugh. The depot rang: their lorry is off the road, so it is not this Friday any more, it is the one after!', ['user', 'assistant'])]);
     expect(answered.map((r) => r.value)).toEqual(['20th March']);
     expect(retiredMarker(retiredIn(record('k1', 'The depot says I can do the pick-up on Friday 13th March at ten.', earlier), answered))).toBe('(later: 20th March)');
+    // Read the same from a block's lines, which carry the days the service wrote beside the words.
+    const fromBlock = changesSaid([reply('k4', 'What a pain. So the pick-up would be Friday 20th March (2026-03-20). Same time at the depot?', 'Ugh. The depot rang (2026-03-10): the crate pick-up is not going ahead this Friday (2026-03-13) any more, it is the one after!', ['user', 'assistant'])]);
+    expect(fromBlock.find((r) => r.value === '20th March')?.about).toEqual(expect.arrayContaining(['pick', 'crat']));
+  });
+  it('reads a word too common to name a thing when the change was asked with it ("when can you start instead?")', () => {
+    const answered = changesSaid([reply('s2', 'earliest is the 21st', 'When can you start instead?')]);
+    expect(retiredMarker(retiredIn(record('s1', 'start the 14th, two weeks in all', earlier), answered))).toBe('(later: the 21st)');
   });
   it('reads no answer in a question, a doubt, a value kept, a reply by the same speaker, a refusal, or after a change said with its value', () => {
     const asked = 'Any idea when you can start instead?';
