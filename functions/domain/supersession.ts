@@ -92,6 +92,8 @@ export interface RetiredValue {
    * holds that): any address a line said before it that `sameOwner` gives the same owner is the one replaced.
    */
   readonly mailOf?: string;
+  /** The words said the old address is given up ("use the new one, the old one stops next month"): any address of its domain is the one replaced. */
+  readonly mailDomain?: boolean;
   /**
    * A person's part said to have ended for good with nothing said to take it ("Debbie's stepping down as welfare
    * officer"): `value` the words that say so; marks the contact's line only, not every record naming them.
@@ -815,7 +817,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       for (const earlier of units) {
         if (!before(earlier.at, unit.at) || earlier.kind !== 'record') continue;
         for (const e of valuesOfText(earlier.text)) {
-          if (e.kind !== 'email' || e.value.toLowerCase() === value.value.toLowerCase() || !sameOwner(e.value, value.value) || holds(unit.text, e.value)) continue;
+          if (e.kind !== 'email' || e.value.toLowerCase() === value.value.toLowerCase() || !sameOwner(e.value, value.value, oldOneAfter) || holds(unit.text, e.value)) continue;
           found = true;
           if (out.some((r) => r.replaces === e.value)) continue;
           out.push({ itemId: `said:${unit.id}:${e.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, replaces: e.value, pairSaid: true });
@@ -827,8 +829,9 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       if (!found && !out.some((r) => r.mailOf === value.value) && (oldOneAfter || MAIL_CHANGED.test(unit.text.slice(Math.max(0, value.index - 100), value.index + value.value.length + 40)))) {
         // The same change read by another rule ("the rota address is now …") carries it.
         const same = out.findIndex((r) => r.records.includes(unit.id) && r.now === value.value && !r.replaces);
-        if (same >= 0) out[same] = { ...out[same]!, mailOf: value.value };
-        else out.push({ itemId: `said:${unit.id}:mail:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, mailOf: value.value });
+        const domain = oldOneAfter ? { mailDomain: true } : {};
+        if (same >= 0) out[same] = { ...out[same]!, mailOf: value.value, ...domain };
+        else out.push({ itemId: `said:${unit.id}:mail:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, loose: true, mailOf: value.value, ...domain });
         if (out.length >= MAX_CHANGES_SAID) break read;
       }
     }
@@ -2105,7 +2108,7 @@ export function retiredIn(
   // So is one that gives a number a change said in words replaced ("changed their box office line, it's now …").
   // And one that gives an e-mail address the question's latest answer, or a change said in words, replaced.
   // An address said before a new one of the same owner, the earlier one read in another batch (`mailOf`).
-  const mailReplaced = retired.filter((r) => r.mailOf !== undefined && !r.records.includes(line.id) && r.itemId !== line.id && (line.kind === 'contact' || line.kind === 'fact' || line.kind === 'task' || (line.at !== undefined && before(line.at, r.at))) && olderMailOf(line.text, r.mailOf));
+  const mailReplaced = retired.filter((r) => r.mailOf !== undefined && !r.records.includes(line.id) && r.itemId !== line.id && (line.kind === 'contact' || line.kind === 'fact' || line.kind === 'task' || (line.at !== undefined && before(line.at, r.at))) && olderMailOf(line.text, r.mailOf, r.mailDomain));
   if (line.kind === 'contact') {
     const numberReplaced = retired.filter(
       (r) =>
@@ -2268,9 +2271,9 @@ const MAIL_CHANGED = /(?<![\p{L}])(?:(?:switched|changed|moved|updated|swapped)\
 const MAIL_OLD_AFTER = /(?<![\p{L}])(?:the old (?:one|address|e-?mail)|use (?:the|this) new (?:one|address|e-?mail))(?![\p{L}])/iu;
 
 /** Whether a text says an e-mail address of `address`'s owner other than `address` itself, and not `address`. */
-function olderMailOf(text: string, address: string): boolean {
+function olderMailOf(text: string, address: string, sameDomain = false): boolean {
   if (!text.includes('@') || holds(text, address)) return false;
-  return valuesOfText(text).some((v) => v.kind === 'email' && v.value.toLowerCase() !== address.toLowerCase() && sameOwner(v.value, address));
+  return valuesOfText(text).some((v) => v.kind === 'email' && v.value.toLowerCase() !== address.toLowerCase() && sameOwner(v.value, address, sameDomain));
 }
 
 /** Mail services anyone may have an address at: a shared domain there says nothing of who owns an address. */
@@ -2282,7 +2285,7 @@ const SHARED_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|i
  * domain ("lowlanddrift.bookings@gmail.com" and "hello@lowlanddrift.com"), or both are a business's mailboxes at
  * one domain that is no mail service's or institution's ("accounts@" and "finance@"; not two colleagues).
  */
-function sameOwner(a: string, b: string): boolean {
+function sameOwner(a: string, b: string, sameDomain = false): boolean {
   const [localA, domainA] = a.toLowerCase().split('@') as [string, string];
   const [localB, domainB] = b.toLowerCase().split('@') as [string, string];
   const [fewer, more] = [localA, localB].map((local) => local.split(/[^a-z]+/).filter(Boolean)).sort((x, y) => x.length - y.length) as [string[], string[]];
@@ -2291,8 +2294,9 @@ function sameOwner(a: string, b: string): boolean {
   // A name's own domain taken up ("lowlanddrift.bookings@gmail.com", then "hello@lowlanddrift.com").
   const ownDomain = (local: string, domain: string) => !SHARED_MAIL.test(domain) && local.split(/[^a-z]+/).some((word) => word.length >= 5 && domain.split('.')[0] === word);
   if (ownDomain(localA, domainB) || ownDomain(localB, domainA)) return true;
-  // One business's mailboxes ("accounts@…" then "finance@…"), not two people who work there.
-  return domainA === domainB && !SHARED_MAIL.test(domainA) && !INSTITUTION.test(domainA) && ROLE_MAILBOX.test(localA) && ROLE_MAILBOX.test(localB);
+  // One business's mailboxes ("accounts@…" then "finance@…"), not two people who work there; any two of its addresses
+  // when the words said the old one is given up (`sameDomain`).
+  return domainA === domainB && !SHARED_MAIL.test(domainA) && !INSTITUTION.test(domainA) && (sameDomain || (ROLE_MAILBOX.test(localA) && ROLE_MAILBOX.test(localB)));
 }
 
 /** Domains many unrelated people have addresses at: a health service, universities, schools, government. */

@@ -1884,5 +1884,9 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
     // Read with the earlier address in the same records, and kept as the owner's new address for lines read later.
     expect(retiredMarker(retiredIn(line, changesSaid([line, given])))).toBe('(later: bookings@harbourlights.org.uk)');
     expect(retiredMarker(retiredIn(line, changesSaid([given])))).toBe('(later: bookings@harbourlights.org.uk)');
+    // Two mailboxes of one domain that name no role ("swaps@", "tickets@"): the same owner only when the old one is said to be given up.
+    const swaps = record('e3', 'Sent it to swaps@harbourlights.org.uk as asked.', earlier);
+    expect(retiredMarker(retiredIn(swaps, changesSaid([record('e4', 'Found it: tickets@harbourlights.org.uk. The old one keeps working till June, but use the new one from now on.', at)])))).toBe('(later: tickets@harbourlights.org.uk)');
+    expect(retiredIn(swaps, changesSaid([record('e5', 'Our new email for ticket questions is tickets@harbourlights.org.uk.', at)]))).toEqual([]);
   });
 });
