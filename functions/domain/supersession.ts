@@ -926,7 +926,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
  * Words that ask for a change's new value ("when can you start instead?", "do you have a backup?", "what's the new
  * date?"), said in a question.
  */
-const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
+const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|who(?:['’]ll|['’]s| will| is)?\s+(?:be\s+)?(?:look(?:ing)? after|tak(?:e|es|ing) over|cover(?:s|ing)?|handl(?:e|es|ing)|step(?:s|ping)? in|replac\w*)|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
 
 /** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
 const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
@@ -1610,7 +1610,7 @@ const THEN_PRONOUN = new RegExp(String.raw`^(?:,?\s+(?!${JOINER})[\p{L}'’]+){1
 /** Lower-case words after a name, then "and" going on with them: "Tomasz has a new job with weekend shifts and". */
 const THEN_AND = new RegExp(String.raw`^(?:\s+(?![Ss]o|[Bb]ut|[Bb]ecause|[Tt]hen|[Ww]hich|[Ww]ho|[Aa]nd)(?:\p{Ll}[\p{L}'’]*)){1,8}?\s+and(?=\s)`, 'u');
 /** What a clause says they cannot do, never what they choose not to ("won't charge us", "doesn't mind"). */
-const CANNOT = /^(?:\s+(?:can['’]?t|cannot|couldn['’]?t)|(?:\s+(?:has|have)|['’]s|['’]ve)\s+(?:dropped|pulled)\s+out|(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:leaving|retiring|off sick|off ill|away|unwell|ill|in hospital|(?:not|no longer)\s+(?:able|available|well)))(?![\p{L}])/iu;
+const CANNOT = /^(?:\s+(?:can['’]?t|cannot|couldn['’]?t)|(?:\s+(?:has|have)|['’]s|['’]ve)\s+(?:dropped|pulled)\s+out|(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:leaving|retiring|stepping (?:down|aside|back)|standing (?:down|aside)|off sick|off ill|away|unwell|ill|in hospital|(?:not|no longer)\s+(?:able|available|well)))(?![\p{L}])/iu;
 /**
  * The part of someone named ended a few words on, by what they cannot do or where they are: "ParcelRun have told
  * us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job … and can't lead bikes".

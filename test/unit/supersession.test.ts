@@ -1872,6 +1872,12 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
       { id: 'f3', kind: 'record', text: 'I have. Carrick Joinery in Redruth have agreed to take it on.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
     ];
     expect(changesSaid(ill).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Penhale', 'Carrick Joinery']]);
+    const handed = [
+      { id: 'h1', kind: 'record', text: 'Small drama at the allotments: Gwyneth wrote to say she is stepping down as plot secretary at Easter.', at, speaker: 'user' },
+      { id: 'h2', kind: 'record', text: "That's a loss. Did she say who'll be taking over the waiting list?", at: '2026-04-08T18:11:00Z', speaker: 'assistant' },
+      { id: 'h3', kind: 'record', text: 'A retired surveyor called Idris. Seems very organised.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
+    ];
+    expect(changesSaid(handed).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwyneth', 'Idris']]);
   });
   it('leaves unmarked a line that writes the new day the way the service anchors it ("21 May (2026-05-21)")', () => {
     const answered = changesSaid([reply('d2', 'soonest is the week after, so 19th june', 'When could you take the villa instead?')]);
