@@ -1878,6 +1878,15 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
       { id: 'h3', kind: 'record', text: 'A retired surveyor called Idris. Seems very organised.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
     ];
     expect(changesSaid(handed).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Gwyneth', 'Idris']]);
+    // Lower-case chat, read with the names the block knows: "<name>'s out", and "<name> from work" as a name.
+    const chat = [
+      { id: 'l1', kind: 'record', text: "ok so marek's out. sprained his ankle at badminton", at, speaker: 'user' },
+      { id: 'l2', kind: 'record', text: 'Ouch, poor Marek. Going alone then, or is someone else keen?', at: '2026-04-08T18:11:00Z', speaker: 'assistant' },
+      { id: 'l3', kind: 'record', text: 'actually joanna from work wants in. shes way fitter than me', at: '2026-04-08T18:12:00Z', speaker: 'user' },
+    ];
+    expect(changesSaid(chat, ['Marek', 'Joanna']).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Marek', 'Joanna']]);
+    // A thing that is out is published, not gone: "rota's out … booked the other club instead" replaces no rota.
+    expect(changesSaid([{ id: 'r1', kind: 'record', text: "rota's out. I'm on 6th and 7th", at, speaker: 'user' }, { id: 'r2', kind: 'record', text: 'Little Oaks is full. booked Camp Ember instead', at: '2026-04-08T18:12:00Z', speaker: 'user' }]).filter((r) => r.replaces === 'rota')).toEqual([]);
   });
   it('leaves unmarked a line that writes the new day the way the service anchors it ("21 May (2026-05-21)")', () => {
     const answered = changesSaid([reply('d2', 'soonest is the week after, so 19th june', 'When could you take the villa instead?')]);
