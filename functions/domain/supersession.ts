@@ -411,7 +411,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -766,7 +766,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     const inPair = (v: { index: number }) => pairs.some((m) => v.index > m.index! && v.index < m.index! + m[0].length);
     for (const value of values) {
       // The new value is the one the words of change are said of: within six words of them, in its sentence.
-      if (old(value) || restated(unit.text, value.index) || paired.has(value.value.toLowerCase()) || inPair(value) || KEPT_BEFORE.test(unit.text.slice(Math.max(0, value.index - 20), value.index)) || !nearCue(unit.text, value.index, value.value.length)) continue;
+      if (old(value) || restated(unit.text, value.index) || paired.has(value.value.toLowerCase()) || inPair(value) || KEPT_BEFORE.test(unit.text.slice(Math.max(0, value.index - 20), value.index)) || !(nearCue(unit.text, value.index, value.value.length) || movedFromTo(unit.text, value))) continue;
       // What it is of may be said a clause away ("the garage code got reset after the break-in, new one is 6620").
       // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
       // 13:00": "flat" is said of 13:00).
@@ -838,7 +838,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // A value given in answer to a change asked or said just before, with no word of change of its own ("Do you know
     // when you can start instead?" … "earliest is the folowing thursday so 21st may"; "it's not this Saturday any
     // more" … "So collection would be Saturday 14th March"): read with the words the change was said with.
-    for (const answer of unit.before ? answersToChange(unit, unit.before, out) : []) {
+    for (const answer of unit.before ? [...answersToChange(unit, unit.before, out), ...proposalsTaken(unit, unit.before, out)] : []) {
       out.push(answer);
       if (out.length >= MAX_CHANGES_SAID) break read;
     }
@@ -986,6 +986,42 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
     answers.push({ itemId: `said:${unit.id}:answer:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true, ...(besides.length > 0 ? { besides } : {}) });
   }
   return answers;
+}
+
+/** Words that offer a change in a question ("Want to do that?", "Would it be worth moving it to the evening, say 6:45pm?"). */
+const PROPOSED = /(?<![\p{L}])(?:want (?:me )?to|would you like|shall (?:i|we)|should (?:i|we)|how about|what about|why not|would it be worth|do you want|fancy|happy (?:to|with)|(?:does|would|will) that work|ok with|okay with)(?![\p{L}])/iu;
+
+/** Words of an offered change in the question that offers it ("moving the outdoor part to the evening, say 6:45pm"), not of a note offered ("Shall I add … to the kit notes?"). */
+const OFFERED_CHANGE = /(?<![\p{L}])(?:say|mov(?:e|ing)|switch(?:ing)?|chang(?:e|ing)|push(?:ing)?|bring(?:ing)?|shift(?:ing)?|swap(?:ping)?|instead|rather|lower(?:ing)?|rais(?:e|ing)|drop(?:ping)?)(?![\p{L}])/iu;
+
+/** A reply that takes what was offered ("yes do it", "ok go with that", "perfect"), with no "but" or "no" in its first sentence. */
+const TAKES = /^\s*(?:(?:oh|ooh|oo|ah|aah|mm|right|well)[,!]?\s+)?(?:yes|yeah|yep|yup|ya|yea|ok|okay|k|kk|sure|great|perfect|lovely|brilliant|agreed|definitely|absolutely|go (?:with|for) (?:that|it)|do (?:that|it)|sounds (?:good|great|perfect|fine)|let['’]?s do (?:that|it)|please do|that works|works for me)(?![\p{L}])/iu;
+const TAKES_NOT = /(?<![\p{L}])(?:but|not|no|n['’]t|keep|rather|instead|maybe|hmm|unless|if)(?![\p{L}])/iu;
+
+/**
+ * The values someone else offered as a change in a question, taken in this record ("You could push the RSVP deadline
+ * back from 1st May to 15th May … Want to do that?" … "yes do it"; "Would it be worth moving the outdoor part to the
+ * evening, say 6:45pm?" … "ooh yes"): each a `later` value said now, read with the words of the sentence that offered it.
+ */
+function proposalsTaken(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }, out: readonly RetiredValue[]): RetiredValue[] {
+  if (!unit.at || before.speaker === undefined || before.speaker === unit.speaker) return [];
+  const first = /^[^.!?\n]*/.exec(unit.text)?.[0] ?? '';
+  if (!TAKES.test(first) || TAKES_NOT.test(first.replace(TAKES, ''))) return [];
+  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const offer = PROPOSED.exec(said);
+  if (!offer || !sentenceOf(said, offer.index, offer[0].length).trimEnd().endsWith('?')) return [];
+  const read = new Set(out.map((r) => r.now?.toLowerCase()));
+  const taken: RetiredValue[] = [];
+  for (const value of valuesOfText(said)) {
+    if (!ANSWERED_KINDS.has(value.kind) || WEEKDAY_WORD_ONLY.test(value.value) || read.has(value.value.toLowerCase()) || oldSaid(said, value)) continue;
+    // Offered as the change: near its words of change, or in the question that offered it ("say 6:45pm").
+    const sentence = sentenceOf(said, value.index, value.value.length);
+    if (!nearCue(said, value.index, value.value.length) && !(PROPOSED.test(sentence) && sentence.trimEnd().endsWith('?') && OFFERED_CHANGE.test(sentence))) continue;
+    const about = wordsAround(sentence, Math.max(0, sentence.indexOf(value.value)), value.value.length, 10).filter((word) => !KIND_WORDS.has(word));
+    if (about.length === 0) continue;
+    taken.push({ itemId: `said:${unit.id}:taken:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
+  }
+  return taken;
 }
 
 /** Words too common to name a thing, but that name what a change asked for is of ("when can you start instead?"). */
@@ -1305,7 +1341,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments)|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments|to (?:a |another |a different |a new |the )?(?:team|department|role|branch|office|site|region)(?![\p{L}]))|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|(?:taken|taking|took|takes)\s+over\s+from|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1313,7 +1349,7 @@ const RELAYED = /(?<![\p{L}])(?:(?:she|he|they|\p{Lu}\p{Ll}+)\s+(?:said|says|tol
 /** A speaker saying their own part ends: "it's my last day today", "my last day is Friday", "I'm retiring at Easter". */
 const MY_PART_ENDS = /(?<![\p{L}])(?:it['’]?s my last day|my last day (?:is|will be|here)|i['’]?m (?:retiring|stepping down|stepping back|going on (?:maternity|paternity|parental) leave|leaving (?:the|this) (?:company|firm|practice|team|agency|business|office|role|job))|i (?:won['’]?t|will no longer) be (?:looking after|handling|managing|dealing with) (?:your|the|this))(?![\p{L}])/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
-const REPLACED_WITH = /(?<![\p{L}])(?:(?:starting|starts|started|joining|joined)\s+(?:at|with)|(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
+const REPLACED_WITH = /(?<![\p{L}])(?:(?:starting|starts|started|joining|joined)\s+(?:at|with)|(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:account|case|ticket|claim|file|order|booking|project|application|request|complaint|query|enquiry)\s+(?:was|were|has been|have been|is being|got|['’]s been)\s+(?:reassigned|transferred|passed|handed)(?:\s+over)?\s+to|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
@@ -1340,7 +1376,7 @@ const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the 
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && (NOT_A_NAME.test(word) || /^(?:and|&|of)$/.test(word)) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /['’]s out\b|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /['’]s out\b|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|different (?:team|department|role)|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1589,12 +1625,25 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*|(?<![\p{L}])(?:so|and|but|because|cos|then)\s+)$/u.test(behind(text, at));
     if (hurt || ENDED.test(ahead(text, end)) || endedBySaying(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
+  // "Shutterbox Rentals have put their prices up … So I'm getting it from Kitroom Bristol instead": the one name that
+  // opens a sentence of the record, with what it has or is, before the name said with "instead", is what that replaced.
+  const instead = /(?<![\p{L}])instead(?![\p{L}])/iu.exec(text);
+  if (ended.length === 0 && instead) {
+    const subjects = [...text.slice(0, instead.index).matchAll(NAMES)].filter((m) => {
+      const name = bareName(m[0]);
+      return name && !NOT_A_NAME.test(name) && /(?:^|[.!?]\s+)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!)) && /^\s+(?:have|has|are|is|were|was)\s/u.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 8));
+    });
+    const chosen = INSTEAD_AFTER_NAME.exec(text.slice(0, instead.index + instead[0].length))?.[1];
+    if (subjects.length === 1 && chosen && bareName(subjects[0]![0]) !== chosen) add(bareName(subjects[0]![0])!, subjects[0]!.index!, false);
+  }
   // A word typed in lower case said before what ended it ("gary's left", "swift are fully booked"): a line names it
   // only with its capital ("Swift Vans"), which keeps "the shop's closed" from marking every line about a shop.
   // Said so ("okafor is away", "gary's left"), not an adverb ("said yes straight away").
   for (const m of text.matchAll(/(?<![\p{L}'’])([\p{Ll}][\p{L}-]{2,})(?=(?:['’]s)?\s)/gu)) {
     const word = m[1]!;
     if (NOT_NAMED.test(word) || COMMON.has(word) || COLOUR_AT.test(word)) continue;
+    // A word after "your", "the" is a thing ("your account was reassigned"), not a name typed in lower case.
+    if (/(?<![\p{L}])(?:the|a|an|your|my|our|their|his|her|its)\s+$/iu.test(behind(text, m.index!))) continue;
     const rest = ahead(text, m.index! + word.length);
     // ("rota's out" is published: only a name is out of its part.)
     if (ENDED.test(rest) && SAID_SO.test(rest) && !/^(?:['’]s)?\s+out(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
@@ -1823,6 +1872,8 @@ const INSTEAD_BEFORE = /(?:(?<![\p{L}])(?:instead of|rather than)|,\s*(?:and\s+)
 
 /** A name's next words that say it is what was chosen in place of another: "Hillgate office instead", "Tamsin instead". */
 // One word between, at most, and no verb ("Tamsin from Spanish is coming instead": Spanish is not who comes).
+/** A name said just before "instead", at the end of what is given ("getting it from Kitroom Bristol instead"). */
+const INSTEAD_AFTER_NAME = /(\p{Lu}[\p{L}'’-]*(?:\s+(?:&\s+)?\p{Lu}[\p{L}'’-]*)*)\s+instead$/u;
 const INSTEAD_AFTER = /^(?:['’]s)?(?:\s+(?!(?:is|are|was|were|will|would|can|could|coming|going|doing|does|do|did|has|have|had)(?![\p{L}]))\p{Ll}+)?\s+instead(?![\p{L}])/u;
 
 /** "her replacement is owen pritchard", "his successor will be Dr Hale": who took the place, said next. */
@@ -1945,6 +1996,12 @@ function writesDayOf(text: string, r: RetiredValue): boolean {
   if (!/\(\d{4}-\d{2}-\d{2}\)/.test(text) || valuesOfText(r.value)[0]?.kind !== 'day' || WEEKDAY_WORD_ONLY.test(r.value)) return false;
   const iso = resolveDate(r.value, r.at, true)?.iso;
   return iso !== undefined && text.includes(`(${iso})`);
+}
+
+/** Whether a value is the end of "from … to …" in a sentence that says a change ("push the RSVP deadline back from 1st May to 15th May"). */
+function movedFromTo(text: string, value: { readonly index: number; readonly value: string }): boolean {
+  if (!/(?<![\p{L}])from\s+[^.!?;]{1,30}?\s+to\s+$/iu.test(text.slice(Math.max(0, value.index - 45), value.index))) return false;
+  return CHANGE_CUE.test(sentenceOf(text, value.index, value.value.length));
 }
 
 /** Whether a line holds, within five words of a value of the same kind as a changed one (and not that value), a word said around it. */

@@ -1905,3 +1905,34 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
     expect(retiredIn(swaps, changesSaid([record('e5', 'Our new email for ticket questions is tickets@harbourlights.org.uk.', at)]))).toEqual([]);
   });
 });
+
+describe('stop 66: parts handed on in more words, an offer taken, a day moved "from … to …" (from s77, a development set)', () => {
+  const at = '2026-04-08T18:10:00Z';
+  const earlier = '2026-03-02T09:00:00Z';
+  it('reads someone moved to another team with what their work was handed to, and not the thing handed', () => {
+    expect(namesReplaced('Yes. Petra Lund has moved to a different team within Wavecrest, and your case was reassigned to Jonah Peel this week.')).toEqual([{ replaced: 'Petra Lund', by: 'Jonah Peel' }]);
+    // Someone reassigned somewhere is not replaced by the place.
+    expect(namesReplaced('Ravi Shah has been reassigned to the Leeds office that week. Tomasz Nowak will be your fitter instead.')).toEqual([{ replaced: 'Ravi Shah', by: 'Tomasz Nowak' }]);
+  });
+  it('reads the one name that opens a sentence with what it has or is as replaced by the name said with "instead"', () => {
+    expect(namesReplaced('Rubbish morning. Lenscraft have doubled their deposit and only have one body left. So I am hiring from Focal Point instead.')).toEqual([{ replaced: 'Lenscraft', by: 'Focal Point' }]);
+    // Two names that could be it: none.
+    expect(namesReplaced('Lenscraft have doubled their deposit. Camberwell Cameras are lovely but far. So I am hiring from Focal Point instead.')).toEqual([]);
+  });
+  it('reads an offered change as said when the next record takes it', () => {
+    const offered = { text: 'Under the trees the morning light can be patchy. Would it be worth moving the portraits to the evening, say 7:15pm, for softer light?', speaker: 'assistant' };
+    const taken = changesSaid([{ id: 'o2', kind: 'record', text: 'ooh yes good idea', at, speaker: 'user', before: offered }]);
+    expect(taken.map((r) => r.value)).toEqual(['7:15pm']);
+    expect(retiredMarker(retiredIn(record('o1', 'portraits at 10:00am in the park, then the studio', earlier), taken))).toBe('(later: 7:15pm)');
+    // Not taken, taken by the one who offered it, or a note offered rather than a change.
+    for (const text of ['yes but keep the morning', 'no, mornings are better', 'hmm maybe']) expect(changesSaid([{ id: 'o3', kind: 'record', text, at, speaker: 'user', before: offered }])).toEqual([]);
+    expect(changesSaid([{ id: 'o4', kind: 'record', text: 'yes', at, speaker: 'assistant', before: offered }])).toEqual([]);
+    expect(changesSaid([{ id: 'o5', kind: 'record', text: 'yes', at, speaker: 'user', before: { text: 'Shall I add "close blinds, 2 extension leads" to the kit notes?', speaker: 'assistant' } }])).toEqual([]);
+  });
+  it('reads the end of "from … to …" in a sentence of change as new, and "back from" a place as no change', () => {
+    const pushed = changesSaid([record('p2', 'You could push the entry deadline back from 3rd June to 17th June, after payday. Want to do that?', at)]);
+    expect(pushed.map((r) => r.value)).toEqual(['17th June']);
+    expect(retiredMarker(retiredIn(record('p1', 'entry deadline is 3rd June, tell everyone', earlier), pushed))).toBe('(later: 17th June)');
+    expect(changesSaid([record('p3', 'Back from Galway on the 29th. Then fireworks on the beach at midnight.', at)])).toEqual([]);
+  });
+});
