@@ -1934,6 +1934,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // Read with no word of replacing, a name that only says which of a kind ("at the Probus lunch") takes no part.
     if (cues === ANY_SENTENCE && /(?<![\p{L}])(?:the|a|an|our|their|his|her|my)\s+$/iu.test(text.slice(Math.max(0, m.index! - 8), m.index!)) && /^\s+\p{Ll}{3,}/u.test(text.slice(m.index! + m[0].length))) continue;
+    // Nor a word that opens a sentence as a verb or a common word does ("Messaged a few people. Callum Reid can do it.").
+    if (cues === ANY_SENTENCE && /(?:^|[.!?]\s+)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!)) && !m[0].includes(' ') && (/^\p{Lu}\p{Ll}{2,}(?:ed|ing)$/u.test(m[0]) || COMMON.has(m[0].toLowerCase()) || NAMES_NOTHING.has(m[0].toLowerCase()))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
     if (old.colour && m.index! > old.index && other(value)) return value;
     if (!old.colour && cued.some((sentence) => m.index! >= sentence.start && m.index! < sentence.end) && other(value)) return value;

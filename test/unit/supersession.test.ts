@@ -1885,6 +1885,13 @@ describe('stop 66: a value given in answer to a change asked for, a day moved as
       { id: 'l3', kind: 'record', text: 'actually joanna from work wants in. shes way fitter than me', at: '2026-04-08T18:12:00Z', speaker: 'user' },
     ];
     expect(changesSaid(chat, ['Marek', 'Joanna']).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Marek', 'Joanna']]);
+    // A word that opens a sentence as a verb does is no name ("Messaged a few people. Ines Varga can do it.").
+    const asked = [
+      { id: 'm1', kind: 'record', text: "Bad news. Oskar broke his wrist and he's out for six weeks.", at, speaker: 'user' },
+      { id: 'm2', kind: 'record', text: 'Oh no. Is there anyone else who could step in on the 21st?', at: '2026-04-08T18:11:00Z', speaker: 'assistant' },
+      { id: 'm3', kind: 'record', text: 'Messaged a few people. Ines Varga can do it.', at: '2026-04-08T18:12:00Z', speaker: 'user' },
+    ];
+    expect(changesSaid(asked).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Oskar', 'Ines Varga']]);
     // A thing that is out is published, not gone: "rota's out … booked the other club instead" replaces no rota.
     expect(changesSaid([{ id: 'r1', kind: 'record', text: "rota's out. I'm on 6th and 7th", at, speaker: 'user' }, { id: 'r2', kind: 'record', text: 'Little Oaks is full. booked Camp Ember instead', at: '2026-04-08T18:12:00Z', speaker: 'user' }]).filter((r) => r.replaces === 'rota')).toEqual([]);
   });
