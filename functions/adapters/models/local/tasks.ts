@@ -20,7 +20,7 @@ import { DEEP_SENTENCES_PER_RECORD, authorOf, capitalise, cleanName, heldSentenc
  * What an assistant does as it says it ("I'll save Kate's address as …", "I'll note that", "I'll add it to your
  * calendar"): a record kept, no work left to do. Only an assistant's: "I'll save the receipts for Priya" is a user's task.
  */
-const DONE_AT_ONCE = /^(?:(?:just|also)\s+)?(?:(?:save|note|jot|log|store)\b(?!\s+(?:in|into|on|up)\b)|make a note\b|record (?:that|it|this)\b|(?:record|note|log|list|mark|keep)\s[^.!?;]{0,60}?\sas\s|add (?:that|it|this|them|these|those)(?: \w+)? to (?:your|the|my|our) (?:running )?(?:record|notes|log)\b|write (?:that|it|this) down\b|add (?:that|it|this|them) to (?:your|the|my) (?:list|calendar|diary|notes)\b|update (?:your|the|my) (?:calendar|diary|notes|records?|list|contacts?|address book)\b)/i;
+const DONE_AT_ONCE = /^(?:(?:just|also)\s+)?(?:(?:save|note|jot|log|store)\b(?!\s+(?:in|into|on|up)\b)|make a note\b|record (?:that|it|this)\b|(?:record|note|log|list|mark|keep)\s[^.!?;]{0,60}?\sas\s|(?:take|cross|tick|strike)\s[^.!?;]{0,60}?\soff (?:the|your|my|our) (?:list|notes|kit list|to-?do list)\b|add (?:that|it|this|them|these|those)(?: \w+)? to (?:your|the|my|our) (?:running )?(?:record|notes|log)\b|write (?:that|it|this) down\b|add (?:that|it|this|them) to (?:your|the|my) (?:list|calendar|diary|notes)\b|update (?:your|the|my) (?:calendar|diary|notes|records?|list|contacts?|address book)\b)/i;
 /** Hedges before the verb ("I'll probably ring ..."): skipped, and read through when the verb is one of NOT_WORK's. */
 const HEDGE = '(?:(?:probably|definitely|def|prob|just|still|also|totally|actually|really|maybe|likely|surely|simply|only)\\s+)?';
 /**
