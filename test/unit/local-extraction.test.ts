@@ -2260,6 +2260,8 @@ describe('stop 62: tasks moved with their time, done by the assistant asked, giv
     expect(taskOps([{ role: 'assistant', content: 'A week is a sensible margin. I shall record the printer as Tregear Press, £4 a copy, delivery by 9 May.' }])).toEqual([]);
     expect(taskOps([{ role: 'assistant', content: "Understood. I'll add these details to the running record." }])).toEqual([]);
     expect(taskOps([{ role: 'assistant', content: 'Good call. I\'ll take "hire the 50mm" off the list and note that you\'re using your own.' }])).toEqual([]);
+    // Courtesies are no tasks: "I must trouble you with a change", "I shall do so".
+    expect(taskOps(['I must trouble you with a rather larger change to the itinerary.', 'An excellent suggestion; I shall do so.'])).toEqual([]);
     // A promise of later work still is one, and a user's own "I'll save …", "need to record …" are tasks.
     expect(taskOps([{ role: 'assistant', content: "I'll email the payment link to you tomorrow." }])).toEqual([expect.objectContaining({ op: 'add' })]);
     expect(taskOps(["I'll save the receipts and send them to Priya on Monday."])).toEqual([expect.objectContaining({ op: 'add' })]);
