@@ -247,7 +247,7 @@ const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
-  ['day', new RegExp(`\\b(?:(?:mon|tues?|wed|thu|thurs?|fri|sat|sun) [0-3]?\\d(?:st|nd|rd|th)\\b|${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
+  ['day', new RegExp(`\\b(?:(?:mon|tues?|wed|thu|thurs?|fri|sat|sun) [0-3]?\\d(?:st|nd|rd|th)\\b|${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|(?:weds|tues|thurs)\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
   // A time with a dot and no am or pm ("9.15") only after words that say a time follows ("kick-off at 9.15"), or as a
   // service is named by when it leaves ("the 10.42 from Paddington"): bare, it may be any decimal.
   ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|(?<=\b(?:at|to|from|until|till|by|before|after|kick-?off|start|starts|setup|set-up|doors|opens?|closes?)\s)[012]?\d\.[0-5]\d(?![\d%\p{L}]|[.,]\d|\s(?:kg|km|miles?|cm|mm|ml|litres?|lbs?|g|m|per|percent|an?)\b)|(?<=\bthe\s)[012]?\d[.:][0-5]\d(?=\s+(?:from|train|service|departure|bus|coach|ferry|flight|sailing)\b)|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
@@ -428,7 +428,7 @@ const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
 const PLAIN_NUMBER = new RegExp(`^(?:\\d[\\d.,]*|${NUMBER_WORDS})$`, 'iu');
 /** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
 const SAID_INSTEAD = new RegExp(
-  `(?<![\\p{L}\\p{N}])([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?=\\s(?:[\\p{L}\\p{N}]+\\s)?\\p{L}{3,}))(?:\\s(\\p{L}+|\\p{Lu}+\\d+\\s\\p{L}+))?,?\\s(?:not|instead of|rather than)\\s(?:the\\s)?([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?![\\p{L}]))(?![\\d])(?:\\s(\\p{L}+))?`,
+  `(?<![\\p{L}\\p{N}])([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?=\\s(?:[\\p{L}\\p{N}]+\\s)?\\p{L}{3,}))(?:\\s(\\p{L}+|\\p{Lu}+\\d+\\s\\p{L}+|(?<=[£$€][\\d.,]+\\s)(?:a|an|per|each)\\s\\p{L}+))?,?\\s(?:not|instead of|rather than)\\s(?:the\\s)?([£$€]?\\d[\\d.,:]*(?:\\s?[ap]m)?|(?:${NUMBER_WORDS})(?![\\p{L}]))(?![\\d])(?:\\s(\\p{L}+))?`,
   'giu',
 );
 const MONTH_LIST = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -771,13 +771,15 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       // Not the words said closer to another value of its kind ("land at 11:20. … check-in at the flat is now from
       // 13:00": "flat" is said of 13:00).
       // A count of a particular unit says what it is of by itself ("they're selling 90 tickets now").
+      // A reply that says only the value and its word of change ("Tuesday 10th now.") is of what the question before it asked.
       const around = wordsAround(unit.text, value.index, value.value.length, 10);
-      if (around.length === 0 && !countsParticular(value.value)) continue;
+      const asked = around.length === 0 && unit.before ? wordsAsked(unit, unit.before) : [];
+      if (around.length === 0 && asked.length === 0 && !countsParticular(value.value)) continue;
       const own = new Set(wordsAround(unit.text, value.index, value.value.length, 5));
       const near = nearOfKind(value.kind);
       // "he's moved it to Monday the 23rd": what "it" is was said before, in the clause or sentence before the words of change.
       const movedIt = MOVED_IT.test(unit.text.slice(Math.max(0, value.index - 40), value.index)) ? wordsAround(unit.text.slice(0, value.index), value.index, 0, 20) : [];
-      const about = [...new Set([...around.filter((word) => own.has(word) || !near.has(word)), ...movedIt])].filter((word) => !KIND_WORDS.has(word));
+      const about = [...new Set([...around.filter((word) => own.has(word) || !near.has(word)), ...movedIt, ...asked])].filter((word) => !KIND_WORDS.has(word));
       if (about.length === 0 && !countsParticular(value.value)) continue;
       // A weekday said with the new date ("Saturday 16 May") is of that day, not a day the change kept beside it.
       const besides = [...new Set(values.filter((v) => v.kind === value.kind && v.value !== value.value && !old(v) && !weekdayOf(unit.text, v, value)).map((v) => v.value))].slice(0, MAX_BESIDES);
@@ -787,7 +789,8 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // A value said with the one it replaces ("2 laps not 3", "£110 instead of £85"): a line said before that states
     // the old one (with the new one's unit when the old is said bare) is marked, whatever words it says around it.
     for (const m of pairs) {
-      const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) ? m[2] : undefined;
+      // (An amount's rate, "£52 a box not £46", is no unit: the amounts are compared bare.)
+      const unitWord = m[2] && !NOT_A_UNIT.test(m[2]) && !/^(?:rather|or|a|to|at|on|in|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i.test(m[2]) && !/^(?:a|an|per|each)\s/i.test(m[2]) ? m[2] : undefined;
       const [bareNow, bareWas] = [m[1]!, m[3]!].map((value) => value.replace(/[.,:]+$/, ''));
       // A count said after what it counts ("teams of 5 not 6"): both with those words.
       const counted = unitWord || !PLAIN_NUMBER.test(bareNow!) || !PLAIN_NUMBER.test(bareWas!) ? undefined : /(?<![\p{L}])(\p{L}{3,} of)\s+$/u.exec(unit.text.slice(Math.max(0, m.index! - 30), m.index!))?.[1];
@@ -926,7 +929,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
  * Words that ask for a change's new value ("when can you start instead?", "do you have a backup?", "what's the new
  * date?"), said in a question.
  */
-const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|who(?:['’]ll|['’]s| will| is)?\s+(?:be\s+)?(?:look(?:ing)? after|tak(?:e|es|ing) over|cover(?:s|ing)?|handl(?:e|es|ing)|step(?:s|ping)? in|replac\w*)|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed)(?![\p{L}])/giu;
+const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|who(?:['’]ll|['’]s| will| is)?\s+(?:be\s+)?(?:look(?:ing)? after|tak(?:e|es|ing) over|cover(?:s|ing)?|handl(?:e|es|ing)|step(?:s|ping)? in|replac\w*)|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed|moved|shifted|different|(?:which|what|when|where|who)(?:\s+[^\s?]+){0,10}\s+now(?=\s*\?))(?![\p{L}])/giu;
 
 /** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
 const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
@@ -974,7 +977,8 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
   );
   // A weekday said beside other days is no answer of its own ("Tuesday to Thursday lunchtimes", "the following thursday so 21st may").
   const answered = values.filter((v) => !(WEEKDAY_WORD_ONLY.test(v.value) && values.some((o) => o.kind === 'day' && o !== v)));
-  const asked = wordsAround(said, cue.index!, cue[0].length, 8, 4, ASKED_WORDS);
+  // The words around the words of change, and those among them ("Which day will you dispatch on now?").
+  const asked = [...wordsAround(said, cue.index!, cue[0].length, 8, 4, ASKED_WORDS), ...wordsAround(cue[0], cue[0].length, 0, 12, 4, ASKED_WORDS)];
   const answers: RetiredValue[] = [];
   for (const value of answered) {
     const sentence = sentenceOf(unit.text, value.index, value.value.length);
@@ -988,11 +992,23 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
   return answers;
 }
 
+/** The words of the question someone else asked just before a record, when it asks for a change ("Has the discharge date moved with all this?"). */
+function wordsAsked(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }): string[] {
+  if (before.speaker !== undefined && before.speaker === unit.speaker) return [];
+  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const mark = said.lastIndexOf('?');
+  if (mark < 0) return [];
+  const question = sentenceOf(said, mark, 1);
+  // ("Should the engineer still ring 07700 900 214?" … "No, 07700 900 583 now.")
+  if (changesAsked(said).length === 0 && !/(?<![\p{L}])(?:still|same|keep(?:ing)?)(?![\p{L}])/iu.test(question)) return [];
+  return wordsAround(question, question.length, 0, 12, 4, ASKED_WORDS);
+}
+
 /** Words that offer a change in a question ("Want to do that?", "Would it be worth moving it to the evening, say 6:45pm?"). */
-const PROPOSED = /(?<![\p{L}])(?:want (?:me )?to|would you like|shall (?:i|we)|should (?:i|we)|how about|what about|why not|would it be worth|do you want|fancy|happy (?:to|with)|(?:does|would|will) that work|ok with|okay with)(?![\p{L}])/iu;
+const PROPOSED = /(?<![\p{L}])(?:want (?:me )?to|would you like|shall (?:i|we)|should (?:i|we)|how about|what about|why not|would it be worth|do you want|fancy|happy (?:to|with)|(?:does|would|will) (?:that|\S+(?:\s\S+){0,4}) work(?: better)?|ok with|okay with)(?![\p{L}])/iu;
 
 /** Words of an offered change in the question that offers it ("moving the outdoor part to the evening, say 6:45pm"), not of a note offered ("Shall I add … to the kit notes?"). */
-const OFFERED_CHANGE = /(?<![\p{L}])(?:say|mov(?:e|ing)|switch(?:ing)?|chang(?:e|ing)|push(?:ing)?|bring(?:ing)?|shift(?:ing)?|swap(?:ping)?|instead|rather|lower(?:ing)?|rais(?:e|ing)|drop(?:ping)?)(?![\p{L}])/iu;
+const OFFERED_CHANGE = /(?<![\p{L}])(?:say|better|mov(?:e|ing)|switch(?:ing)?|chang(?:e|ing)|push(?:ing)?|bring(?:ing)?|shift(?:ing)?|swap(?:ping)?|instead|rather|lower(?:ing)?|rais(?:e|ing)|drop(?:ping)?)(?![\p{L}])/iu;
 
 /** A reply that takes what was offered ("yes do it", "ok go with that", "perfect"), with no "but" or "no" in its first sentence. */
 const TAKES = /^\s*(?:(?:oh|ooh|oo|ah|aah|mm|right|well)[,!]?\s+)?(?:yes|yeah|yep|yup|ya|yea|ok|okay|k|kk|sure|great|perfect|lovely|brilliant|agreed|definitely|absolutely|go (?:with|for) (?:that|it)|do (?:that|it)|sounds (?:good|great|perfect|fine)|let['’]?s do (?:that|it)|please do|that works|works for me)(?![\p{L}])/iu;

@@ -1943,3 +1943,34 @@ describe('stop 66: parts handed on in more words, an offer taken, a day moved "f
     expect(changesSaid([record('p3', 'Back from Galway on the 29th. Then fireworks on the beach at midnight.', at)])).toEqual([]);
   });
 });
+
+describe('stop 66: replies that say only the value, chat weekdays, an amount with its rate (from s76 after its blind run)', () => {
+  const at = '2026-04-08T18:10:00Z';
+  const earlier = '2026-03-02T09:00:00Z';
+  const reply = (text: string, before: string) => ({ id: 'a2', kind: 'record', text, at, speaker: 'user', before: { text: before, speaker: 'assistant' } });
+  it('reads a reply that says only its value and "now" with the words of the question asked just before', () => {
+    const moved = changesSaid([reply('Friday 13th now.', 'Sensible. Has the hearing date moved with all this?')]);
+    expect(moved.map((r) => [r.value, r.about])).toEqual([['Friday', ['hear']]]);
+    // Not with the words of a question that asks for no change.
+    expect(changesSaid([reply('On Sunday I updated my CV for the first time in six years.', 'Will you manage without working every evening?')])).toEqual([]);
+    // A question whether a value still holds asks for one too.
+    const phone = changesSaid([reply('No, 07700 900 777 now. Got a new phone.', 'Booked. And should the fitter still ring 07700 900 123 on the day?')]);
+    expect(retiredMarker(retiredIn(record('a0', 'Best to ring 07700 900 123, the fitter has it.', earlier), phone))).toBe('(later: 07700 900 777)');
+  });
+  it('reads a weekday in chat ("weds") as a day, and "which day … now?" as asking for one', () => {
+    const day = changesSaid([reply('weds', 'Ah. Which day will you post the orders on now?')]);
+    expect(day.map((r) => [r.value, r.about])).toEqual([['weds', ['post', 'order']]]);
+    expect(retiredMarker(retiredIn(record('a1', 'like 30 a wk i post the orders fridays', earlier), day))).toBe('(later: weds)');
+    // "now" in a question with no word asking which or when asks for nothing new.
+    expect(changesSaid([reply('ye ordering 3 more boxes thats £156 at £52 a box', 'Great for repeat sales. Do you need to restock now?')])).toEqual([]);
+  });
+  it('reads "£52 a box not £46" as the amount corrected', () => {
+    const fixed = changesSaid([record('b2', 'o wait sorry its £52 a box not £46 just looked at the invoice', at)]);
+    expect(fixed.map((r) => [r.replaces, r.value])).toEqual([['£46', '£52']]);
+    expect(retiredMarker(retiredIn(record('b1', 'quote from bramble: £46 a box incl delivery', earlier), fixed))).toBe('(later: £52)');
+  });
+  it('reads "would 7.30pm work better?" as an offered change', () => {
+    const taken = changesSaid([{ id: 'c2', kind: 'record', text: 'Yes, let us do that.', at, speaker: 'user', before: { text: 'In that case, would the doors at 7.30pm work better for the quiz?', speaker: 'assistant' } }]);
+    expect(taken.map((r) => r.value)).toEqual(['7.30pm']);
+  });
+});
