@@ -1746,6 +1746,9 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
  * switching with "has", "is" or "'s" before it, "going as" in a record that says something changed, or "instead".
  */
 const NOW_NAMED = /(?<![\p{L}])(?:(?:has|have|had|is|are|was|were|['’]s|['’]ve)\s+(?:now\s+|just\s+|been\s+)*(?:moved|switched|changed|relocated|transferred)\s+(?:over\s+)?to|(?:going|dressing up|dressed up|coming|goes|go)\s+as)\s+(?:the\s+|our\s+|a\s+|an\s+|their\s+)?(?=\p{Lu})/gu;
+/** A name said as who or what holds a part now: "<Name> is now your <part>", "your <part> is now <Name>". */
+const ROLE_NOW = /(?<![\p{L}])(?:((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]{0,30}){0,3}) (?:is|are) now (?:your|the|our|my|his|her|their) ((?:new )?\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30}){0,2}?)(?=[.,;!?]|$| for| from| and| instead)|(?:your|the|our|my|his|her|their) (\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30})?) is now ((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: \p{Lu}[\p{L}'’-]{0,30}){0,3}))/gu;
+
 /** The words just before a name that make it what a line says a thing was ("in Leeds", "be the Gruffalo", "our Market Street office"). */
 const SLOT_BEFORE = /(?<![\p{L}])(?:in|at|to|from|as|with|the|our|their|my|his|her|your|be|by|via|through)\s+$/iu;
 /** Earlier lines' names compared with one said now, at most (the latest line naming one wins). */
@@ -1803,14 +1806,25 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
       const end = m.index! + m[0].replace(/['’]s$/u, '').length;
       if (by && !NOT_A_NAME.test(by) && INSTEAD_AFTER.test(ahead(text, end))) found.push({ by, index: m.index! });
     }
+    // "So Bramble Supply is now your wax supplier", "your midday walker is now Obi": a name said as who or what holds a
+    // part now. The earlier holder is a name said next to the part's last word ("Tasha, our walker", "walker is Tasha").
+    let head: string | undefined;
+    for (const m of found.length === 0 ? text.matchAll(ROLE_NOW) : []) {
+      const by = nameAlone(bareName(m[1] ?? m[4] ?? ''));
+      const role = thingWords((m[2] ?? m[3] ?? '').toLowerCase());
+      if (!by || NOT_A_NAME.test(by) || role.length === 0) continue;
+      found.push({ by, index: m.index! });
+      head = role[role.length - 1];
+      break;
+    }
     const said = found[0];
     if (!said) continue;
     const at = sentences.findIndex((sentence) => said.index >= sentence.start && said.index < sentence.start + sentence.text.length);
     const byWords = new Set(thingWords(said.by));
-    const thing = new Set(thingWords(sentences.slice(Math.max(0, at - 1), at + 1).map((sentence) => sentence.text).join(' ')).filter((word) => !byWords.has(word)));
+    const thing = new Set(head ? [head] : thingWords(sentences.slice(Math.max(0, at - 1), at + 1).map((sentence) => sentence.text).join(' ')).filter((word) => !byWords.has(word)));
     // "the offsite has moved to Cardiff, same date": one word of the thing is enough when it is all the sentence says.
     if (thing.size === 0) continue;
-    const needed = Math.min(2, thing.size);
+    const needed = head ? 1 : Math.min(2, thing.size);
     let best: { replaced: string; at: string; shared: string[] } | undefined;
     for (const earlier of records) {
       if (!before(earlier.at, unit.at!) || (best && !before(best.at, earlier.at!))) continue;
@@ -1822,6 +1836,17 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
         let nearest: { name: string; distance: number } | undefined;
         for (const m of sentence.text.matchAll(NAMES)) {
           const name = nameAlone(bareName(m[0]).replace(/^(?:The|A|An) /u, ''));
+          // A part's holder is named next to the part ("Tasha, our walker", "the walker is Tasha"), in a slot or not.
+          if (head) {
+            if (!name || NOT_A_NAME.test(name) || (ACRONYM.test(name) && !ACRONYM.test(said.by)) || holds(unit.text, name) || !fitsAsReplacement(name, said.by)) continue;
+            // Said as the holder: "Tasha, our walker", "Maureen, who's their adoption coordinator", "the walker is Tasha",
+            // "Walker: Tasha" (not "venue (still unknown), Big Smoke BBQ": a list goes on after a comma).
+            const part = `${escape(head)}\\p{L}*`;
+            const after = new RegExp(`^(?:['’]s)?\\s*,?\\s*(?:who(?:['’]s| is)\\s+|is\\s+)?(?:our|the|my|their|your|his|her)\\s+(?:[\\p{L}-]+\\s+){0,2}?${part}(?![\\p{L}])`, 'iu');
+            const beforeIt = new RegExp(`(?<![\\p{L}])${part}\\s*(?:(?:is|was)\\s+|:\\s*)(?:now\\s+)?$`, 'iu');
+            if (after.test(sentence.text.slice(m.index! + m[0].length, m.index! + m[0].length + 60)) || beforeIt.test(sentence.text.slice(Math.max(0, m.index! - 40), m.index!))) nearest = { name, distance: 0 };
+            continue;
+          }
           if (!name || NOT_A_NAME.test(name) || !SLOT_BEFORE.test(sentence.text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
           if (thingWords(name).every((word) => thing.has(word)) || holds(unit.text, name) || !fitsAsReplacement(name, said.by)) continue;
           const distance = Math.min(...shared.map((word) => {

@@ -1974,3 +1974,18 @@ describe('stop 66: replies that say only the value, chat weekdays, an amount wit
     expect(taken.map((r) => r.value)).toEqual(['7.30pm']);
   });
 });
+
+describe('stop 66: a name said as who holds a part now ("So Obi is now your midday walker")', () => {
+  const at = '2026-04-08T18:10:00Z';
+  const lines = (...texts: string[]) => texts.map((text, i) => ({ id: `w${i + 1}`, kind: 'record', text, at: `2026-0${i + 2}-10T10:00:00Z` }));
+  it('replaces the name said earlier as the holder of the part', () => {
+    const said = changesSaid(lines('Found a walker! Rhiannon, a student round the corner, can do Tuesday to Thursday.', 'So your midday walker is Rhiannon, £10 a walk.', 'Great outcome. So Kofi is now your midday walker, £12 a walk.'));
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Rhiannon', 'Kofi']]);
+    expect(retiredMarker(retiredIn({ id: 'w0', kind: 'record', text: 'Rhiannon our walker came at noon.', at: '2026-02-01T10:00:00Z' }, said))).toBe('(later: Kofi)');
+    expect(changesSaid(lines("I emailed Joan Pike, who's their volunteer coordinator.", 'Thanks. So your coordinator is now Rob Dale.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Joan Pike', 'Rob Dale']]);
+  });
+  it('replaces no name merely said near the part ("venue (still unknown), Big Smoke BBQ")', () => {
+    expect(changesSaid(lines('So roughly: venue (still unknown), Big Smoke BBQ for food, DJ Kev at £250.', 'So the venue is now Oakfield Cricket Club.')).filter((r) => r.replaces)).toEqual([]);
+    expect(changesSaid(lines('We met at St Luke\'s, by the ward manager\'s office.', 'So your ward manager is now Marcus Reid.')).filter((r) => r.replaces)).toEqual([]);
+  });
+});
