@@ -477,7 +477,7 @@ const THING_STOP = new Set(['the', 'a', 'an', 'whole', 'entire', 'rest', 'of', '
 function thingsCalledOff(text: string): string[][] {
   const out: string[][] = [];
   // A day the service anchored beside the words that said it ("the extra Sunday (2025-10-05) rehearsal") is no word of the thing.
-  for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
+  for (const sentence of sentencesOf(text.replace(ANCHORED_DAY, ''))) {
     for (const m of [...sentence.text.matchAll(CALLED_OFF), ...sentence.text.matchAll(NO_NEED_SO_OFF)]) {
       // The month ("serviced in May") is no "may".
       if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length).replace(MONTH_MAY, 'month'))) continue;
@@ -505,7 +505,7 @@ const NOT_A_THING = /^(?:i|me|you|we|us|he|him|she|they|them|it|its|is|are|was|w
 /** The things a text says reached a state, each as its words (lower case) and the state, when it names one by two words at least. */
 function thingsSettled(text: string): [string[], string][] {
   const out: [string[], string][] = [];
-  for (const sentence of sentencesOf(text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, ''))) {
+  for (const sentence of sentencesOf(text.replace(ANCHORED_DAY, ''))) {
     for (const m of sentence.text.matchAll(STATE_SAID)) {
       // "if the grant is approved", "not approved yet", "has it been approved?": no state reached.
       if (NOT_YET_OFF.test(sentence.text.slice(0, m.index! + m[0].length).replace(MONTH_MAY, 'month')) || /^[^.!]*\?|^\s*(?:yet|soon|later|by)\b/i.test(sentence.text.slice(m.index! + m[0].length))) continue;
@@ -661,6 +661,9 @@ function valuesIn(text: string): { kind: string; value: string; index: number }[
   }
   return found;
 }
+
+/** A day the service wrote beside the words that said it ("Thursday (2026-12-03)"), read past where the words matter. */
+const ANCHORED_DAY = /\s\(\d{4}-\d{2}-\d{2}\)/g;
 
 /** What follows the old value of "from … to …": the new one ("from £80 to £65", "from March 28 to April 4", "from tuesday to the 9th"). */
 const FROM_TO = new RegExp(`^(?:\\s\\(\\d{4}-\\d{2}-\\d{2}\\))?\\s+to\\s+(?:[£$€]?\\d|the\\s+\\d|${MONTH}|${WEEKDAY_WORD})`, 'i');
@@ -859,7 +862,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     // A weekday said with the one it replaces, read with the words of what moved ("bins out wed night not tues"): a
     // weekday alone is said too often for the old one to mark every line that names it.
     // Read without the dates the service wrote beside the days ("Thursday (2026-12-03), not Tuesday").
-    const undated = /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '') : '';
+    const undated = /(?:not|instead of|rather than)\s/i.test(unit.text) ? unit.text.replace(ANCHORED_DAY, '') : '';
     for (const m of undated.matchAll(WEEKDAY_PAIR)) {
       const about = wordsAround(undated, m.index!, m[0].length, 4).filter((word) => !KIND_WORDS.has(word) && !WEEKDAY_WORD_ONLY.test(word));
       if (about.length === 0 || m[1]!.slice(0, 3).toLowerCase() === m[2]!.slice(0, 3).toLowerCase()) continue;
@@ -959,7 +962,7 @@ const SHORT_ANSWER_WORDS = 15;
 function answersToChange(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }, out: readonly RetiredValue[]): RetiredValue[] {
   if (!unit.at || (before.speaker !== undefined && before.speaker === unit.speaker)) return [];
   // Read without the days the service wrote beside the words (a block's lines carry them; the raw log's do not).
-  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const said = before.text.replace(ANCHORED_DAY, '');
   const cue = [...changesAsked(said), ...said.matchAll(CHANGE_WITHOUT_VALUE)].sort((a, b) => a.index! - b.index!).pop();
   if (!cue || out.some((r) => r.records.includes(unit.id) && !r.calledOff)) return [];
   // The record before said a new value near its words of change, and not in a question: the change was said there.
@@ -995,7 +998,7 @@ function answersToChange(unit: SaidUnit, before: { readonly text: string; readon
 /** The words of the question someone else asked just before a record, when it asks for a change ("Has the discharge date moved with all this?"). */
 function wordsAsked(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }): string[] {
   if (before.speaker !== undefined && before.speaker === unit.speaker) return [];
-  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const said = before.text.replace(ANCHORED_DAY, '');
   const mark = said.lastIndexOf('?');
   if (mark < 0) return [];
   const question = sentenceOf(said, mark, 1);
@@ -1023,7 +1026,7 @@ function proposalsTaken(unit: SaidUnit, before: { readonly text: string; readonl
   if (!unit.at || before.speaker === undefined || before.speaker === unit.speaker) return [];
   const first = /^[^.!?\n]*/.exec(unit.text)?.[0] ?? '';
   if (!TAKES.test(first) || TAKES_NOT.test(first.replace(TAKES, ''))) return [];
-  const said = before.text.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const said = before.text.replace(ANCHORED_DAY, '');
   const offer = PROPOSED.exec(said);
   if (!offer || !sentenceOf(said, offer.index, offer[0].length).trimEnd().endsWith('?')) return [];
   const read = new Set(out.map((r) => r.now?.toLowerCase()));
@@ -1504,7 +1507,7 @@ function oldValueOf(said: string): string | undefined {
  */
 export function pairsSaid(said: string): { replaced: string; by: string }[] {
   // A day the service anchored beside the words that said it ("(was Tue 16 June (2026-06-16))") is no word of either value.
-  const text = said.replace(/\s\(\d{4}-\d{2}-\d{2}\)/g, '');
+  const text = said.replace(ANCHORED_DAY, '');
   const out: { replaced: string; by: string }[] = [];
   const add = (replaced: string | undefined, by: string | undefined) => {
     if (!replaced || !by || by.toLowerCase().includes(replaced.toLowerCase()) || replaced.toLowerCase().includes(by.toLowerCase())) return;
