@@ -15,7 +15,7 @@ import type { LocalFunction } from '../../local/lambda-functions.js';
 import { waitFor } from '../support/wait.js';
 
 let clients: ReturnType<typeof emulatorClients>;
-let runner: { stop(): Promise<void> } | undefined;
+let runner: { stop(): Promise<void>; waitForIdle(timeoutMs?: number): Promise<void> } | undefined;
 
 beforeAll(() => {
   useEmulatorEnvironment(inject('awsEndpoint'));
@@ -99,6 +99,8 @@ describe('local DynamoDB Streams source', () => {
       if (received.Messages?.[0]) failure = JSON.parse(received.Messages[0].Body!);
       return failure !== undefined;
     }, 20_000);
+    // The record after the poison one is delivered after the failure is sent: wait until the source has nothing left in hand.
+    await runner.waitForIdle(20_000);
 
     expect(delivered.sort()).toEqual(['SUM#1', 'SUM#2', 'SUM#3']);
     expect(failure!.DDBStreamBatchInfo.batchSize).toBe(1);
