@@ -57,6 +57,10 @@ function bareDayOfMonth(text: string, reference: string): { iso: string; text: s
 
 const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\\d+';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+/** The weekdays as written out, and as chat shortens them where the short form is no other word ("on tues", "thurs"). */
+const WEEKDAY_WORDS = `${WEEKDAYS}|tues|weds|thurs|thur`;
+/** A weekday's `getUTCDay()` number, from its name written out or shortened. */
+const weekdayNumber = (name: string) => WEEKDAY_INDEX.findIndex((day) => day.startsWith(name.toLowerCase().slice(0, 3)));
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 /** Relative time expressions a reader cannot place without the date they were said on. */
 const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|yday|yest|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
@@ -86,7 +90,7 @@ export function withoutAnchoredDates(text: string): string {
  * bounded in tokens.
  */
 export function anchorRelativeDates(sentence: string, reference: string): string {
-  return anchorSeasons(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD_BY_WEEKDAY), reference);
+  return anchorSeasons(anchorFirstRelative(anchorWeeksAhead(sentence, reference), reference, RELATIVE_FORWARD_BY_WEEKDAY), reference);
 }
 
 /** "last summer", "this spring", "next autumn": a season said by where it stands from the day it was said. */
@@ -120,7 +124,7 @@ function anchorSeasons(sentence: string, reference: string): string {
  */
 export function anchorAllDates(sentence: string, reference: string, surrounding?: string, previous?: string): string {
   const told: Told | undefined = surrounding === undefined ? undefined : { message: surrounding, ...(previous !== undefined ? { previous } : {}) };
-  return rangesInOrder(anchorSeasons(anchorHolidays(anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(sentence, reference, RELATIVE_FORWARD), reference, told), reference, told), reference, told), reference, told), reference));
+  return rangesInOrder(anchorSeasons(anchorHolidays(anchorMonthDays(anchorDaysOfMonth(anchorWeekdays(anchorFirstRelative(anchorWeeksAhead(sentence, reference), reference, RELATIVE_FORWARD), reference, told), reference, told), reference, told), reference, told), reference));
 }
 
 /** A dated day, then "to" and a weekday dated before it ("Friday the 31st (2025-10-31) to Sunday (2025-10-05)"). */
@@ -150,6 +154,8 @@ function anchorFirstRelative(sentence: string, reference: string, forwards: RegE
   for (const [pattern, forward] of [[RELATIVE_BACK, false], [forwards, true]] as const) {
     const match = pattern.exec(sentence);
     if (!match) continue;
+    // "a week tomorrow (2023-10-16)", "Thursday next week (2025-08-07)": its words were dated as one phrase.
+    if ([...sentence.matchAll(WEEK_AHEAD_DATED)].some((dated) => dated.index <= match.index && match.index < dated.index + dated[0].length)) return sentence;
     // "800 grams down in two weeks", "more difference in three months than she expected": a span of time, not a
     // day it ends on, when what was done in it is measured or told of as past.
     if (forward && /^in /i.test(match[0]) && (MEASURED_IN.test(sentence.slice(Math.max(0, match.index - 30), match.index)) || toldOfThePast(clauseAround(sentence, match.index, match.index + match[0].length, CLAUSE_BREAK)) === true)) return sentence;
@@ -176,9 +182,9 @@ const MEASURED_IN = /\b(?:down|off|up|lost|gained|dropped|more|less|better|faste
  * Wednesday"). Plural and habitual forms ("on Tuesdays", "every Monday") and
  * weekdays already anchored or qualified by last/next/this past are left.
  */
-const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth) )\\b(the )?(${WEEKDAYS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
+const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth) )\\b(the )?(${WEEKDAY_WORDS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b| (?:next )?week\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
-const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:and|but|because|while|when|then)\b/gi;
+const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:(?<!\b(?:hundred|thousand) )and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
 const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts|(?<!\b(?:the|a|my|our|your|his|her|their|did|didn't|couldn't|to) )(?:start|begin|begins)(?! (?:of|date|time|line)\b))\b|\b(?:am|is|are|i'm|we're|you're|they're|he's|she's)(?: \w+ly)? (?:having|getting|flying|leaving|meeting|seeing|taking|driving|travell?ing|heading|coming|hosting|visiting|playing)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
 const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
@@ -316,6 +322,32 @@ function insertDates(sentence: string, reference: string, pattern: RegExp, dateO
   return out + sentence.slice(last);
 }
 
+/**
+ * Days said a week on from another, as British speech says them: "a week today", "a week tomorrow", "a week on
+ * Friday", "Friday week", "the Monday after next", and a weekday of the week to come ("Thursday next week", "next
+ * week on Thursday"). Each is one day to come, dated as a whole, so none of its words is dated alone.
+ */
+const WEEK_AHEAD = new RegExp(`\\ba week (?:today|tomorrow|on (${WEEKDAY_WORDS}))\\b|(?<!\\b(?:every|each|other|last) )\\b(?:the )?(${WEEKDAY_WORDS}) (?:(week)|(after next)|(next week))\\b|\\bnext week,? (?:on )?(${WEEKDAY_WORDS})\\b`, 'gi');
+/** A phrase `anchorWeeksAhead` has dated. */
+const WEEK_AHEAD_DATED = new RegExp(`(?:${WEEK_AHEAD.source}) \\(\\d{4}-\\d{2}-\\d{2}\\)`, 'gi');
+
+function anchorWeeksAhead(sentence: string, reference: string): string {
+  return insertDates(sentence, reference, WEEK_AHEAD, (match, today) => {
+    const [whole, onDay, dayWeek, week, afterNext, nextWeek, weekDay] = match;
+    const end = match.index + whole.length;
+    const day = today.getTime();
+    // The first such weekday after the day said.
+    const next = (name: string) => day + (((weekdayNumber(name) - today.getUTCDay() + 7) % 7) || 7) * DAY_MS;
+    if (onDay) return { end, at: next(onDay) + 7 * DAY_MS };
+    if (/tomorrow$/i.test(whole)) return { end, at: day + 8 * DAY_MS };
+    if (/today$/i.test(whole)) return { end, at: day + 7 * DAY_MS };
+    if (dayWeek && (week || afterNext)) return { end, at: next(dayWeek) + 7 * DAY_MS };
+    // A weekday of next week: the week that starts on the first Monday after the day said.
+    const name = nextWeek ? dayWeek! : weekDay!;
+    return { end, at: next('monday') + ((weekdayNumber(name) + 6) % 7) * DAY_MS };
+  });
+}
+
 function anchorWeekdays(sentence: string, reference: string, surrounding: Told | undefined): string {
   return insertDates(sentence, reference, WEEKDAY_ALONE, (match, today) => {
     const [whole, , name, beforeLast] = match;
@@ -323,7 +355,7 @@ function anchorWeekdays(sentence: string, reference: string, surrounding: Told |
     if (match[1] && !beforeLast) return undefined;
     const end = match.index + whole.length;
     const past = beforeLast ? true : pastAt(sentence, match.index, end, surrounding);
-    const target = WEEKDAY_INDEX.indexOf(name!.toLowerCase());
+    const target = weekdayNumber(name!);
     const offset = past ? -(((today.getUTCDay() - target + 7) % 7) || 7) - (beforeLast ? 7 : 0) : ((target - today.getUTCDay() + 7) % 7) || 7;
     // A part of the day or a possessive said after it stays with it: "Tuesday afternoon (2024-04-02)", "saturday's (2024-04-27) run".
     const part = /^(?:'s|’s| (?:morning|afternoon|evening|night)\b)/i.exec(sentence.slice(end))?.[0] ?? '';

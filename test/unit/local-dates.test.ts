@@ -144,6 +144,23 @@ describe('relative dates', () => {
     expect(anchorRelativeDates('On Saturday I went sailing.', at)).toBe('On Saturday I went sailing.');
   });
 
+  it('date a day said a week on from another as one day to come, and read chat\'s short weekdays', () => {
+    // `at` is a Wednesday, 2025-01-15.
+    expect(anchorAllDates('The survey is a week tomorrow, at the yard.', at)).toBe('The survey is a week tomorrow (2025-01-23), at the yard.');
+    expect(anchorAllDates('We fly a week today.', at)).toBe('We fly a week today (2025-01-22).');
+    expect(anchorAllDates('The check-up is a week on Friday.', at)).toBe('The check-up is a week on Friday (2025-01-24).');
+    expect(anchorAllDates('See you Friday week!', at)).toBe('See you Friday week (2025-01-24)!');
+    expect(anchorAllDates('I start the Monday after next.', at)).toBe('I start the Monday after next (2025-01-27).');
+    expect(anchorAllDates('Mum lands Thursday next week.', at)).toBe('Mum lands Thursday next week (2025-01-23).');
+    expect(anchorAllDates('next week on Tuesday works', at)).toBe('next week on Tuesday (2025-01-21) works');
+    expect(anchorRelativeDates('kestrel goes into dry dock a week tomorrow', at)).toBe('kestrel goes into dry dock a week tomorrow (2025-01-23)');
+    expect(anchorAllDates('signed everything on thurs and got the keys', at)).toBe('signed everything on thurs (2025-01-09) and got the keys');
+    expect(anchorAllDates('he finally had a scope on tues', at)).toBe('he finally had a scope on tues (2025-01-14)');
+    expect(anchorAllDates('every Friday week is a half day', at)).toBe('every Friday week is a half day');
+    // "six hundred and forty" is one number, not two clauses: the past tense before it still holds.
+    expect(anchorAllDates('I sold six hundred and forty pounds of pottery in one day.', at)).toBe('I sold six hundred and forty pounds of pottery in one day.');
+  });
+
   it('take time in proportion to the text, however many dates it names', () => {
     // Timed at 8 KB and 32 KB, best of three each: four times the text may take about four times as
     // long, and a quadratic reading (11 s for 64 KB of "on the 3rd" once) about sixteen. A ratio, not
