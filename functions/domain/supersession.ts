@@ -1385,7 +1385,7 @@ const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))
 /** A sentence that says what replaced something. */
 const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|successor|succeeded by|promoted (?:to|into)|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|step(?:s|ped|ping)? into the breach|in (?:their|her|his) place|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?<!(?:should|would|could|if|whether|says?|said|be)\s+)(?:doing|running|handling|covering) (?:it|that|them)(?=\s+(?:now|instead|from|going forward|for now)|\s*(?:[.,;!]|$)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
-const NOT_A_NAME = /^(?:I|I['’]\p{Ll}+|(?:It|That|There|Here|What|He|She|Who)['’]s|(?:We|They|You)['’]re|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Mondays?|Tue|Tues|Tuesdays?|Wed|Wednesdays?|Thu|Thurs|Thursdays?|Fri|Fridays?|Sat|Saturdays?|Sun|Sundays?|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
+const NOT_A_NAME = /^(?:I|(?:I|It|That|There|Here|What|He|She|Who|We|They|You)['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Mondays?|Tue|Tues|Tuesdays?|Wed|Wednesdays?|Thu|Thurs|Thursdays?|Fri|Fridays?|Sat|Saturdays?|Sun|Sundays?|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
 const NOT_NAMED = /^(?:i|you|he|she|it|we|they|that|this|which|who|there|one|everyone|someone|all|mine|yours|what|then|so|and|but|or|now|today|tomorrow|also|just|still|is|are|was|were|has|have|had|been|being|got|completely|apparently|totally|already|downstairs|upstairs|door|road)$/iu;
 /** Said so after where they live ("dave downstairs is away", "gary's left"), not an adverb ("said yes straight away"). */
@@ -1604,7 +1604,7 @@ function partsEndedForGood(text: string): { name: string; said: string }[] {
   const out: { name: string; said: string }[] = [];
   for (const m of text.matchAll(NAMES)) {
     const name = bareName(m[0]);
-    if (!name || NOT_A_NAME.test(name) || onlyColour(name) || out.some((o) => o.name === name)) continue;
+    if (!name || NOT_A_NAME.test(name) || onlyColour(name) || holdsNoPart(name) || out.some((o) => o.name === name)) continue;
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const rest = ahead(text, end);
     const said = PART_ENDS_FOR_GOOD.exec(rest);
@@ -1637,6 +1637,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
   for (const m of text.matchAll(NAMES)) {
     const name = bareName(m[0]);
     if (!name || onlyColour(name)) continue;
+    if (holdsNoPart(name)) continue;
     // Where the name starts (after the words a sentence opens with) and ends (before its "'s").
     const end = m.index! + m[0].replace(/['’]s$/u, '').length;
     const at = end - name.length;
@@ -1671,6 +1672,14 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
   }
   return ended;
 }
+
+/** Family by the names family call them. */
+const KIN = /^(?:Mum|Mom|Mam|Mummy|Mommy|Dad|Daddy|Nan|Nana|Nanna|Gran|Granny|Grandma|Grandmother|Grandad|Granddad|Grandpa|Grandfather)$/u;
+/**
+ * A name whose part cannot be read as ended: "told Keith I'm leaving" (the one leaving is the speaker, not the name
+ * before "I"), "since Mum left" (family come and go, and hold no part another takes over).
+ */
+const holdsNoPart = (name: string) => /\sI(?:['’]\p{Ll}+)?$/u.test(name) || KIN.test(name);
 
 /** Words that open a new clause: a name's part is not read across them. */
 const JOINER = String.raw`(?:so|but|because|cos|then|when|while|if|which|who|and)(?![\p{L}])`;

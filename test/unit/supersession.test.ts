@@ -1989,3 +1989,17 @@ describe('stop 66: a name said as who holds a part now ("So Obi is now your midd
     expect(changesSaid(lines('We met at St Luke\'s, by the ward manager\'s office.', 'So your ward manager is now Marcus Reid.')).filter((r) => r.replaces)).toEqual([]);
   });
 });
+
+describe('stop 67: friends talking of family and of their own leaving (from r71 after its blind run)', () => {
+  const lines = (...texts: string[]) => texts.map((text, i) => ({ id: `k${i + 1}`, kind: 'record', text, at: `2026-0${i + 2}-10T10:00:00Z` }));
+  it('reads no part ended when the speaker is the one leaving, or family come and go', () => {
+    expect(changesSaid(lines("I've also officially told Keith I'm leaving at the end of August, so that's that."))).toEqual([]);
+    expect(changesSaid(lines("She's been sulking since Mum left. She sits on the bed in the spare room."))).toEqual([]);
+  });
+  it('reads no one as replaced by a pronoun ("You\'ve been replaced")', () => {
+    expect(changesSaid(lines('Mum has been phoning every few days and asks about the cat first.', "Ha! You've been replaced.")).filter((r) => r.replaces)).toEqual([]);
+  });
+  it('still reads a colleague leaving, and who takes over', () => {
+    expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
+  });
+});
