@@ -1383,7 +1383,7 @@ const TAKING_OVER = /^(?:['’]s|\s+(?:is|are|has|have|will be|was|were|has been
  */
 const LOOKING_AFTER = /^(?:['’]s|['’]ll|\s+(?:is|are|will|will be|has been))\s+(?:(?:now|also)\s+)?(?:looking after|look after|dealing with)\s+(?:(?:your|our|her|his|their|the)\s+(?:[\p{L}-]+\s+)?(?:account|accounts|file|files|case|cases|tenancy|books|clients?|patients|round|work|portfolio|claim|application|team|class|pupils)|us|you)(?![\p{L}])/iu;
 /** A sentence that says what replaced something. */
-const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|successor|succeeded by|promoted (?:to|into)|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|taking over|takes over|stepping in|step(?:s|ped|ping)? into the breach|in (?:their|her|his) place|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?<!(?:should|would|could|if|whether|says?|said|be)\s+)(?:doing|running|handling|covering) (?:it|that|them)(?=\s+(?:now|instead|from|going forward|for now)|\s*(?:[.,;!]|$)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
+const REPLACING_CUE = /(?<![\p{L}])(?:instead|now|new|successor|succeeded by|promoted (?:to|into)|(?:moved|transferred|put)\s+(?:(?:me|us|him|her|them)\s+)?(?:onto|on to)|(?:put|paired|booked)\s+(?:me|us|him|her|them)\s+(?:in\s+)?with|taking over|takes over|stepping in|step(?:s|ped|ping)? into the breach|in (?:their|her|his) place|covering|covers|filling in|standing in|(?:going to|gonna|will|['’]ll) (?:do|run|cover|handle|take|look after|be looking after) (?:it|the|that|your|our|their)|from now on|going forward|from (?:next|this) (?:week|month|term|season)|replac\w+|(?:taking|takes|took|taken) (?:on )?(?:the|her|his|their|that) (?:role|part|job|place|spot|slot)|(?:picking|picks|picked) up (?:the|her|his|their|that|it|this)|(?<!(?:should|would|could|if|whether|says?|said|be)\s+)(?:doing|running|handling|covering) (?:it|that|them)(?=\s+(?:now|instead|from|going forward|for now)|\s*(?:[.,;!]|$)))(?![\p{L}])|(?<=(?<![\p{L}])(?:she|he|they))['’]ll (?:do|run|cover|handle|take) (?:it|that|over)(?:\s+on)?(?![\p{L}])/iu;
 /** Capitalised words that name nothing replaced: pronouns, days, months, and words a sentence opens with. */
 const NOT_A_NAME = /^(?:I|(?:I|It|That|There|Here|What|He|She|Who|We|They|You)['’]\p{Ll}+|The|A|An|This|That|These|Those|There|Then|They|Their|She|He|His|Her|We|Our|You|Your|My|It|Its|Mon|Mondays?|Tue|Tues|Tuesdays?|Wed|Wednesdays?|Thu|Thurs|Thursdays?|Fri|Fridays?|Sat|Saturdays?|Sun|Sundays?|Jan|January|Feb|February|Mar|March|Apr|April|May|Jun|June|Jul|July|Aug|August|Sep|Sept|September|Oct|October|Nov|November|Dec|December|Ok|Okay|Oh|Thanks|Yes|No|Yep|Yeah|Also|So|But|And|Or|If|When|After|Before|Since|Until|Once|While|Sadly|Luckily|Anyway|Sorry|Hi|Hey|Just|Still|Now|New|Next|Apparently|Actually|Hopefully|Unfortunately|Fyi|Btw|Quick|Update|Bit|Good|Great|Well|Please|Noted|Got|Sure|Could|Would|Can|Will|Shall|Should|Let|Let['’]s|What|How|Why|Where|Who|Is|Are|Do|Does|Did|Has|Have|Any|Maybe|Perhaps|Get|Go|Try|Use|Ask|Call|Ring|Send|Tell|Make|Take|Keep|Put|Bring|Check|Buy|Order|See|Look|Remember|Someone|Somebody|Everyone|Everybody|Anyone|Anybody|Nobody|Only|Assistant|User|Year|Christmas|Xmas|Easter|Halloween|Eve|Boxing|Eid|Diwali|Hanukkah|Passover|Valentine['’]?s)$/u;
 /** Lower-case words too common to name a thing replaced ("she's away", "it's off"). */
@@ -1395,7 +1395,7 @@ const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the 
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && (NOT_A_NAME.test(word) || /^(?:and|&|of)$/.test(word)) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /['’]s out\b|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|different (?:team|department|role)|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /['’]s out\b|absence|stead|in (?:her|his|their) place|(?:covering|standing in|filling in|deputi[sz]ing|subbing) for|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|different (?:team|department|role)|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1434,6 +1434,32 @@ export function namesReplaced(text: string): { replaced: string; by: string; thi
   for (const old of namesEnded(text)) {
     const by = replacementOf(text, old, lowerCase);
     if (fitsAsReplacement(old.value, by)) out.push({ replaced: old.value, by: by!, ...(old.thing ? { thing: old.thing } : {}) });
+  }
+  for (const pair of namesInPlaceOf(text)) if (!out.some((o) => o.replaced.toLowerCase() === pair.replaced.toLowerCase())) out.push(pair);
+  return out;
+}
+
+/** A person named as the one whose place is taken: "in Mr Beane's absence", "in her place", "covering for Dana Whitlock". */
+const IN_PLACE_OF = /(?<![\p{L}])(?:(?:in|during)\s+((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?)['’]s?\s+(?:absence|place|stead)|(?:covering|standing in|filling in|deputi[sz]ing|subbing)\s+for\s+((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?))(?![\p{L}])/gu;
+
+/**
+ * "Ms Priya Raman will handle my return in Mr Beane's absence": the one whose place is named, replaced by the other
+ * name its sentence says (the one nearest, before it or after). The part need not have been said to end.
+ */
+function namesInPlaceOf(text: string): { replaced: string; by: string }[] {
+  const out: { replaced: string; by: string }[] = [];
+  for (const m of text.matchAll(IN_PLACE_OF)) {
+    const replaced = bareName(m[1] ?? m[2]!);
+    if (!replaced || NOT_A_NAME.test(replaced) || holdsNoPart(replaced)) continue;
+    const start = Math.max(0, text.lastIndexOf('.', m.index!) + 1);
+    const stop = text.indexOf('.', m.index! + m[0].length);
+    const sentence = text.slice(start, stop < 0 ? text.length : stop);
+    const others = [...sentence.matchAll(NAMES)]
+      .filter((n) => start + n.index! + n[0].length <= m.index! || start + n.index! >= m.index! + m[0].length)
+      .map((n) => ({ name: bareName(n[0]), at: start + n.index! }))
+      .filter((n) => n.name && !NOT_A_NAME.test(n.name) && !onlyColour(n.name) && !holdsNoPart(n.name));
+    const by = others.sort((a, b) => Math.abs(a.at - m.index!) - Math.abs(b.at - m.index!))[0]?.name;
+    if (fitsAsReplacement(replaced, by)) out.push({ replaced, by: by! });
   }
   return out;
 }
@@ -1757,7 +1783,7 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
  * from our Hillgate office instead"), the one it replaced left unsaid. Changed in so many words: a verb of moving or
  * switching with "has", "is" or "'s" before it, "going as" in a record that says something changed, or "instead".
  */
-const NOW_NAMED = /(?<![\p{L}])(?:(?:has|have|had|is|are|was|were|['’]s|['’]ve)\s+(?:now\s+|just\s+|been\s+)*(?:moved|switched|changed|relocated|transferred)\s+(?:over\s+)?to|(?:going|dressing up|dressed up|coming|goes|go)\s+as)\s+(?:the\s+|our\s+|a\s+|an\s+|their\s+)?(?=\p{Lu})/gu;
+const NOW_NAMED = /(?<![\p{L}])(?:(?:has|have|had|is|are|was|were|['’]s|['’]ve)\s+(?:now\s+|just\s+|been\s+)*(?:moved|switched|changed|relocated|transferred)\s+(?:over\s+)?to|(?:going|dressing up|dressed up|coming|goes|go)\s+as|now\s+(?:(?:take|takes|taking)\s+place\s+|be\s+held\s+|held\s+|based\s+|located\s+)?(?:at|in)|(?:they['’]?re|they are|it['’]?s|it is)\s+(?:at|on|in)(?=\s+(?:the\s+)?\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3}\s+now(?![\p{L}])))\s+(?:the\s+|our\s+|a\s+|an\s+|their\s+)?(?=\p{Lu})/gu;
 /** A name said as who or what holds a part now: "<Name> is now your <part>", "your <part> is now <Name>". */
 const ROLE_NOW = /(?<![\p{L}])(?:((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]{0,30}){0,3}) (?:is|are) now (?:your|the|our|my|his|her|their) ((?:new )?\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30}){0,2}?)(?=[.,;!?]|$| for| from| and| instead)|(?:your|the|our|my|his|her|their) (\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30})?) is now ((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: \p{Lu}[\p{L}'’-]{0,30}){0,3}))/gu;
 
@@ -1808,8 +1834,11 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
       if (/as\s+(?:\S+\s+)?$/u.test(m[0]) && !CHANGE_CUE.test(text.slice(0, m.index!) + text.slice(m.index! + m[0].length))) continue;
       // What moved is a thing ("Tom's conference has moved", "the gig's moved"), not someone ("Ben has moved to
       // Manchester", "she's moved to"): the word before is no name and no pronoun.
-      const mover = /(\p{L}+)\s*$/u.exec(text.slice(Math.max(0, m.index! - 40), m.index!))?.[1] ?? '';
+      const said = text.slice(Math.max(0, m.index! - 40), m.index!);
+      const mover = /(\p{L}+)\s*$/u.exec(said)?.[1] ?? '';
       if (/^\p{Lu}/u.test(mover) || /^(?:i|we|you|he|she|they|who)$/i.test(mover)) continue;
+      // "we're now in Lisbon": nor a pronoun said with its verb, but for someone "going as" a character.
+      if (!/as\s+(?:\S+\s+)?$/u.test(m[0]) && /(?<![\p{L}])(?:i|we|you|he|she|they)['’]?(?:m|re|s|ll|ve)\s*$/iu.test(said)) continue;
       const by = nameAlone(bareName(NAME_AT.exec(text.slice(m.index! + m[0].length))?.[0] ?? ''));
       if (by && !NOT_A_NAME.test(by)) found.push({ by, index: m.index! + m[0].length });
     }

@@ -1999,6 +1999,22 @@ describe('stop 67: friends talking of family and of their own leaving (from r71 
   it('reads no one as replaced by a pronoun ("You\'ve been replaced")', () => {
     expect(changesSaid(lines('Mum has been phoning every few days and asks about the cat first.', "Ha! You've been replaced.")).filter((r) => r.replaces)).toEqual([]);
   });
+  it('reads the one whose place is named as replaced by the other name of the sentence ("in Mr Beane\'s absence")', () => {
+    const said = changesSaid(lines("Good morning. Beane & Lowther have written. Ms Priya Raman will handle my return in Mr Beane's absence."));
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Beane', 'Ms Priya Raman']]);
+    expect(retiredMarker(retiredIn({ id: 'c1', kind: 'contact', text: 'Harold Beane. Accountant at Beane & Lowther.', label: 'Harold Beane' }, said))).toBe('(later: Ms Priya Raman)');
+    expect(changesSaid(lines('Dana Whitlock is covering for Rob Hale this week.')).map((r) => [r.replaces, r.value])).toEqual([['Rob Hale', 'Dana Whitlock']]);
+    expect(changesSaid(lines("Everyone came along in Mum's place.")).filter((r) => r.replaces)).toEqual([]);
+  });
+  it('reads "the salon put me with" a name as who took the part of one who ended it', () => {
+    const said = changesSaid(lines("hair: Tasha's gone on maternity leave early. salon put me with Bex Harlow, same slot."));
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Tasha', 'Bex Harlow']]);
+  });
+  it('reads a place said as where a thing now takes place, or where they are now, and marks the place an earlier line gave it', () => {
+    const said = changesSaid(lines('My GP has booked a routine blood test for Thursday at 08:20 at the Ashford Road Surgery.', 'The phlebotomy service has relocated, so the blood test will now take place at St Bride\'s Health Centre.'));
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Ashford Road Surgery', "St Bride's Health Centre"]]);
+    expect(changesSaid(lines('Took the bike to Spokes on Mill Road for a service.', "We're in Lisbon now, the bike can wait.")).filter((r) => r.replaces)).toEqual([]);
+  });
   it('still reads a colleague leaving, and who takes over', () => {
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
   });
