@@ -460,7 +460,7 @@ function citation(line: RecallLine, relevance: ReadonlyMap<string, number>): str
 }
 
 /** The marker of a history line that states a value no longer current (domain/supersession.ts), with its leading space. */
-function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined; at?: string | undefined }, retired: readonly RetiredValue[], also: readonly RetiredValue[] = []): string {
+function marked(line: { id: string; kind: string; text: string; label?: string | undefined; speaker?: string | undefined; at?: string | undefined; before?: { text: string } | undefined }, retired: readonly RetiredValue[], also: readonly RetiredValue[] = []): string {
   const found = [...retiredIn(line, retired), ...also];
   return found.length > 0 ? ` ${retiredMarker(found)}` : '';
 }
@@ -527,6 +527,8 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     }
   }
   const retired = [...read, ...[...carried.values()].filter((c) => !read.some((r) => r.reason !== 'later' && r.value.toLowerCase() === c.value.toLowerCase()))];
+  // Each ranked record's predecessor, when the block ranked it too: a short reply is read with the question it answers.
+  const answered = new Map(said.flatMap((unit) => (unit.before ? [[unit.id, unit.before] as const] : [])));
   // The names a conversation knows (its speakers and contacts): "Josh!" alone says nothing.
   const names = new Set<string>();
   if (packing.dropFiller) {
@@ -546,7 +548,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, topRecords.has(unit.id) ? Math.max(packing.fullLineTokens, packing.maxLineTokens) : packing.maxLineTokens, options.countTokens);
-    return cut + marked({ ...unit, text: cut }, retired, unit.kind === 'record' ? changesCutAway({ id: unit.id, text }, cut, retired) : []);
+    return cut + marked({ ...unit, text: cut, before: answered.get(unit.id) }, retired, unit.kind === 'record' ? changesCutAway({ id: unit.id, text }, cut, retired) : []);
   };
   const isCited = (unit: SegmentUnit) => unit.kind === 'summary' && unit.cites === true;
   const asked = new Set(options.terms ?? []);

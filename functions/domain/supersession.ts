@@ -284,7 +284,18 @@ const FIXED = /\b(?:birthday|anniversary|birth|born|name|age)\b/i;
  * phrase ("step goal", "installation visit"), and within eight words of it a value of the same shape (for a number,
  * one `likeNumber` allows). Not a line about someone else's ("Mum's birthday is May 2") when the value is the user's.
  */
-function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean, at?: string): boolean {
+function speaksOf(text: string, r: RetiredValue, subjectNamed: boolean, at?: string, from = 0): boolean {
+  // A reply read with the question it answers (from `from` on): only a value said loosely is read by the question's
+  // words, and only a value of the reply's own.
+  if (from > 0) {
+    const reply = text.slice(from);
+    if (!r.loose || r.replaces || r.calledOff) return speaksOf(reply, r, subjectNamed, at);
+    // The question names the thing (two words of the change's, or its one), the reply gives a value of its kind.
+    const asked = (/[^.!?]*\?\s*$/u.exec(text.slice(0, from))?.[0] ?? '').toLowerCase();
+    const about = r.about ?? [];
+    const named = about.filter((word) => asked.includes(word.slice(0, 4))).length >= Math.min(2, about.length) && about.length > 0;
+    return named && !holds(reply, r.value) && othersOfItsKind(reply, r, undefined, at, true).length > 0;
+  }
   if (r.replaces) return namesOld(text, r);
   // A line that says the thing was called off (a summary quoting the record that said so) needs no marker.
   if (r.calledOff) return namesThing(text, r.about ?? []) && !(CALLED_OFF_CUE.test(text) && thingsCalledOff(text).some((thing) => thing.join(' ') === (r.about ?? []).join(' '))) && !(r.now !== CALLED_OFF_MARK && holds(text, r.now ?? r.value));
@@ -411,7 +422,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?|for)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -1368,7 +1379,7 @@ const RELAYED = /(?<![\p{L}])(?:(?:she|he|they|\p{Lu}\p{Ll}+)\s+(?:said|says|tol
 /** A speaker saying their own part ends: "it's my last day today", "my last day is Friday", "I'm retiring at Easter". */
 const MY_PART_ENDS = /(?<![\p{L}])(?:it['’]?s my last day|my last day (?:is|will be|here)|i['’]?m (?:retiring|stepping down|stepping back|going on (?:maternity|paternity|parental) leave|leaving (?:the|this) (?:company|firm|practice|team|agency|business|office|role|job))|i (?:won['’]?t|will no longer) be (?:looking after|handling|managing|dealing with) (?:your|the|this))(?![\p{L}])/iu;
 /** Words that introduce what replaced it ("switched to", "went with", "swapped for the", "moved it to", "rebooked with"). */
-const REPLACED_WITH = /(?<![\p{L}])(?:(?:starting|starts|started|joining|joined)\s+(?:at|with)|(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:account|case|ticket|claim|file|order|booking|project|application|request|complaint|query|enquiry)\s+(?:was|were|has been|have been|is being|got|['’]s been)\s+(?:reassigned|transferred|passed|handed)(?:\s+over)?\s+to|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+[\p{L}'’-]+\s+(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
+const REPLACED_WITH = /(?<![\p{L}])(?:(?:starting|starts|started|joining|joined)\s+(?:at|with)|(?:switch|swapp?|chang|mov|go|gone|went|going|rebook|book|replac|opt|settl|chose|choose|dealing)\w*\s+(?:it\s+|them\s+|over\s+|us\s+|things\s+)?(?:to|with|for|by)|(?:account|case|ticket|claim|file|order|booking|project|application|request|complaint|query|enquiry)\s+(?:was|were|has been|have been|is being|got|['’]s been)\s+(?:reassigned|transferred|passed|handed)(?:\s+over)?\s+to|(?:switch|swapp?|chang|mov|transferr?|rebook|reassign)\w*\s+(?:the|our|your|my|their|this|that)\s+(?:[\p{L}'’-]+\s+){1,2}(?:over\s+)?to)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+|her\s+|his\s+|my\s+)?/giu;
 /** "the new head chef is Tomasz", "new person looking after me is Nadia". */
 const NEW_ONE_IS = /(?<![\p{L}])new\s+(?:[\p{L}'’-]+\s+){1,4}?(?:is|will be|['’]s)\s+(?:(?:called|named)\s+)?/giu;
 /** Words that bring in what takes the place of a thing whose part ended ("I've found Curtain Call Hire", "booked Vila Lumena"). */
@@ -1587,7 +1598,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
 /** Words after which a lower-case word is read as a name the block knows. */
 const NAME_BEFORE = String.raw`(?<![\p{L}])(?:with|and|to|from|by|is|was|called|named|met|meet|replacement|ask|tell|told|asked|thanks|thx|ty|hi|hey|cheers|its|it's|thats|that's|not|nephew|niece|son|daughter|brother|sister|mum|mom|dad|wife|husband|partner|friend|colleague|boss|cousin|neighbour|neighbor)\s+`;
 /** What may follow a lower-case word read as a name. */
-const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|rang|called|left|quit|(?:doing|handling|running|covering) (?:it|that)|from (?:work|uni|school|church|next door|the office)|taking over|stepping (?:down|back|in)|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
+const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|emailed|e-mailed|messaged|wrote|phoned|rang|called|left|quit|(?:doing|handling|running|covering) (?:it|that)|from (?:work|uni|school|church|next door|the office)|taking over|stepping (?:down|back|in)|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
 /**
  * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
  * people the block knows by name written with their capitals, so that a change of who does something is read as
@@ -1694,7 +1705,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     // ("rota's out" is published: only a name is out of its part.)
     if (ENDED.test(rest) && SAID_SO.test(rest) && !/^(?:['’]s)?\s+out(?![\p{L}])/u.test(rest)) add(word, m.index!, false);
     // Typed without its apostrophe ("gareths left", "megans off sick"): only a person's leaving or being out of action.
-    else if (/^\p{Ll}{3,}s$/u.test(word) && !COMMON.has(word.slice(0, -1)) && PERSON_OUT.test(rest)) add(word.slice(0, -1), m.index!, false);
+    else if (/^\p{Ll}{3,}s$/u.test(word) && !COMMON.has(word.slice(0, -1)) && !NOT_NAMED.test(word.slice(0, -1)) && PERSON_OUT.test(rest)) add(word.slice(0, -1), m.index!, false);
   }
   return ended;
 }
@@ -1719,7 +1730,9 @@ const CANNOT = /^(?:\s+(?:can['’]?t|cannot|couldn['’]?t)|(?:\s+(?:has|have)|
  * The part of someone named ended a few words on, by what they cannot do or where they are: "ParcelRun have told
  * us they can't take it", "Ana rang, she's off sick", "Tomasz has a new job … and can't lead bikes".
  */
-function endedBySaying(rest: string): boolean {
+function endedBySaying(words: string): boolean {
+  // Chat's "shes", "hes", "theyre" are read as written out.
+  const rest = words.replace(/(?<![\p{L}])(she|he)s(?![\p{L}])/giu, '$1’s').replace(/(?<![\p{L}])theyre(?![\p{L}])/giu, 'they’re');
   const said = THEN_PRONOUN.exec(rest) ?? THEN_AND.exec(rest);
   if (!said) return false;
   const after = rest.slice(said[0].length);
@@ -1786,6 +1799,11 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
 const NOW_NAMED = /(?<![\p{L}])(?:(?:has|have|had|is|are|was|were|['’]s|['’]ve)\s+(?:now\s+|just\s+|been\s+)*(?:moved|switched|changed|relocated|transferred)\s+(?:over\s+)?to|(?:going|dressing up|dressed up|coming|goes|go)\s+as|now\s+(?:(?:take|takes|taking)\s+place\s+|be\s+held\s+|held\s+|based\s+|located\s+)?(?:at|in)|(?:they['’]?re|they are|it['’]?s|it is)\s+(?:at|on|in)(?=\s+(?:the\s+)?\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3}\s+now(?![\p{L}])))\s+(?:the\s+|our\s+|a\s+|an\s+|their\s+)?(?=\p{Lu})/gu;
 /** A name said as who or what holds a part now: "<Name> is now your <part>", "your <part> is now <Name>". */
 const ROLE_NOW = /(?<![\p{L}])(?:((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]{0,30}){0,3}) (?:is|are) now (?:your|the|our|my|his|her|their) ((?:new )?\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30}){0,2}?)(?=[.,;!?]|$| for| from| and| instead)|(?:your|the|our|my|his|her|their) (\p{Ll}[\p{Ll}-]{0,30}(?: \p{Ll}[\p{Ll}-]{0,30})?) is now ((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]{0,30}(?: \p{Lu}[\p{L}'’-]{0,30}){0,3}))/gu;
+
+/** A question after a change of a part: "a change of consultant as well?", "a new physio too?", "a different coach?". */
+const PART_CHANGE_ASKED = /(?<![\p{L}])(?:change|switch)\s+of\s+(\p{Ll}[\p{Ll}-]+)(?:\s+(?:as well|too|also))?\s*\?\s*$|(?<![\p{L}])(?:a\s+)?(?:new|different)\s+(\p{Ll}[\p{Ll}-]+)(?:\s+(?:as well|too|also))?\s*\?\s*$/u;
+/** "Yes. Dr Bassi.", "yep, Femi from the rehab team": yes, then a name, opening the reply. */
+const YES_AND_NAME = /^\s*(?:[Yy]es|[Yy]ep|[Yy]eah|[Yy]up|[Cc]orrect)[.,!:;—–-]*\s+((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+){0,2})(?=\s*[.,;!]|\s+(?:from|of|at|is|will|who)(?![\p{L}])|\s*$)/u;
 
 /** The words just before a name that make it what a line says a thing was ("in Leeds", "be the Gruffalo", "our Market Street office"). */
 const SLOT_BEFORE = /(?<![\p{L}])(?:in|at|to|from|as|with|the|our|their|my|his|her|your|be|by|via|through)\s+$/iu;
@@ -1857,6 +1875,18 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
       found.push({ by, index: m.index! });
       head = role[role.length - 1];
       break;
+    }
+    // "Does that mean a change of consultant as well?" … "Yes. Dr Bassi.": a name given in answer to a change of a part
+    // asked after, by someone else, holds the part now.
+    const part = found.length === 0 && unit.before && unit.before.speaker !== unit.speaker ? PART_CHANGE_ASKED.exec(unit.before.text.slice(-200)) : null;
+    const answer = part ? YES_AND_NAME.exec(text) : null;
+    if (part && answer) {
+      const by = nameAlone(bareName(answer[1]!));
+      const role = thingWords((part[1] ?? part[2]!).toLowerCase());
+      if (by && !NOT_A_NAME.test(by) && role.length > 0) {
+        found.push({ by, index: answer.index + answer[0].length - answer[1]!.length });
+        head = role[role.length - 1];
+      }
     }
     const said = found[0];
     if (!said) continue;
@@ -2132,7 +2162,8 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
  */
-function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(text), at?: string): { kind: string; value: string; index: number }[] {
+/** `named`: the thing was named already (by the question a reply answers), so a value need not be said near its words. */
+function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(text), at?: string, named = false): { kind: string; value: string; index: number }[] {
   // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
   const kind = valuesOfText(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
   if (!kind || !values.some((v) => v.kind === kind)) return [];
@@ -2161,7 +2192,7 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(te
       (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
       // (Words too common to name a thing are read too when a change asked for was said with them: "start instead?")
-      ((particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5, 4, ASKED_WORDS), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
+      (named || (particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5, 4, ASKED_WORDS), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
   );
 }
 
@@ -2243,7 +2274,7 @@ export function retiredMarker(found: RetiredValue | readonly RetiredValue[]): st
  * or a task line is read by its words alone, for other items' values.
  */
 export function retiredIn(
-  line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined; readonly at?: string | undefined },
+  line: { readonly id: string; readonly kind: string; readonly text: string; readonly label?: string | undefined; readonly speaker?: string | undefined; readonly at?: string | undefined; readonly before?: { readonly text: string } | undefined },
   retired: readonly RetiredValue[],
 ): RetiredValue[] {
   // A contact whose part a record said ended ("Gareth's left the agency … new person is Nadia"): what replaced them.
@@ -2272,11 +2303,14 @@ export function retiredIn(
   // Said before a current value was, of the same thing, with another value of its kind: what it is now, beside it.
   // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
   const parts = line.kind === 'summary' ? summaryClauses(line.text) : [];
-  const said = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: line.text }] : [];
+  // A short reply names its thing by the question it answers ("still £65 for the full service?" … "yeah £65 for now").
+  const question = line.kind === 'record' && line.before && ASKED_BEFORE.test(line.before.text.slice(-REPLIED_TO)) && line.text.split(/\s+/).length <= SHORT_REPLY_WORDS ? `${line.before.text.slice(-REPLIED_TO)} ` : '';
+  const asked = question + line.text;
+  const said: { at: string; text: string; from?: number }[] = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: asked, from: question.length }] : [];
   if (said.length === 0) return carried;
   // A word of the thing, or whom it is about, must be in the line before anything costlier is read (a view of
   // 10,000 facts reads every fact line against every later value).
-  const lower = line.text.toLowerCase();
+  const lower = asked.toLowerCase();
   const has = (word: string) => lower.includes(word.slice(0, 4));
   const mayName = (r: RetiredValue) =>
     r.replaces ? lower.includes(calledBy(r.replaces).toLowerCase()) : r.loose ? (r.about ?? []).some(has) || lower.includes(unitOf(r.value)?.slice(0, 4) ?? '\u0000') : (r.subject !== undefined && `${lower} ${line.speaker ?? ''}`.toLowerCase().includes(r.subject.toLowerCase())) || (r.about ?? []).filter((word) => !PRICE_WORDS.has(word)).every(has);
@@ -2288,10 +2322,17 @@ export function retiredIn(
       r.itemId !== line.id &&
       !r.records.includes(line.id) &&
       !states(line.text, r.value) &&
-      said.some(({ at, text }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))) &&
+      said.some(({ at, text, from }) => before(at, r.at) && speaksOf(text, r, r.subject !== undefined, at, from) && (!r.subject || holds(text, r.subject) || holds(line.speaker ?? '', r.subject))) &&
       !writesDayOf(line.text, r),
   )];
 }
+
+/** A question, in the last words of the record a reply answers. */
+const ASKED_BEFORE = /\?\s*$/u;
+/** How much of the record a reply answers is read for its question. */
+const REPLIED_TO = 200;
+/** The longest reply read with the question it answers: a longer one names its own thing. */
+const SHORT_REPLY_WORDS = 16;
 
 /**
  * A record that says a change itself, cut for the block to the clauses that state the old value ("the swim gala on

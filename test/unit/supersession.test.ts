@@ -2015,6 +2015,37 @@ describe('stop 67: friends talking of family and of their own leaving (from r71 
     expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Ashford Road Surgery', "St Bride's Health Centre"]]);
     expect(changesSaid(lines('Took the bike to Spokes on Mill Road for a service.', "We're in Lisbon now, the bike can wait.")).filter((r) => r.replaces)).toEqual([]);
   });
+  it('marks a short reply by the question it answers, when the reply gives an old value of the kind the change said', () => {
+    const said = changesSaid(lines('Bike service at Spokes is now £90, new chain and cassette included.'));
+    const reply = { id: 'r1', kind: 'record', text: 'yeah £65 for now, he said hed ring if it needs parts', at: '2026-01-10T10:00:00Z' };
+    const question = { text: "Nice one. So the bike's in at Spokes - still £65 for the full service?" };
+    expect(retiredMarker(retiredIn({ ...reply, before: question }, said))).toBe('(later: £90)');
+    // Not without the question, nor a reply that gives no value of the kind, nor one to a question about another thing.
+    expect(retiredIn(reply, said)).toEqual([]);
+    expect(retiredIn({ ...reply, text: 'yes pls', before: question }, said)).toEqual([]);
+    expect(retiredIn({ ...reply, before: { text: 'And the window cleaner, what does he charge?' } }, said)).toEqual([]);
+  });
+  it('reads "for now" as no change: "yeah £65 for now" says no new price', () => {
+    expect(changesSaid(lines('yeah £65 for now, he said hed ring if it needs parts'))).toEqual([]);
+  });
+  it('reads a firm that cannot deliver and the order moved to another ("moved the whole order to")', () => {
+    expect(namesReplaced("No. Penrose can't get a profiling bed out until the 20th. Too late. Sue's moved the whole order to Hartwell Living Aids.")).toEqual([{ replaced: 'Penrose', by: 'Hartwell Living Aids' }]);
+  });
+  it('reads "shes retiring" in lower-case chat as the part of the name before it ended, and no one called "she"', () => {
+    const said = changesSaid(lines('ugh deborah emailed shes retiring end of march her colleague raj patel is taking over her clients incl me'), ['Deborah', 'Raj Patel']);
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Deborah', 'Raj Patel']]);
+  });
+  it('reads "Yes. Dr Bassi." in answer to "a change of consultant as well?" as who holds the part the earlier holder was named with', () => {
+    const units = [
+      { id: 'h1', kind: 'record', text: "Beech Ward, St Luke's. Consultant is Mr Okafor.", at: '2026-02-17T10:00:00Z', speaker: 'user' },
+      { id: 'h2', kind: 'record', text: "So she's on Rowan Ward now. Does that mean a change of consultant as well?", at: '2026-02-27T10:00:00Z', speaker: 'assistant' },
+      { id: 'h3', kind: 'record', text: 'Yes. Dr Bassi. Care of the elderly.', at: '2026-02-27T10:01:00Z', speaker: 'user', before: { text: "So she's on Rowan Ward now. Does that mean a change of consultant as well?", speaker: 'assistant' } },
+    ];
+    expect(changesSaid(units).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Okafor', 'Dr Bassi']]);
+    // Not a name given to a question that asks after no change.
+    const asked = { text: 'Who is her consultant?', speaker: 'assistant' };
+    expect(changesSaid([units[0]!, { ...units[2]!, before: asked }]).filter((r) => r.replaces)).toEqual([]);
+  });
   it('still reads a colleague leaving, and who takes over', () => {
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
   });
