@@ -2046,6 +2046,17 @@ describe('stop 67: friends talking of family and of their own leaving (from r71 
     const asked = { text: 'Who is her consultant?', speaker: 'assistant' };
     expect(changesSaid([units[0]!, { ...units[2]!, before: asked }]).filter((r) => r.replaces)).toEqual([]);
   });
+  it('reads "has had to pull out" and "have lost two staff and said they simply can\'t" as parts ended, with who or what took them', () => {
+    expect(namesReplaced("Priya has been offered a six-week tour with an opera company and has had to pull out. Owen Pritchard from the cathedral choir has said he'll take our rehearsals instead.")).toEqual([{ replaced: 'Priya', by: 'Owen Pritchard' }]);
+    expect(namesReplaced("Castle Pharmacy have lost two staff and said they simply can't take on any new blister packs at the moment. So I've moved her prescriptions over to Greenway.")).toEqual([{ replaced: 'Castle Pharmacy', by: 'Greenway' }]);
+  });
+  it('reads no word without a capital as a name where names are written with capitals ("the main printer has broken down")', () => {
+    expect(namesReplaced("Slight change of plan. Quayside's main printer has broken down and they can't get a replacement part, so we're going with InkWell Press.").map((p) => p.replaced)).not.toContain('printer');
+  });
+  it('reads "the Pie Jesu is now Bethany Cole" as replacing the name said with the part ("Pie Jesu — Margaret Doyle")', () => {
+    const said = changesSaid(lines('So far: Pie Jesu — Margaret Doyle; baritone — Daniel Reeve, to be confirmed.', 'What a lovely opportunity. So the Pie Jesu is now Bethany Cole.'));
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Margaret Doyle', 'Bethany Cole']]);
+  });
   it('still reads a colleague leaving, and who takes over', () => {
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
   });
