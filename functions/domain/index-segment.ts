@@ -91,8 +91,18 @@ export const MAX_SAID_IN_MANIFEST = 40;
 
 /** The said changes kept after adding `added`: one per id (a redelivered batch adds nothing), the newest `MAX_SAID_IN_MANIFEST`. */
 export function keepSaid(current: readonly RetiredValue[] | undefined, added: readonly RetiredValue[]): RetiredValue[] {
+  // One record may say several changes under one id ("Saturday's no good … Sunday instead"): each value is kept, and
+  // one value said twice with other words around it ("Yours is now BFS-40388 … please use BFS-40388") once, with the
+  // words of both. A change read again replaces itself.
   const byId = new Map<string, RetiredValue>();
-  for (const value of [...(current ?? []), ...added]) byId.set(value.itemId, value);
+  for (const value of current ?? []) byId.set(`${value.itemId}\u0000${value.value}`, value);
+  const read = new Map<string, RetiredValue>();
+  for (const value of added) {
+    const key = `${value.itemId}\u0000${value.value}`;
+    const twice = read.get(key);
+    read.set(key, twice ? { ...twice, about: [...new Set([...(twice.about ?? []), ...(value.about ?? [])])] } : value);
+  }
+  for (const [key, value] of read) byId.set(key, value);
   return [...byId.values()].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '')).slice(-MAX_SAID_IN_MANIFEST);
 }
 

@@ -250,4 +250,12 @@ describe('changes said, kept with the index for the context without a question',
     expect(kept.at(-1)!.itemId).toBe('said:r49');
     expect(new Set(kept.map((v) => v.itemId)).size).toBe(kept.length);
   });
+
+  it('keeps each change a record said, not only the last one read from it', () => {
+    const change = (value: string, about: string[]) => ({ itemId: 'said:c66', records: ['c66'], value, reason: 'later' as const, at: '2026-03-05T11:21:47Z', now: value, about, loose: true });
+    const kept = keepSaid([], [change('BFS-40388', ['order', 'referenc']), change('BFS-40388', ['turn', 'search']), change('Thursday', ['install'])]);
+    expect(kept.map((v) => [v.value, v.about])).toEqual([['BFS-40388', ['order', 'referenc', 'turn', 'search']], ['Thursday', ['install']]]);
+    // Read again, a change replaces itself.
+    expect(keepSaid(kept, [change('Thursday', ['install'])])).toHaveLength(2);
+  });
 });
