@@ -928,7 +928,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
     if (out.length >= MAX_CHANGES_SAID) break;
   }
   for (const { unit, replaced, by, alongside } of out.length < MAX_CHANGES_SAID ? namesNowSaid(units, out) : []) {
-    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced, alongside });
+    out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at!, now: by, loose: true, replaces: replaced, ...(alongside.length > 0 ? { alongside } : {}) });
     if (out.length >= MAX_CHANGES_SAID) break;
   }
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? namesReplacedLater(units) : []) {
@@ -1938,7 +1938,9 @@ function namesNowSaid(units: readonly SaidUnit[], read: readonly RetiredValue[])
         if (nearest) best = { replaced: nearest.name, at: earlier.at!, shared };
       }
     }
-    if (best) out.push({ unit, replaced: best.replaced, by: said.by, alongside: [...thing] });
+    // Who held a part is replaced wherever named before ("under Mr Okafor", their contact); a name said as what a
+    // thing was, only beside that thing's words ("the conference in Leeds", not every line naming Leeds).
+    if (best) out.push({ unit, replaced: best.replaced, by: said.by, alongside: head ? [] : [...thing] });
   }
   return out;
 }

@@ -2041,7 +2041,11 @@ describe('stop 67: friends talking of family and of their own leaving (from r71 
       { id: 'h2', kind: 'record', text: "So she's on Rowan Ward now. Does that mean a change of consultant as well?", at: '2026-02-27T10:00:00Z', speaker: 'assistant' },
       { id: 'h3', kind: 'record', text: 'Yes. Dr Bassi. Care of the elderly.', at: '2026-02-27T10:01:00Z', speaker: 'user', before: { text: "So she's on Rowan Ward now. Does that mean a change of consultant as well?", speaker: 'assistant' } },
     ];
-    expect(changesSaid(units).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Okafor', 'Dr Bassi']]);
+    const said = changesSaid(units);
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Mr Okafor', 'Dr Bassi']]);
+    // Who held the part is replaced wherever named before, not only beside the part's word.
+    expect(retiredMarker(retiredIn({ id: 'h0', kind: 'record', text: "So she's on Beech Ward at St Luke's under Mr Okafor.", at: '2026-02-17T10:01:00Z' }, said))).toBe('(later: Dr Bassi)');
+    expect(retiredMarker(retiredIn({ id: 'c1', kind: 'contact', text: "Lately: So she's on Beech Ward under Mr Okafor.", label: 'Mr Okafor' }, said))).toBe('(later: Dr Bassi)');
     // Not a name given to a question that asks after no change.
     const asked = { text: 'Who is her consultant?', speaker: 'assistant' };
     expect(changesSaid([units[0]!, { ...units[2]!, before: asked }]).filter((r) => r.replaces)).toEqual([]);
