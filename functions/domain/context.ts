@@ -22,7 +22,7 @@ import { visibleIn } from './scope.js';
 import { biographyBeyondName, proposalText } from './index-units.js';
 import { delimitMemoryBlock, memoryBlockOverhead, sanitizeContextMarkdown } from './inert-text.js';
 import { citedRun, joinRun, labelledDay, runIds, splitRun } from './summary-lines.js';
-import { answersReplaced, carriedFrom, changesCutAway, changesSaid, currentText, knownOnlyAsRetired, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
+import { answersReplaced, carriedFrom, changesCutAway, changesSaid, currentText, knownOnlyAsRetired, latelyOutdated, retiredIn, retiredMarker, statesRetired, summaryClauses, type RetiredValue, type SaidUnit } from './supersession.js';
 
 /** Every value the snapshot's stores no longer hold as current. */
 export function retiredOf(snapshot: Snapshot): RetiredValue[] {
@@ -145,7 +145,7 @@ function candidates(snapshot: Snapshot): Candidate[] {
     const work = [item.role, item.organisation ? `at ${item.organisation}` : undefined].filter(Boolean).join(' ');
     const recent = clean(String(item.summary ?? '').split('\n')[0]);
     // What the contact no longer is (an old employer) is left out of the biography and "Lately".
-    const lately = statesRetired(String(item.id), recent, retired, String(item.name)) ? '' : recent;
+    const lately = statesRetired(String(item.id), recent, retired, String(item.name)) || latelyOutdated(recent, retired) ? '' : recent;
     const biography = currentText(String(item.id), biographyBeyondName(clean(item.name), clean(item.biography)), retired, String(item.name));
     const said = `${biography}${lately ? ` Lately: ${lately}` : ''}`;
     const head = `- ${mark(String(item.status), item.verification)}${`**${clean(item.name)}**${work ? `: ${clean(work)}` : ''}. ${said}`.trim()}`;
@@ -544,7 +544,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
     if (unit.kind === 'contact') {
       const at = text.indexOf(' Lately: ');
       const lately = at >= 0 ? text.slice(at + 9) : '';
-      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (packing.contactLately && lately && !statesRetired(unit.id, lately, retired, unit.label) ? ` Lately: ${lately}` : '');
+      text = currentText(unit.id, at >= 0 ? text.slice(0, at) : text, retired, unit.label) + (packing.contactLately && lately && !statesRetired(unit.id, lately, retired, unit.label) && !latelyOutdated(lately, retired) ? ` Lately: ${lately}` : '');
     }
     // Marked by what the line shows: a cut that leaves the old value out needs no marker.
     const cut = cutToRelevant(text, options.terms, topRecords.has(unit.id) ? Math.max(packing.fullLineTokens, packing.maxLineTokens) : packing.maxLineTokens, options.countTokens);

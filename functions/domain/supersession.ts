@@ -2566,6 +2566,16 @@ function concerns(r: RetiredValue, contactId: string, name: string | undefined):
   return r.itemId === contactId || (name !== undefined && r.subject !== undefined && r.reason !== 'changed' && r.subject === name.split(' ')[0]);
 }
 
+/**
+ * Whether a contact's "Lately" (the dated line of the last record that named them, "2026-02-19: So on a single £18
+ * candle …") says what a later record changed: read as that record's line is, and then left out of the contact,
+ * whose line is what holds now.
+ */
+export function latelyOutdated(lately: string, retired: readonly RetiredValue[]): boolean {
+  const dated = /^(\d{4}-\d{2}-\d{2}):\s*([\s\S]*)$/u.exec(lately.trim());
+  return dated !== null && retiredIn({ id: 'lately', kind: 'record', text: dated[2]!, at: `${dated[1]}T00:00:00Z` }, retired).length > 0;
+}
+
 /** A contact's text (biography, "Lately") without the sentences, or the "Said:" clauses, that state a value the contact no longer has. */
 export function currentText(contactId: string, text: string, retired: readonly RetiredValue[], name?: string): string {
   if (!retired.some((r) => concerns(r, contactId, name))) return text;

@@ -1990,7 +1990,7 @@ describe('stop 66: a name said as who holds a part now ("So Obi is now your midd
   });
 });
 
-describe('stop 67: friends talking of family and of their own leaving (from r71 after its blind run)', () => {
+describe('stop 67: family and one\'s own leaving (r71), places taken, replies read with their question, parts handed on (s78, s76), read after their blind runs', () => {
   const lines = (...texts: string[]) => texts.map((text, i) => ({ id: `k${i + 1}`, kind: 'record', text, at: `2026-0${i + 2}-10T10:00:00Z` }));
   it('reads no part ended when the speaker is the one leaving, or family come and go', () => {
     expect(changesSaid(lines("I've also officially told Keith I'm leaving at the end of August, so that's that."))).toEqual([]);
@@ -2060,6 +2060,16 @@ describe('stop 67: friends talking of family and of their own leaving (from r71 
   it('reads "the Pie Jesu is now Bethany Cole" as replacing the name said with the part ("Pie Jesu — Margaret Doyle")', () => {
     const said = changesSaid(lines('So far: Pie Jesu — Margaret Doyle; baritone — Daniel Reeve, to be confirmed.', 'What a lovely opportunity. So the Pie Jesu is now Bethany Cole.'));
     expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Margaret Doyle', 'Bethany Cole']]);
+  });
+  it('leaves out a contact\'s "Lately" that states a value a later record changed, in the context with and without a question', () => {
+    const etsy: ContactItem = { ...dana, id: 'c_00000000000000f1', name: 'Etsy', role: '', organisation: '', biography: 'Etsy: where the candles sell.', summary: "2026-02-19: So on a single £18 candle you're left with about £12 before your time, Etsy fees and packaging.", lastMentionedAt: '2026-02-19T10:00:00Z', history: [] };
+    const snapshot: Snapshot = { ...snapshotWith([], [etsy]), time: [], index: { segments: [], dropped: [], said: changesSaid([{ id: 'k9', kind: 'record', text: 'quick one, 30cl candles are £20 now', at: '2026-03-01T10:00:00Z' }]) } as never };
+    expect(renderContext(snapshot, { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens }).markdown).not.toContain('Lately');
+    const unit: SegmentUnit = { id: etsy.id, kind: 'contact', label: 'Etsy', text: `where the candles sell. Lately: ${etsy.summary}`, at: '2026-02-19T10:00:00Z', evidence: [], terms: 'etsy candle' };
+    expect(renderRecall(snapshot, [{ unit, score: 1 }], { maxTokens: 500, countTokens, terms: ['candle'] }).markdown).not.toContain('Lately');
+    // A "Lately" that states nothing changed stays.
+    const kept: ContactItem = { ...etsy, summary: '2026-02-19: Etsy sent the payout on Friday.' };
+    expect(renderContext({ ...snapshot, contacts: buildView('contacts', [kept], meta) }, { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens }).markdown).toContain('Lately: 2026-02-19: Etsy sent the payout');
   });
   it('still reads a colleague leaving, and who takes over', () => {
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
