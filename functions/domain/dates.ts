@@ -182,7 +182,7 @@ const MEASURED_IN = /\b(?:down|off|up|lost|gained|dropped|more|less|better|faste
  * Wednesday"). Plural and habitual forms ("on Tuesdays", "every Monday") and
  * weekdays already anchored or qualified by last/next/this past are left.
  */
-const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth) )\\b(the )?(${WEEKDAY_WORDS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b| (?:next )?week\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
+const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth|following|folowing) )\\b(the )?(${WEEKDAY_WORDS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b| (?:next )?week\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:(?<!\b(?:hundred|thousand) )and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */

@@ -157,6 +157,8 @@ describe('relative dates', () => {
     expect(anchorAllDates('signed everything on thurs and got the keys', at)).toBe('signed everything on thurs (2025-01-09) and got the keys');
     expect(anchorAllDates('he finally had a scope on tues', at)).toBe('he finally had a scope on tues (2025-01-14)');
     expect(anchorAllDates('every Friday week is a half day', at)).toBe('every Friday week is a half day');
+    // "The following Wednesday" follows a day said elsewhere, not the day it was said: left as said.
+    expect(anchorAllDates("can't do the 14th. earliest is the following wednesday so 21st january", at)).not.toContain('wednesday (');
     // "six hundred and forty" is one number, not two clauses: the past tense before it still holds.
     expect(anchorAllDates('I sold six hundred and forty pounds of pottery in one day.', at)).toBe('I sold six hundred and forty pounds of pottery in one day.');
   });
