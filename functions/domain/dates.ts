@@ -59,12 +59,17 @@ const NUMBER_WORDS = 'a|an|one|two|three|four|five|six|seven|eight|nine|ten|a fe
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** The weekdays as written out, and as chat shortens them where the short form is no other word ("on tues", "thurs"). */
 const WEEKDAY_WORDS = `${WEEKDAYS}|tues|weds|thurs|thur`;
+/**
+ * Chat's shortest weekdays, which are also words ("sat at the desk", "the sun"), only where nothing else is meant: after
+ * "on" ("sent my first 6a boulder on mon"), and "mon" or "fri" ending a sentence ("started new job mon", "fri.").
+ */
+const SHORT_WEEKDAY = String.raw`(?<=\bon )(?<!\b(?:come|go|hang|hold) on )(?:mon|tue|wed|thu|fri|sat|sun)|(?<!\b(?:mon|tue|tues|wed|weds|thu|thurs|fri|sat|sun),? )(?:mon|fri)(?=\s*(?:[.!?]|$))`;
 /** A weekday's `getUTCDay()` number, from its name written out or shortened. */
 const weekdayNumber = (name: string) => WEEKDAY_INDEX.findIndex((day) => day.startsWith(name.toLowerCase().slice(0, 3)));
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 /** Relative time expressions a reader cannot place without the date they were said on. */
-const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|yday|yest|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
-const FORWARD = `tomorrow|tmrw|tmr|2moro|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS})|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by tomorrow`;
+const RELATIVE_BACK = new RegExp(`\\b(?:yesterday|yday|yest|the day before yesterday|last night|(?:${NUMBER_WORDS}) (?:days?|weeks?|months?|years?) ago|last (?:week|weekend|month|year|nite|${WEEKDAYS})|this past (?:weekend|${WEEKDAYS}))\\b`, 'i');
+const FORWARD = `tomorrow|tmrw|tmr|2moro|the day after tomorrow|next (?:week|weekend|month|year|${WEEKDAYS}|mon|tues?|weds?|thu|thurs?|fri|sat|sun)|in (?:${NUMBER_WORDS}) (?:days?|weeks?|months?)|by tomorrow`;
 const RELATIVE_FORWARD = new RegExp(`\\b(?:${FORWARD})\\b`, 'i');
 /** As above, with "by Friday" read forwards whatever the tense, as summaries have always read it. */
 const RELATIVE_FORWARD_BY_WEEKDAY = new RegExp(`\\b(?:${FORWARD}|by (?:${WEEKDAYS}))\\b`, 'i');
@@ -160,7 +165,7 @@ function anchorFirstRelative(sentence: string, reference: string, forwards: RegE
     // day it ends on, when what was done in it is measured or told of as past.
     if (forward && /^in /i.test(match[0]) && (MEASURED_IN.test(sentence.slice(Math.max(0, match.index - 30), match.index)) || toldOfThePast(clauseAround(sentence, match.index, match.index + match[0].length, CLAUSE_BREAK)) === true)) return sentence;
     // Chat's short forms are read as the words they stand for.
-    const said = match[0].replace(/^by /i, '').replace(/^(?:yday|yest)$/i, 'yesterday').replace(/^(?:tmrw|tmr|2moro)$/i, 'tomorrow');
+    const said = match[0].replace(/^by /i, '').replace(/^(?:yday|yest)$/i, 'yesterday').replace(/^(?:tmrw|tmr|2moro)$/i, 'tomorrow').replace(/^last nite$/i, 'last night');
     const resolved = resolveDate(said, reference, forward);
     if (!resolved || resolved.iso === reference.slice(0, 10)) return sentence;
     const end = match.index + match[0].length;
@@ -182,12 +187,12 @@ const MEASURED_IN = /\b(?:down|off|up|lost|gained|dropped|more|less|better|faste
  * Wednesday"). Plural and habitual forms ("on Tuesdays", "every Monday") and
  * weekdays already anchored or qualified by last/next/this past are left.
  */
-const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth|following|folowing) )\\b(the )?(${WEEKDAY_WORDS})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b| (?:next )?week\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
+const WEEKDAY_ALONE = new RegExp(`(?<!\\b(?:last|next|past|every|each|other|of|first|second|third|fourth|following|folowing) )\\b(the )?(${WEEKDAY_WORDS}|${SHORT_WEEKDAY})\\b(?!s\\b| \\(| (?:mornings|afternoons|evenings|nights)\\b| of\\b| after\\b| (?:next )?week\\b|,? (?:the )?\\d|,? (?:${MONTHS})\\b)( before last)?`, 'gi');
 /** Where a clause ends: punctuation, or a conjunction joining two clauses. */
 const CLAUSE_BREAK = /[.,;:!?()\u2013\u2014]|\s-\s|\b(?:(?<!\b(?:hundred|thousand) )and|but|because|while|when|then)\b/gi;
 /** The future said outright: it outweighs any past-tense word in the clause ("I'll be so relieved on Friday"). */
 const FUTURE_CUE = /\b(?:will|won't|shall|gonna|going to|plan(?:ning)? to|hope to|can't wait|tomorrow|starts|(?<!\b(?:the|a|my|our|your|his|her|their|did|didn't|couldn't|to) )(?:start|begin|begins)(?! (?:of|date|time|line)\b))\b|\b(?:am|is|are|i'm|we're|you're|they're|he's|she's)(?: \w+ly)? (?:having|getting|flying|leaving|meeting|seeing|taking|driving|travell?ing|heading|coming|hosting|visiting|playing)\b|\bstarting\b(?! to\b)|(?<!\b(?:was|were|been) )\bdue\b(?! to\b)|'ll\b/i;
-const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|ago)\b/i;
+const PAST_IRREGULAR = /\b(?:how|what|where)'d\b|\b(?:was|were|did|didn't|had|went|got|came|lost|found|took|made|told|said|bought|sold|met|saw|ran|won|left|brought|fell|broke|gave|spent|felt|thought|caught|drove|flew|wrote|ate|drank|slept|woke|began|swam|sang|sat|stood|heard|kept|paid|sent|built|knew|threw|wore|rode|chose|forgot|taught|fought|held|became|hung|shook|stole|led|lent|meant|stuck|dug|tore|blew|grew|drew|dealt|rang|sank|spoke|stung|swore|swung|understood|wept|bent|froze|slid|spun|struck|sought|hid|burnt|learnt|spilt|spelt|dreamt|leapt|knelt|smelt|ago)\b/i;
 /** A verb whose past is its present ("I hurt my finger on Sunday"), told of the past when said with its subject and no "if" ("I'll" is a future already). */
 const PAST_SAME_FORM = /(?<!\bif )\b(?:i|he|she|we|they)(?: just| actually| finally| accidentally| only)? (?:hurt|cut|hit|quit|shut|split|burst|upset|cost)\b/i;
 /** A regular past tense; an "-ed" adjective after a linking word ("so excited", "I'm booked") is not one. */
@@ -254,6 +259,8 @@ const SENTENCE_BREAK = /[.!?]+/g;
 function pastAt(sentence: string, start: number, end: number, surrounding: Told | undefined): boolean {
   // "home since thursday", "sore ever since the 4th": what has gone on since a day began before it was said.
   if (/\bsince\s+(?:last\s+)?$/i.test(sentence.slice(Math.max(0, start - 12), start)) || /^since\b/i.test(sentence.slice(start, end))) return true;
+  // "tuesday just gone": the one before.
+  if (/^\s*(?:just\s+)?gone\b/i.test(sentence.slice(end, end + 12))) return true;
   // "booked them for March 29", "effective April 7", "now April 21", "pushed from March 28 to April 4": a day set
   // for something, or a new day it moved to, is one to come, whatever else the sentence tells of.
   if (SET_FOR_DAY.test(sentence.slice(Math.max(0, start - 60), start))) return false;
@@ -272,11 +279,21 @@ function pastAt(sentence: string, start: number, end: number, surrounding: Told 
   const opensWithIt = () => OPENS_WITH_DAY.test(near.slice(0, start - from).split(/[.!?]+/).at(-1)!);
   if (question || surrounding === undefined || (own.trim().split(/\s+/).length > 4 && !opensWithIt())) return false;
   // A fragment after a day written down is that day ("I rebooked Lisbon officially. September 20 to 28.").
-  const at = surrounding.message.indexOf(sentence);
+  const at = whereInMessage(sentence, surrounding.message);
   const said = at > 0 ? surrounding.message.slice(Math.max(0, at - REPLIED_TO), at).split(SENTENCE_BREAK).filter((s) => s.trim()).at(-1) : undefined;
   if (said !== undefined && RECORDED_ONCE.test(said) && toldOfThePast(said) === undefined) return false;
   // A message that tells no tense at all is a reply: it is told in the tense of what it answers (its last words).
   return messageTense(surrounding.message) ?? (surrounding.previous === undefined || surrounding.message.split(/\s+/).length > REPLY_WORDS ? undefined : toldOfThePast(surrounding.previous.slice(-REPLIED_TO).replace(LEFT_SIDE, ' '))) ?? false;
+}
+
+/**
+ * Where a sentence stands in its message, found once per sentence: every day named in it asks again, and finding a
+ * long sentence anew each time would take time in the square of its length.
+ */
+let lastFound: { sentence: string; message: string; at: number } | undefined;
+function whereInMessage(sentence: string, message: string): number {
+  if (lastFound?.sentence !== sentence || lastFound.message !== message) lastFound = { sentence, message, at: message.indexOf(sentence) };
+  return lastFound.at;
 }
 
 /** How much of the message before a reply is read for its tense: its end, where the question it answers is. */
@@ -327,7 +344,7 @@ function insertDates(sentence: string, reference: string, pattern: RegExp, dateO
  * Friday", "Friday week", "the Monday after next", and a weekday of the week to come ("Thursday next week", "next
  * week on Thursday"). Each is one day to come, dated as a whole, so none of its words is dated alone.
  */
-const WEEK_AHEAD = new RegExp(`\\ba week (?:today|tomorrow|on (${WEEKDAY_WORDS}))\\b|(?<!\\b(?:every|each|other|last) )\\b(?:the )?(${WEEKDAY_WORDS}) (?:(week)|(after next)|(next week))\\b|\\bnext week,? (?:on )?(${WEEKDAY_WORDS})\\b`, 'gi');
+const WEEK_AHEAD = new RegExp(`\\ba week (?:today|tomorrow|tmrw|tmr|2moro|on (${WEEKDAY_WORDS}))\\b|(?<!\\b(?:every|each|other|last) )\\b(?:the )?(${WEEKDAY_WORDS}) (?:(week)(?! ago)|(after next)|(next week))\\b|\\bnext week,? (?:on )?(${WEEKDAY_WORDS})\\b`, 'gi');
 /** A phrase `anchorWeeksAhead` has dated. */
 const WEEK_AHEAD_DATED = new RegExp(`(?:${WEEK_AHEAD.source}) \\(\\d{4}-\\d{2}-\\d{2}\\)`, 'gi');
 
@@ -339,7 +356,7 @@ function anchorWeeksAhead(sentence: string, reference: string): string {
     // The first such weekday after the day said.
     const next = (name: string) => day + (((weekdayNumber(name) - today.getUTCDay() + 7) % 7) || 7) * DAY_MS;
     if (onDay) return { end, at: next(onDay) + 7 * DAY_MS };
-    if (/tomorrow$/i.test(whole)) return { end, at: day + 8 * DAY_MS };
+    if (/(?:tomorrow|tmrw|tmr|2moro)$/i.test(whole)) return { end, at: day + 8 * DAY_MS };
     if (/today$/i.test(whole)) return { end, at: day + 7 * DAY_MS };
     if (dayWeek && (week || afterNext)) return { end, at: next(dayWeek) + 7 * DAY_MS };
     // A weekday of next week: the week that starts on the first Monday after the day said.

@@ -157,6 +157,15 @@ describe('relative dates', () => {
     expect(anchorAllDates('signed everything on thurs and got the keys', at)).toBe('signed everything on thurs (2025-01-09) and got the keys');
     expect(anchorAllDates('he finally had a scope on tues', at)).toBe('he finally had a scope on tues (2025-01-14)');
     expect(anchorAllDates('every Friday week is a half day', at)).toBe('every Friday week is a half day');
+    // Chat's shortest weekdays, where nothing else is meant; "last nite"; a weekday "just gone"; "burnt".
+    expect(anchorAllDates('my news: started new job mon', at, 'my news: started new job mon')).toBe('my news: started new job mon (2025-01-13)');
+    expect(anchorAllDates('sent my first 6a boulder on mon', at)).toBe('sent my first 6a boulder on mon (2025-01-13)');
+    expect(anchorAllDates('£8 for 6. from next sat', at)).toBe('£8 for 6. from next sat (2025-01-25)');
+    expect(anchorAllDates('starts a week tmrw', at)).toBe('starts a week tmrw (2025-01-23)');
+    expect(anchorAllDates('last nite. 6a at the depot', at)).toBe('last nite (2025-01-14). 6a at the depot');
+    expect(anchorAllDates('tuesday just gone. first lesson', at)).toBe('tuesday (2025-01-14) just gone. first lesson');
+    expect(anchorAllDates('burnt my hand on weds', at)).toBe('burnt my hand on weds (2025-01-08)');
+    for (const sentence of ['I sat at the desk and the sun was out', 'come on mon, we can do it', 'me off tue fri... it might work', 'verdict was thursday week ago, the 27th']) expect(anchorAllDates(sentence, at, sentence)).not.toMatch(/\(\d{4}-\d\d-\d\d\)/);
     // "The following Wednesday" follows a day said elsewhere, not the day it was said: left as said.
     expect(anchorAllDates("can't do the 14th. earliest is the following wednesday so 21st january", at)).not.toContain('wednesday (');
     // "six hundred and forty" is one number, not two clauses: the past tense before it still holds.
