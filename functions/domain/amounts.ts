@@ -1,11 +1,11 @@
 /**
  * Amounts of money said in words get their figure beside them, as relative
  * dates get their date: "six hundred and forty pounds (£640)", "thirteen
- * pounds twenty (£13.20)", "80 quid (£80)", "three grand (£3,000)". People say
+ * pounds twenty (£13.20)", "80 quid (£80)", "three grand (£3,000)", "£8.5k (£8,500)". People say
  * amounts this way in chat and in dictated or transcribed speech; an agent
  * reading the line can then compare and add them, and a search for "£640"
  * finds it. What is not surely money is left as it was: a weight ("seven
- * pounds nine ounces", "lost two pounds", "a pound of flour") and a bare
+ * pounds nine ounces", "seven pounds and two ounces", "lost two pounds", "a pound of flour") and a bare
  * number with no word of money ("eleven forty an hour").
  */
 
@@ -23,7 +23,7 @@ const SYMBOL: Readonly<Record<string, string>> = { pound: '£', pounds: '£', qu
 /** Said before an amount of pounds, it is a weight: "lost two pounds", "weighs ten pounds". */
 const WEIGHT_BEFORE = /\b(?:lost|lose|loses|losing|gained|gain|gains|gaining|put on|puts on|putting on|weigh|weighs|weighed|weighing|heavier|lighter|born at)\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|another\s+)?$/i;
 /** Said after it: "a pound of flour", "seven pounds nine ounces", "ten pounds heavier". */
-const WEIGHT_AFTER = /^\s*(?:of\b|in weight\b|heavier\b|lighter\b|[a-z-]+\s+(?:ounces?|oz)\b|\d+\s*(?:ounces?|oz)\b)/i;
+const WEIGHT_AFTER = /^\s*(?:of\b|in weight\b|heavier\b|lighter\b|(?:and\s+)?[a-z-]+\s+(?:ounces?|oz)\b|(?:and\s+)?\d+\s*(?:ounces?|oz)\b)/i;
 /** What may follow "pounds twenty" for twenty to be pence: the end of the clause, or what the amount is per. */
 const PENCE_END = /^(?:\s*(?:pence|p)\b)?(?=\s*(?:$|[.,;:!?)\-–—]|\s(?:an?|per|each|a head|an hour|a week|a month|a night|for|on|to|and|but|or|so|which|that|plus|tops|max|please|pls|now|instead)\b))/i;
 
@@ -98,8 +98,13 @@ function figure(symbol: string, value: number, pence = 0): string {
   return `${symbol}${whole}${cents > 0 ? `.${String(cents).padStart(2, '0')}` : ''}`;
 }
 
+/** An amount in thousands written short: "£8.5k", "$12k". */
+const THOUSANDS = /([£$€])(\d{1,3}(?:\.\d{1,3})?)k(?![\p{L}\p{N}])(?!\s*\()/giu;
+
 /** `sentence` with each amount of money said in words or with a word of money followed by its figure in brackets. */
-export function withFigures(sentence: string): string {
+export function withFigures(said: string): string {
+  // "£8.5k (£8,500)".
+  const sentence = said.includes('k') ? said.replace(THOUSANDS, (short, symbol: string, amount: string) => `${short} (${figure(symbol, Math.round(Number(amount) * 1_000))})`) : said;
   if (!MONEY_WORD.test(sentence)) return sentence;
   MONEY_WORD.lastIndex = 0;
   let out = '';
