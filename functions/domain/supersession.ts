@@ -1598,7 +1598,7 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
 /** Words after which a lower-case word is read as a name the block knows. */
 const NAME_BEFORE = String.raw`(?<![\p{L}])(?:with|and|to|from|by|is|was|called|named|met|meet|replacement|ask|tell|told|asked|thanks|thx|ty|hi|hey|cheers|its|it's|thats|that's|not|nephew|niece|son|daughter|brother|sister|mum|mom|dad|wife|husband|partner|friend|colleague|boss|cousin|neighbour|neighbor)\s+`;
 /** What may follow a lower-case word read as a name. */
-const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|emailed|e-mailed|messaged|wrote|phoned|rang|called|left|quit|(?:doing|handling|running|covering) (?:it|that)|from (?:work|uni|school|church|next door|the office)|taking over|stepping (?:down|back|in)|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
+const NAME_AFTER = String.raw`['’]?s(?![\p{L}])|\s+(?:is|was|has|had|said|says|will|would|can|cant|can't|could|did|does|doesnt|doesn't|isnt|isn't|and|or|not|lol|downstairs|upstairs|next door|texted|emailed|e-mailed|messaged|wrote|phoned|rang|called|left|quit|off sick|off ill|off work|unwell|poorly|(?:doing|handling|running|covering) (?:it|that)|from (?:work|uni|school|church|next door|the office)|taking over|stepping (?:down|back|in)|leaving|retiring)(?![\p{L}])|\s*[,.!?;:]|\s*$`;
 /**
  * Records typed in lower case ("dave downstairs is away … his nephew yusuf said hell do it instead") with the
  * people the block knows by name written with their capitals, so that a change of who does something is read as
@@ -1613,9 +1613,14 @@ function recasedNames(units: readonly SaidUnit[], names: readonly string[]): rea
   // brings one in ("thx sue", "his nephew yusuf", "not rory"); "mark the date", "bill the landlord", "drew up" stay words.
   const alternatives = `(?:${[...byLower.keys()].map(escape).join('|')})`;
   const pattern = new RegExp(`(?<![\\p{L}'’])(?:(?<=${NAME_BEFORE}|^)${alternatives}(?![\\p{L}])|${alternatives}(?=${NAME_AFTER}))`, 'gu');
+  // A name of two words or more, said whole ("kemi adeyemi came"), is that name wherever it stands.
+  const whole = [...new Set(names.filter((name) => /^\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)+$/u.test(name)))];
+  const wholeByLower = new Map(whole.map((name) => [name.toLowerCase(), name]));
+  const wholePattern = whole.length > 0 ? new RegExp(`(?<![\\p{L}'’])(?:${[...wholeByLower.keys()].map(escape).join('|')})(?![\\p{L}])`, 'gu') : undefined;
   return units.map((unit) => {
     if (unit.kind !== 'record' || !lowerCaseChat(unit.text)) return unit;
-    const text = unit.text.replace(pattern, (word) => byLower.get(word) ?? word);
+    const named = wholePattern ? unit.text.replace(wholePattern, (said) => wholeByLower.get(said) ?? said) : unit.text;
+    const text = named.replace(pattern, (word) => byLower.get(word) ?? word);
     return text === unit.text ? unit : { ...unit, text };
   });
 }
@@ -1763,6 +1768,40 @@ function asksForChange(asking: SaidUnit, answer: SaidUnit): boolean {
   return changesAsked(asking.text).length > 0;
 }
 
+/** Said when a part ended, of someone to come who is not named yet: "firm sending someone else", "name tbc". */
+const SOMEONE_TO_COME = /(?<![\p{L}])(?:(?:sending|send|sent|finding|find|getting|arranging|arrange|booking|book)\s+(?:us\s+|me\s+)?(?:someone|somebody)\s+else|(?:someone|somebody)\s+else\s+(?:is\s+|will\s+be\s+)?(?:coming|covering|doing it|taking over)|(?:name|replacement|cover)\s+(?:tbc|to be confirmed))(?![\p{L}])/iu;
+/** Said of someone who did the part in the end: "kemi adeyemi came", "Mo turned up", "Dana did it". */
+const CAME_AND_DID = /^\s+(?:came|come|turned up|showed up|arrived|did it|did the|has done|was here|is coming|will come|will be coming|sent over)(?![\p{L}])/iu;
+/** How long after, and how many records on, a name said to come later may be given. */
+const TO_COME_MS = 10 * 86_400_000;
+const TO_COME_RECORDS = 40;
+
+/**
+ * A part ended with someone to come not named yet ("ray off sick. back injury. firm sending someone else." … "same
+ * slot. name tbc."): the first name a later record says came, or did it, where that record shares a word of the thing
+ * with the records that said so ("electrician's name to be confirmed" … four days on "electrician done wed. kemi
+ * adeyemi came").
+ */
+function nameComingLater(records: readonly SaidUnit[], ended: number, old: string): { unit: SaidUnit; by: string } | undefined {
+  const around = records.slice(ended, ended + 1 + FOLLOW_UP_RECORDS);
+  if (!around.some((r) => SOMEONE_TO_COME.test(r.text))) return undefined;
+  // (Words of four letters or more: "wed", "tbc" and the like name no thing.)
+  const words = (text: string) => thingWords(text).filter((word) => word.length >= 4);
+  const said = around.map((r) => ({ unit: r, words: new Set(words(r.text)) }));
+  const from = Date.parse(records[ended]!.at!);
+  for (const later of records.slice(ended + 1, ended + 1 + TO_COME_RECORDS)) {
+    if (Date.parse(later.at!) - from > TO_COME_MS) break;
+    // A word of the thing said by another of the records around the part's end.
+    if (!words(later.text).some((word) => said.some((r) => r.unit !== later && r.words.has(word)))) continue;
+    for (const m of later.text.matchAll(NAMES)) {
+      const by = bareName(m[0]);
+      if (!by || NOT_A_NAME.test(by) || holdsNoPart(by) || !fitsAsReplacement(old, by)) continue;
+      if (CAME_AND_DID.test(later.text.slice(m.index! + m[0].length, m.index! + m[0].length + 30))) return { unit: later, by };
+    }
+  }
+  return undefined;
+}
+
 /** How soon after a part ended a later record may name what took it, and how many ranked records later at most. */
 const FOLLOW_UP_MS = 2 * 86_400_000;
 const FOLLOW_UP_RECORDS = 4;
@@ -1794,6 +1833,10 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
         if (!fitsAsReplacement(old.value, by) || holds(unit.text, by!)) continue;
         out.push({ unit: later, replaced: old.value, by: by! });
         break;
+      }
+      if (!out.some((o) => o.replaced === old.value)) {
+        const taken = nameComingLater(records, i, old.value);
+        if (taken) out.push({ unit: taken.unit, replaced: old.value, by: taken.by });
       }
     }
   });

@@ -2071,6 +2071,20 @@ describe('stop 67: family and one\'s own leaving (r71), places taken, replies re
     const kept: ContactItem = { ...etsy, summary: '2026-02-19: Etsy sent the payout on Friday.' };
     expect(renderContext({ ...snapshot, contacts: buildView('contacts', [kept], meta) }, { maxTokens: 1500, now: '2026-11-30T10:00:00Z', countTokens }).markdown).toContain('Lately: 2026-02-19: Etsy sent the payout');
   });
+  it('reads who came in the end, after a part ended with someone to come not yet named ("firm sending someone else" … "kemi adeyemi came")', () => {
+    const u = (id: string, text: string, at: string) => ({ id, kind: 'record', text, at });
+    const records = [
+      u('a', 'ray off sick. back injury. firm sending someone else.', '2025-05-12T18:10:00Z'),
+      u('b', "Sorry to hear. Who's coming instead - and is it still Wed 14 May at 8am?", '2025-05-12T18:13:00Z'),
+      u('c', 'same slot. name tbc.', '2025-05-12T18:15:00Z'),
+      u('d', "OK - Wed 14 May, 8am kept; electrician's name to be confirmed.", '2025-05-12T18:19:00Z'),
+      u('e', 'electrician done wed. kemi adeyemi came. v good, tidy.', '2025-05-16T08:05:00Z'),
+    ];
+    expect(changesSaid(records, ['Ray Dobbs', 'Kemi Adeyemi']).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Ray', 'Kemi Adeyemi']]);
+    // Not when no one was said to come, nor a name that came for another thing.
+    expect(changesSaid([records[0]!, records[4]!].map((r, i) => (i === 0 ? { ...r, text: 'ray off sick. back injury.' } : r)), ['Ray Dobbs', 'Kemi Adeyemi']).filter((r) => r.replaces)).toEqual([]);
+    expect(changesSaid([...records.slice(0, 4), u('e', 'window cleaner done wed. kemi adeyemi came.', '2025-05-16T08:05:00Z')], ['Ray Dobbs', 'Kemi Adeyemi']).filter((r) => r.replaces)).toEqual([]);
+  });
   it('still reads a colleague leaving, and who takes over', () => {
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
   });
