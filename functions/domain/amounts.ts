@@ -104,7 +104,7 @@ const THOUSANDS = /([£$€])(\d{1,3}(?:\.\d{1,3})?)k(?![\p{L}\p{N}])(?!\s*\()/g
 /** `sentence` with each amount of money said in words or with a word of money followed by its figure in brackets. */
 export function withFigures(said: string): string {
   // "£8.5k (£8,500)".
-  const sentence = said.includes('k') ? said.replace(THOUSANDS, (short, symbol: string, amount: string) => `${short} (${figure(symbol, Math.round(Number(amount) * 1_000))})`) : said;
+  const sentence = /k/i.test(said) ? said.replace(THOUSANDS, (short, symbol: string, amount: string) => `${short} (${figure(symbol, Math.round(Number(amount) * 1_000))})`) : said;
   if (!MONEY_WORD.test(sentence)) return sentence;
   MONEY_WORD.lastIndex = 0;
   let out = '';

@@ -63,7 +63,7 @@ const WEEKDAY_WORDS = `${WEEKDAYS}|tues|weds|thurs|thur`;
  * Chat's shortest weekdays, which are also words ("sat at the desk", "the sun"), only where nothing else is meant: after
  * "on" ("sent my first 6a boulder on mon"), and "mon" or "fri" ending a sentence ("started new job mon", "fri.").
  */
-const SHORT_WEEKDAY = String.raw`(?<=\bon )(?<!\b(?:come|go|hang|hold) on )(?:mon|tue|wed|thu|fri|sat|sun)|(?<!\b(?:mon|tue|tues|wed|weds|thu|thurs|fri|sat|sun),? )(?:mon|fri)(?=\s*(?:[.!?]|$))`;
+const SHORT_WEEKDAY = String.raw`(?<=\bon )(?<!\b(?:come|go|hang|hold) on )(?:mon|tue|wed|thu|fri|sat(?! nav)|sun)|(?<!\b(?:mon|tue|tues|wed|weds|thu|thurs|fri|sat|sun),? )(?:mon|fri)(?=\s*(?:[.!?]|$))`;
 /** A weekday's `getUTCDay()` number, from its name written out or shortened. */
 const weekdayNumber = (name: string) => WEEKDAY_INDEX.findIndex((day) => day.startsWith(name.toLowerCase().slice(0, 3)));
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';

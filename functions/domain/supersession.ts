@@ -2215,8 +2215,8 @@ const GENERAL_UNIT = /^(?:people|person|guest|time|minute|min|hour|hr|day|week|m
  * The values of a line of the same kind as a changed one, not it, that the change speaks of: with a word said
  * around the new value within five words of them, or a count of the same particular unit ("2 scoops" for
  * "1.5 scoops"). Not a value that is itself said to change: that line is a change of its own, not what this one replaced.
+ * `named`: the thing was named already (by the question a reply answers), so a value need not be said near its words.
  */
-/** `named`: the thing was named already (by the question a reply answers), so a value need not be said near its words. */
 function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(text), at?: string, named = false): { kind: string; value: string; index: number }[] {
   // A time with a dot is one only after words that say so ("at 9.15"): the value alone is read as the time it was.
   const kind = valuesOfText(r.value)[0]?.kind ?? (/^[012]?\d\.[0-5]\d$/.test(r.value) ? 'time' : undefined);
