@@ -1,7 +1,7 @@
 /**
  * Amounts of money said in words get their figure beside them, as relative
  * dates get their date: "six hundred and forty pounds (£640)", "thirteen
- * pounds twenty (£13.20)", "80 quid (£80)", "three grand (£3,000)", "£8.5k (£8,500)". People say
+ * pounds twenty (£13.20)", "80 quid (£80)", "three grand (£3,000)". People say
  * amounts this way in chat and in dictated or transcribed speech; an agent
  * reading the line can then compare and add them, and a search for "£640"
  * finds it. What is not surely money is left as it was: a weight ("seven
@@ -98,13 +98,8 @@ function figure(symbol: string, value: number, pence = 0): string {
   return `${symbol}${whole}${cents > 0 ? `.${String(cents).padStart(2, '0')}` : ''}`;
 }
 
-/** An amount in thousands written short: "£8.5k", "$12k". */
-const THOUSANDS = /([£$€])(\d{1,3}(?:\.\d{1,3})?)k(?![\p{L}\p{N}])(?!\s*\()/giu;
-
 /** `sentence` with each amount of money said in words or with a word of money followed by its figure in brackets. */
-export function withFigures(said: string): string {
-  // "£8.5k (£8,500)".
-  const sentence = /k/i.test(said) ? said.replace(THOUSANDS, (short, symbol: string, amount: string) => `${short} (${figure(symbol, Math.round(Number(amount) * 1_000))})`) : said;
+export function withFigures(sentence: string): string {
   if (!MONEY_WORD.test(sentence)) return sentence;
   MONEY_WORD.lastIndex = 0;
   let out = '';

@@ -12,8 +12,6 @@ describe('amounts of money said in words', () => {
     expect(withFigures('it was twenty-five dollars, tops')).toBe('it was twenty-five dollars ($25), tops');
     expect(withFigures('fifty euros per night')).toBe('fifty euros (€50) per night');
     expect(withFigures('five pounds fifty pence for parking')).toBe('five pounds fifty pence (£5.50) for parking');
-    expect(withFigures('ex ice cream van, 2011 transit. £8.5k')).toBe('ex ice cream van, 2011 transit. £8.5k (£8,500)');
-    expect(withFigures('raised $12k so far, 5k to go')).toBe('raised $12k ($12,000) so far, 5k to go');
   });
 
   it('leave weights, bare numbers, figures already given and vague amounts alone', () => {
