@@ -1462,9 +1462,8 @@ function namesInPlaceOf(text: string): { replaced: string; by: string }[] {
   for (const m of text.matchAll(IN_PLACE_OF)) {
     const replaced = bareName(m[1] ?? m[2]!);
     if (!replaced || NOT_A_NAME.test(replaced) || holdsNoPart(replaced)) continue;
-    const start = Math.max(0, text.lastIndexOf('.', m.index!) + 1);
-    const stop = text.indexOf('.', m.index! + m[0].length);
-    const sentence = text.slice(start, stop < 0 ? text.length : stop);
+    const [start, stop] = sentenceAround(text, m.index!, m[0].length);
+    const sentence = text.slice(start, stop);
     const others = [...sentence.matchAll(NAMES)]
       .filter((n) => start + n.index! + n[0].length <= m.index! || start + n.index! >= m.index! + m[0].length)
       .map((n) => ({ name: bareName(n[0]), at: start + n.index! }))
@@ -2358,7 +2357,8 @@ export function retiredIn(
   // A summary's clauses are dated ("2026-03-07 [r21]: …"): each is read as said on its day.
   const parts = line.kind === 'summary' ? summaryClauses(line.text) : [];
   // A short reply names its thing by the question it answers ("still £65 for the full service?" … "yeah £65 for now").
-  const question = line.kind === 'record' && line.before && ASKED_BEFORE.test(line.before.text.slice(-REPLIED_TO)) && line.text.split(/\s+/).length <= SHORT_REPLY_WORDS ? `${line.before.text.slice(-REPLIED_TO)} ` : '';
+  const replied = line.kind === 'record' && line.before && line.text.split(/\s+/).length <= SHORT_REPLY_WORDS ? line.before.text.slice(-REPLIED_TO) : '';
+  const question = ASKED_BEFORE.test(replied) ? `${replied} ` : '';
   const asked = question + line.text;
   const said: { at: string; text: string; from?: number }[] = parts.length > 0 ? parts : line.at ? [{ at: line.at, text: asked, from: question.length }] : [];
   if (said.length === 0) return carried;
