@@ -2366,3 +2366,13 @@ describe('stop 64 review: tasks the new rules must leave alone', () => {
     expect(taskOps([{ role: 'assistant', content: "Should I add 'bin bags' to the shopping list?" }, 'yes please']).filter((op) => op.op === 'add' && op.task.owner === 'user')).toEqual([]);
   });
 });
+
+describe('stop 68: a relation named with a title and a full name', () => {
+  it('reads "Our accountant is Mr Harold Beane" as Harold Beane, not a second contact "Mr Harold"', () => {
+    const found = contacts('Our accountant is Mr Harold Beane at Lowther Partners.');
+    expect(found.map((c) => c.name)).toEqual(['Harold Beane']);
+    expect(found[0]).toMatchObject({ relationships: [{ type: 'accountant', to: 'user' }] });
+    expect(contact('Amy Cho', 'My doctor is Dr Amy Cho.')).toMatchObject({ relationships: [{ type: 'doctor', to: 'user' }] });
+    expect(contacts('Her son Mr Omar Said rang.').map((c) => c.name)).toEqual(['Omar Said']);
+  });
+});

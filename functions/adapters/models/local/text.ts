@@ -211,12 +211,12 @@ export function relationType(word: string): string {
 const RELATION_ADJECTIVES = '(?:(?:new|old|best|former|big|little|older|younger|baby|twin|kid|step) )?';
 /** Someone the sentence speaks of by relation and without a name ("his partner, she got a job …"). */
 export const UNNAMED_RELATION = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) ${RELATION_ADJECTIVES}(?:${RELATIONS})\\b(?!,? \\p{Lu})`, 'u');
-export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS})(?:,|(?:['’]s| is)(?: (?:gonna|going to|now|actually|still|officially)){0,2}(?: be)?)? ([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
+export const RELATION_PATTERN = new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${RELATION_ADJECTIVES}(${RELATIONS})(?:,|(?:['’]s| is)(?: (?:gonna|going to|now|actually|still|officially)){0,2}(?: be)?)? ((?:(?:Dr|Mr|Mrs|Ms|Miss|Mx|Prof)\\.? )?[A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)`, 'gu');
 /**
  * A relation to someone other than the author: "her son Omar", "his daughter Mia", "Dana's brother Theo" (group 1:
  * the named owner, when there is one; 2: the relation; 3: the person).
  */
-export const OTHERS_RELATION_PATTERN = new RegExp(`\\b(?:[Hh]is|[Hh]er|[Tt]heir|(\\p{L}[\\p{L}-]+)['’]s) ${RELATION_ADJECTIVES}(${RELATIONS}),? (\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?)`, 'gu');
+export const OTHERS_RELATION_PATTERN = new RegExp(`\\b(?:[Hh]is|[Hh]er|[Tt]heir|(\\p{L}[\\p{L}-]+)['’]s) ${RELATION_ADJECTIVES}(${RELATIONS}),? ((?:(?:Dr|Mr|Mrs|Ms|Miss|Mx|Prof)\\.? )?\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)?)`, 'gu');
 /** "Dana is my sister", and in apposition: "Aiyana, my daughter, ...", "Kofi — my neighbour — ...", "Kojo (my manager)" (not "my wife's brother"). */
 export const RELATION_REVERSE_PATTERN = new RegExp(`\\b([A-Z][\\p{L}'-]+(?: [A-Z][\\p{L}'-]+)?)(?:(?:(?:,? (?:is|was)|,| [–—-]) )my | \\((?:my )?)${RELATION_ADJECTIVES}(${RELATIONS})\\b(?!['’]s)`, 'gu');
 
