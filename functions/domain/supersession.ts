@@ -1475,7 +1475,7 @@ function namesInPlaceOf(text: string): { replaced: string; by: string }[] {
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s|\b(?:swap|switch|trad|exchang)\w*\s.{1,60}?\sfor\s|\breplac\w*\s.{1,60}?\s(?:with|by)\s|\sover\s|\b(?:fell|fallen|falls)\s+through\b|\b(?:got|been|was|were|is|are)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)\b|['’]s\s+off\b|\bis\s+off\b|\bno\s+more\s|\b(?:didn['’]?t|did not)\s+work\s+out\b/isu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
 const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** One of a numbered series said with the one it replaces: "Hall 7, not Hall 4", "gate B12 not gate B9", "Room 3 instead of Room 5". */
@@ -1488,6 +1488,23 @@ const CANT_DO_DAY = /(?<![\p{L}])(?:can['’]?t|cannot|won['’]?t|couldn['’]?
 const SCRATCHED = /(?<![\p{L}])(?:scratch|scrap|ditch)\s+(?:the\s+)?((?:[\p{Ll}-]{3,}\s+)?[\p{Ll}-]{4,})(?=\s*(?:[-—–,.;:!]|$))/gu;
 /** What a record chose after setting a thing aside: "oxblood leather instead", "go with the blue ones". */
 const CHOSEN = /(?:^|[-—–,.;:!?]\s*|\s(?:so|and|but|then|just)\s+)((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)\s+instead(?![\p{L}])|(?<![\p{L}])(?:go|going|went|gone)\s+(?:with|for)\s+(?:the\s+)?((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)(?=\s*(?:[-—–,.;:!?]|$))/giu;
+/** A thing of one to four words, up to where its clause ends. */
+const PAIR_THING = String.raw`((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)`;
+const PAIR_THING_END = String.raw`(?=\s*(?:[,;:.!?()—–\n]|-\s|$)|\s+(?:because|as|since|for|from|on|at|in|by|via|with|until|till|and|but|so|after|before|this|next|last|now|instead|starting|yesterday|today|tomorrow|tonight|earlier|already|again|too|then)(?![\p{L}]))`;
+/** "we swapped the lasagne for a veggie chilli", "switching my Tuesday shift for a Thursday": one thing given up for another. */
+const SWAPPED_FOR = new RegExp(String.raw`(?<![\p{L}])(?:swap|switch|trad|exchang)\w*\s+(?:out\s+)?(?!(?:to|from|over|back|off|on|in|into|onto|out|it|them|this|that|places|seats|sides|shifts|numbers)(?![\p{L}]))(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?${PAIR_THING}\s+(?:out\s+)?for\s+(?:a\s+|an\s+|the\s+|some\s+)?${PAIR_THING}${PAIR_THING_END}`, 'giu');
+/** "they replaced the Hub X2 with the Hub X5 Pro": one thing put in another's place. */
+const REPLACED_BY = new RegExp(String.raw`(?<![\p{L}])replac(?:e|es|ed|ing)\s+(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?${PAIR_THING}\s+(?:with|by)\s+(?:a\s+|an\s+|the\s+|some\s+)?${PAIR_THING}${PAIR_THING_END}`, 'giu');
+/** "went with the bookbinding class over the woodworking taster": one thing chosen over another. */
+const CHOSEN_OVER = new RegExp(String.raw`(?<![\p{L}])(?:(?:went|gone|going|go|goes)\s+(?:with|for)|(?:opted|opting)\s+for|settled\s+on|chose|chosen|choosing|picked|picking|prefer(?:red|s)?)\s+(?:the\s+|a\s+|an\s+)?${PAIR_THING}\s+over\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?${PAIR_THING}${PAIR_THING_END}`, 'giu');
+/** A sentence that asks or weighs a change rather than says one was made. */
+const ONLY_WEIGHED = /\?|(?<![\p{L}])(?:could|would|should|might|may|maybe|perhaps|if|shall|whether|unless|thinking of|considering|wondering)(?![\p{L}])/iu;
+/** What follows "over" that is a time or a way, not a thing set aside ("over the weekend", "over the phone"). */
+const OVER_NOT_A_THING = /^(?:weekend|summer|winter|spring|autumn|christmas|easter|holidays?|break|years?|months?|weeks?|days?|night|time|phone|email|e-mail|text|zoom|teams|video|top|there|here|it|that|this|them|him|her|everything|anything|lunch|dinner|breakfast|coffee|drinks?)(?![\p{L}])/iu;
+/** "the raffle fell through", "woodworking taster's off", "quiz night got binned", "no more lasagne": a thing set aside, said before what takes its place. */
+const SET_ASIDE = new RegExp(String.raw`(?<![\p{L}])(?:no\s+more\s+(?:the\s+)?${PAIR_THING}(?=\s*[,;:—–-]|\s+(?:then|so|now|it['’]?s|its)(?![\p{L}]))|(?:(?:the|our|my|their)\s+)?${PAIR_THING}\s*(?:(?:['’]s|\s+is|\s+has)\s+(?:been\s+)?(?:off(?=\s*(?:[,;:.!?—–-]|$)|\s+(?:so|now|then|and|but|sadly|unfortunately|completely|altogether|for\s+good)(?![\p{L}]))|cancell?ed|scrapped|axed|binned|dropped)|\s+(?:fell|has\s+fallen|had\s+fallen)\s+through|\s+(?:got|was|were)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)|\s+(?:didn['’]?t|did\s+not)\s+work\s+out))(?![\p{L}])`, 'giu');
+/** What is taken up in a thing's place, after it was set aside: "so we're doing a cake stall", "it's a ceilidh now", "chilli it is". */
+const TAKEN_UP = new RegExp(String.raw`^\s*(?:[,;:—–-]\s*(?:(?:so|and|but|now|instead|then)\s+)?|\.\s+|\s+(?:so|and|now|instead|then)\s+)(?:(?:we['’]re|we\s+are|we['’]ll\s+be|i['’]m|i\s+am|they['’]re|they\s+are|it['’]?s|its|it\s+is|it['’]ll\s+be)\s+)?(?:(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying)\s+)?(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s*(?:\s+(?:instead|now|it\s+is|then))?(?=\s*(?:[,;:.!?()—–\n]|$))`, 'iu');
 /** "nvm the £25 thing, it's £18 each now", "ignore the 7pm, make it 7.30": a value set aside in passing, then its replacement (not "don't forget the 7pm"). */
 const NEVER_MIND = /(?<![\p{L}])(?<!\b(?:don['’]?t|do not|never)\s+)(?:nvm|never\s?mind|ignore|forget)\s+(?:about\s+)?(?:the\s+|my\s+|that\s+)?([£$€]?\d[\d.,:]*(?:\s?(?:[ap]\.?m\.?|each|pp|ppl|people|quid|pounds|k))?)(?:\s+(?:thing|bit|one|figure|number|idea))?\s*[,;:—–-]?\s+/giu;
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
@@ -1512,9 +1529,13 @@ const NO_PAIR = /^(?:going|gonna|supposed|meant|told|said|just|only|really|so|ve
 /** Words that open a phrase and name nothing of its value ("the", "on"). */
 const LEADING = /^(?:(?:the|a|an|our|their|his|her|my|your|on|at|in|for|to|with|by|is|now|be|meet|use|go|get)\s+)+/iu;
 
+/** Who does a thing and the doing, before the thing taken up: "we're doing (a cake stall)", "I'm getting (the blue one)". */
+const DOER_BEFORE = /^(?:(?:we|i|they|you|he|she)(?:['’](?:re|m|ll|ve|d)|\s+(?:are|am|will|have|had|would))?\s+(?:(?:be|been)\s+)?)?(?:doing|having|getting|(?:going|went|gone|opted|opting)\s+(?:with|for)|booked|booking|running|trying|using|taking|picked|chose)\s+/iu;
+
 /** The value a record's words name as the new one, before `at`: one of the old value's kind, else the last few words of its clause. */
 function newSaidBefore(text: string, at: number, old: string): string | undefined {
-  const start = Math.max(0, at - 160, ...['\n', ' - ', '•', '. ', '; '].map((stop) => text.lastIndexOf(stop, at - 1) + stop.length));
+  // A stop not found is no start ("we're …" would lose its first two letters to "-1 + 3").
+  const start = Math.max(0, at - 160, ...['\n', ' - ', '•', '. ', '; '].map((stop) => (text.lastIndexOf(stop, at - 1) >= 0 ? text.lastIndexOf(stop, at - 1) + stop.length : 0)));
   const clause = text.slice(start, at);
   const kind = valuesIn(old)[0]?.kind;
   if (kind) {
@@ -1522,7 +1543,11 @@ function newSaidBefore(text: string, at: number, old: string): string | undefine
     return same?.value;
   }
   const tail = clause.replace(/\s+\([^()]*\)/g, '').split(/[,:—–]/).at(-1)!.trim().split(/\s+/).slice(-6).join(' ');
-  const words = tail.replace(/^.*?(?:(?<![\p{L}])(?:now|to|with|is|meet|use|go)\s+)/iu, '').replace(LEADING, '').replace(/[\s,.;:!?]+$/, '');
+  const words = tail
+    .replace(/^.*?(?:(?<![\p{L}])(?:now|to|with|is|meet|use|go)\s+)/iu, '')
+    .replace(DOER_BEFORE, '')
+    .replace(LEADING, '')
+    .replace(/[\s,.;:!?]+$/, '');
   return words.length >= 3 && !NO_PAIR.test(words) ? words : undefined;
 }
 
@@ -1591,7 +1616,30 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
     const chosen = [...text.slice(m.index! + m[0].length, m.index! + m[0].length + 200).matchAll(CHOSEN)].map((c) => oldValueOf(c[1] ?? c[2] ?? '')).find(Boolean);
     add(old, chosen);
   }
+  // A swap asked about or weighed ("Could Bethany swap Tuesday for Thursday?") is none made.
+  const made = (m: RegExpMatchArray) => !ONLY_WEIGHED.test(text.slice(...sentenceAround(text, m.index!, m[0].length)));
+  for (const m of text.matchAll(SWAPPED_FOR)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
+  for (const m of text.matchAll(REPLACED_BY)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
+  for (const m of text.matchAll(CHOSEN_OVER)) if (made(m) && !OVER_NOT_A_THING.test(m[2]!)) add(oldValueOf(m[2]!), newThing(m[1]!));
+  for (const m of text.matchAll(SET_ASIDE)) {
+    if (!made(m)) continue;
+    const old = oldValueOf(m[1] ?? m[2]!);
+    // One word that names any of its kind ("the meeting got cancelled") would mark every meeting said before.
+    if (!old || (!/\s/.test(old) && GENERIC_THING.test(old))) continue;
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160);
+    const taken = TAKEN_UP.exec(after)?.[1] ?? [...after.matchAll(CHOSEN)].map((c) => c[1] ?? c[2]).find(Boolean);
+    add(old, taken ? newThing(taken) : undefined);
+  }
   return out;
+}
+
+/** Words that name any thing of their kind, not one thing: set aside alone, they say which one no more than "it". */
+const GENERIC_THING = /^(?:meeting|call|appointment|session|class|lesson|event|plan|booking|order|delivery|visit|shift|job|party|trip|date|day|time|slot|option|idea|thing|one|stuff|arrangement|deal|offer)s?$/iu;
+
+/** A thing named as what takes another's place, if it names one: not "a new one", "another", "something else". */
+function newThing(said: string): string | undefined {
+  const value = oldValueOf(said.replace(TRAILING_FILLER, ''));
+  return value && !/^(?:new|another|fresh|spare|different|better|other|something|someone|somewhere)(?![\p{L}])|(?<![\p{L}])ones?$/iu.test(value) ? value : undefined;
 }
 
 /** Words after which a lower-case word is read as a name the block knows. */

@@ -2089,3 +2089,36 @@ describe('stop 67: family and one\'s own leaving (r71), places taken, replies re
     expect(changesSaid(lines('Keith is leaving at the end of August. Priya is taking over the rota.')).filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['Keith', 'Priya']]);
   });
 });
+
+describe('stop 68: a thing given up for another thing', () => {
+  const pairs = (text: string) => pairsSaid(text).map((p) => [p.replaced, p.by]);
+  it('reads a thing swapped, replaced, chosen over, or set aside and followed by what is done instead', () => {
+    expect(pairs('we swapped the goulash for a mushroom risotto')).toEqual([['goulash', 'mushroom risotto']]);
+    expect(pairs('The council replaced the Zephyr 200 with the Zephyr 400 last week.')).toEqual([['Zephyr 200', 'Zephyr 400']]);
+    expect(pairs('In the end we went with the canal cruise over the ghost walk.')).toEqual([['ghost walk', 'canal cruise']]);
+    expect(pairs('the tombola fell through so we are running a plant sale')).toEqual([['tombola', 'plant sale']]);
+    expect(pairs("Ghost walk's off - canal cruise instead.")).toEqual([['Ghost walk', 'canal cruise']]);
+    expect(pairs('no more goulash, risotto it is')).toEqual([['goulash', 'risotto']]);
+    expect(pairs("The pub quiz got binned, it's karaoke now")).toEqual([['pub quiz', 'karaoke']]);
+    expect(pairs("we're doing a plant sale instead of the tombola")).toEqual([['tombola', 'plant sale']]);
+    expect(pairs('Went for the almond milk instead of the oat.')).toEqual([['oat', 'almond milk']]);
+  });
+  it('reads none asked about, none to somewhere, and no thing that names any of its kind or none at all', () => {
+    expect(pairs('Could we swap the goulash for a risotto?')).toEqual([]);
+    expect(pairs('Switched to the Gold plan for 2027')).toEqual([]);
+    expect(pairs('swapped shifts with Tomasz')).toEqual([]);
+    expect(pairs('replaced the filter with a new one')).toEqual([]);
+    expect(pairs('we went with the green over the weekend')).toEqual([]);
+    expect(pairs('the kitchen is going to be a larder over the old pantry because we need shelves')).toEqual([]);
+    expect(pairs('my nephew is off to college, so we are having a barbecue')).toEqual([]);
+    expect(pairs('the meeting got cancelled so we are doing lunch')).toEqual([]);
+    expect(pairs('the coach is cancelled with the fare refunded')).toEqual([]);
+  });
+  it('marks a line said before with the thing that took its place', () => {
+    const said = changesSaid([
+      { id: 'a', kind: 'record', text: 'We are running a tombola at the summer fair.', at: '2026-05-01T10:00:00Z' },
+      { id: 'b', kind: 'record', text: 'the tombola fell through so we are running a plant sale', at: '2026-05-09T10:00:00Z' },
+    ]);
+    expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['tombola', 'plant sale']]);
+  });
+});
