@@ -394,7 +394,17 @@ function contested(items: readonly MemoryItem[]): RetiredValue[] {
 /** Whether `text` holds `words` as whole words (case-insensitive). */
 function holds(text: string, words: string): boolean {
   const key = words.trim();
-  return compiled(`w ${key}`, () => `(^|[^\\p{L}\\p{N}])${escape(key)}($|[^\\p{L}\\p{N}])`).test(text);
+  return compiled(`w ${key}`, () => `(^|[^\\p{L}\\p{N}])${streetForms(escape(key))}($|[^\\p{L}\\p{N}])`).test(text);
+}
+
+/** A street's last word as either of its forms ("Elm St" holds in "Elm Street", "Dale Road" in "Dale Rd."). */
+const STREET_WORDS: readonly [string, string][] = [['St', 'Street'], ['Rd', 'Road'], ['Ave', 'Avenue'], ['Ln', 'Lane'], ['Sq', 'Square'], ['Cres', 'Crescent'], ['Pl', 'Place']];
+function streetForms(escaped: string): string {
+  for (const [short, long] of STREET_WORDS) {
+    const at = new RegExp(`(?<=\\S\\s)(?:${short}|${long})$`, 'i').exec(escaped);
+    if (at) return `${escaped.slice(0, at.index)}(?:${short}\\.?|${long})`;
+  }
+  return escaped;
 }
 
 /** Whether a text holds a word that starts with `start`, case aside. */
@@ -422,7 +432,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?|for)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?|for)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|put(?:s|ting)?\s+(?:[\w'’-]+\s+){0,3}?(?:up|down)\s+to|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -434,7 +444,7 @@ const COMMON = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'will', 
 /** Words said just before a value that make it the one replaced ("instead of £85", "not 3"; not "from", which also starts a time: "now from 13:00"). */
 const OLD_BEFORE = /\b(?:instead of|rather than|not|no longer|was|were|used to be|previously)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+)?$/i;
 /** Words said just before a value that keep it ("it's still the 23rd but now lands at 5:40"): no new value. */
-const KEPT_BEFORE = /\b(?:still|same)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
+const KEPT_BEFORE = /\b(?:still|same|stays?|staying|remains?|remaining)\s+(?:the\s+|on\s+|at\s+|a\s+|an\s+)?$/i;
 /** A number alone, in digits or words ("6", "six"): what counts before "of" may be said of ("teams of 5 not 6"). */
 const PLAIN_NUMBER = new RegExp(`^(?:\\d[\\d.,]*|${NUMBER_WORDS})$`, 'iu');
 /** A value said with the one it replaces: "2 laps not 3", "£110 instead of £85", "9:30 rather than 10:00". */
@@ -915,6 +925,15 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       if (out.length >= MAX_CHANGES_SAID) break;
     }
   }
+  // A value asked about and denied in the reply, with the one that holds ("Same as before — Tuesdays at 6?" … "nope, thursdays at 5:30 now").
+  for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
+    if (unit.kind !== 'record' || !unit.at || !unit.before) continue;
+    for (const { replaced, by } of deniedInReply(unit, unit.before)) {
+      if (out.some((r) => !r.contactOnly && r.replaces?.toLowerCase() === replaced.toLowerCase())) continue;
+      out.push({ itemId: `said:${unit.id}:denied:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, pairSaid: true });
+      if (out.length >= MAX_CHANGES_SAID) break;
+    }
+  }
   // A list's line given another value by a later list that says it is updated ("CD audit: Tobias" … "Updated April jobs: - CD audit: Ilse").
   for (const { unit, replaced, by } of out.length < MAX_CHANGES_SAID ? listLinesChanged(units) : []) {
     if (out.some((r) => !r.contactOnly && r.replaces === replaced)) continue;
@@ -943,7 +962,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
  * Words that ask for a change's new value ("when can you start instead?", "do you have a backup?", "what's the new
  * date?"), said in a question.
  */
-const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|who(?:['’]ll|['’]s| will| is)?\s+(?:be\s+)?(?:look(?:ing)? after|tak(?:e|es|ing) over|cover(?:s|ing)?|handl(?:e|es|ing)|step(?:s|ping)? in|replac\w*)|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed|moved|shifted|different|(?:which|what|when|where|who)(?:\s+[^\s?]+){0,10}\s+now(?=\s*\?))(?![\p{L}])/giu;
+const CHANGE_ASKED = /(?<![\p{L}])(?:instead|alternatives?|back-?up|replacement|in (?:her|his|their|its) place|who(?:['’]ll|['’]s| will| is)?\s+(?:going\s+to\s+|gonna\s+)?(?:be\s+)?(?:look(?:ing)? after|tak(?:e|es|ing) over|cover(?:s|ing)?|handl(?:e|es|ing)|step(?:s|ping)? in|replac\w*)|(?:found|find|got|get|sorted|lined up)\s+(?:anyone|anybody|someone|somebody|a replacement|cover)|someone else|somebody else|anyone else|another (?:date|day|time|slot|option|place|venue|one)|new (?:date|day|time|slot|ref(?:erence)?|number|price|quote|figure|total|start|plan)|re-?(?:book|schedul|arrang)\w*|what['’]s changed|changed|moved|shifted|different|(?:which|what|when|where|who)(?:\s+[^\s?]+){0,10}\s+now(?=\s*\?))(?![\p{L}])/giu;
 
 /** Words that say a change without its new value ("it's not this Saturday any more", "he can't do the Thursday"), in any sentence. */
 const CHANGE_WITHOUT_VALUE = /(?<![\p{L}])(?:any ?more|no longer (?:on|happening|going ahead|possible|available)|can['’]?t (?:do|make) (?:it|then|that day|(?:on )?(?:the |this |that )?(?:date|day|time|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|fell through|fallen through|broken? down|fully booked|postponed|called off|(?:moved|pushed) (?:it |things )?back|(?:need|have) to (?:move|change|rebook|reschedule|rearrange))(?![\p{L}])/giu;
@@ -1052,6 +1071,74 @@ function proposalsTaken(unit: SaidUnit, before: { readonly text: string; readonl
     taken.push({ itemId: `said:${unit.id}:taken:${value.value}`, records: [unit.id], value: value.value, reason: 'later', at: unit.at, now: value.value, about, loose: true });
   }
   return taken;
+}
+
+/** A reply that opens by denying what was asked ("nope", "lol no", "no, …", "not any more"). */
+const DENIES = /^\s*(?:(?:lol|haha|ha|ah|oh|well|um|erm|sadly|unfortunately|actually)[,!.]?\s+)*(?:no(?:pe|ps)?|nah|nay|not (?:any ?more|now|this time|any longer)|no longer)(?![\p{L}])/iu;
+/** Words in a denial's reply that say another thing holds now. */
+const HOLDS_NOW = /(?<![\p{L}])(?:instead|now|in the end|went (?:with|for)|gone (?:with|for)|going (?:with|for)|chose|picked|changed|moved|switched|swapped|these days|from now on|this time)(?![\p{L}])/iu;
+/** Words after which a question names what it asks about. */
+const ASKED_OPENS = /(?<![\p{L}])(?:at|to|with|from|in|on|for|get|got|getting|use|using|keep|keeping|book|booked|is it|it['’]?s|still|his|her|their|your|the|a|an)\s+/giu;
+/** A question's last words that say nothing of what it asks about ("… too?", "… again?", "… in the end?"). */
+const QUESTION_TAIL = /(?:\s+(?:too|again|still|as well|then|in the end|this time|as usual|like before|or not|right|yet|now))+\s*$/iu;
+/**
+ * The thing a yes-or-no question names at its end, as said ("Is she picking you up at the Co-op on Dale Rd too?" →
+ * "Co-op on Dale Rd"; "Did Ollie get his Shark in the end?" → "Shark"; "Same as before — Tuesdays at 6?" → "Tuesdays at 6").
+ */
+function askedThing(question: string): string | undefined {
+  const body = question.replace(/\?\s*$/, '').replace(QUESTION_TAIL, '');
+  // After a dash or a colon, the whole rest is what is asked ("Same as before — Tuesdays at 6").
+  const afterDash = /(?:[—–:]|\s-)\s*([^—–:]{3,40})$/u.exec(body)?.[1];
+  // Of the words that may open it, the first that opens a name ("at the Crown", not "meeting at the Crown"), else the last.
+  const tails = [...body.matchAll(ASKED_OPENS)].map((m) => body.slice(m.index! + m[0].length)).filter((rest) => /^(?:[^\s,;.!?]+\s+){0,4}[^\s,;.!?]+$/u.test(rest));
+  const tail = afterDash ?? tails.find((rest) => /^[\p{Lu}\d]/u.test(rest.replace(LEADING, ''))) ?? tails.at(-1);
+  const value = tail ? oldValueOf(tail) : undefined;
+  // Something asked of a person or a time said loosely ("Is everyone ok?", "Did it go well?") names no value.
+  return value && !/^(?:ok|okay|alright|fine|well|done|sorted|there|here|everyone|anyone|him|her|them|it|that|this|you|me|us|before|usual|plan|same)$/iu.test(value) ? value : undefined;
+}
+
+/**
+ * A value asked about in a yes-or-no question and denied in the reply, with what holds instead: "Same as before —
+ * Tuesdays at 6?" … "nope, thursdays at 5:30 now"; "Is she picking you up at the Co-op on Dale Rd too?" … "no, the
+ * library car park now"; "Did Ollie get his Shark in the end?" … "lol no, went with a henry in the end". The new value is
+ * one of the asked one's kind, else what the reply says was chosen; a reply that names none leaves the value unread.
+ */
+function deniedInReply(unit: SaidUnit, before: { readonly text: string; readonly speaker?: string | undefined }): { replaced: string; by: string }[] {
+  if (before.speaker !== undefined && before.speaker === unit.speaker) return [];
+  const first = /^[^.!?\n]*[.!?]?[^.!?\n]*/u.exec(unit.text)?.[0] ?? '';
+  // "… so meeting there instead" denies what was asked as plainly as "no".
+  if (!(DENIES.test(first) || (/(?<![\p{L}])instead(?![\p{L}])/iu.test(first) && !TAKES.test(first))) || unit.text.split(/\s+/).length > SHORT_ANSWER_WORDS * 2) return [];
+  const said = before.text.replace(ANCHORED_DAY, '');
+  const mark = said.lastIndexOf('?');
+  if (mark < 0) return [];
+  const question = sentenceOf(said, mark, 1).trim();
+  // A question that asks which, when or who ("Who's coming instead?") names no value to deny.
+  // Nor one that offers a choice or asks for anything at all ("… bridging units, or a different second area?").
+  if (/^(?:who|what|which|when|where|how|why)(?![\p{L}])/iu.test(question) || /(?<![\p{L}])(?:or|options?|any|anyone|anything|someone|something|another|different|other|alternatives?)(?![\p{L}])/iu.test(question)) return [];
+  const asked = askedThing(question);
+  if (!asked || !HOLDS_NOW.test(unit.text)) return [];
+  const reply = unit.text.replace(ANCHORED_DAY, '').replace(DENIES, '');
+  const kinds = valuesIn(asked).map((v) => v.kind);
+  let by: string | undefined;
+  if (kinds.length > 0) {
+    // The reply's values of the asked kinds, as one phrase when they stand together ("thursdays at 5:30").
+    const found = valuesIn(reply).filter((v) => kinds.includes(v.kind));
+    if (found.length > 0) {
+      const end = found.at(-1)!.index + found.at(-1)!.value.length;
+      // A day said with its hour ("thursdays at 5:30") is one value, as the asked one was.
+      by = reply.slice(found[0]!.index, end) + (/^\s+at\s+\d{1,2}(?:[:.]\d{2})?(?:\s?[ap]\.?m\.?)?/iu.exec(reply.slice(end))?.[0] ?? '');
+    }
+  } else {
+    const chosen = [...reply.matchAll(CHOSEN)].map((c) => c[1] ?? c[2]).find(Boolean);
+    const named = /(?<![\p{L}])(?:the|a|an)\s+((?:[^\s,;.!?]+\s+){0,3}?[^\s,;.!?]+?)(?=\s+(?:is|are|was|were|now|instead|in the end|then|it is|which|that|for|because|cos|as|so)(?![\p{L}])|\s*[,;.!?]|$)/iu.exec(reply)?.[1];
+    // A person asked about is answered by a name ("Is it still Dr Patel?" … "no, Dr Shah now").
+    const person = /^\p{Lu}/u.test(asked) ? /(?<![\p{L}])((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?)/u.exec(reply)?.[1] : undefined;
+    // "meeting there instead" points at the thing; the thing is named elsewhere in the reply.
+    const pointing = chosen && /(?<![\p{L}])(?:there|it|that|this|one|them)(?![\p{L}])/iu.test(chosen);
+    by = newThing((person && !NOT_A_NAME.test(person) ? person : undefined) ?? (pointing ? named : chosen) ?? named ?? '');
+  }
+  if (!by || by.toLowerCase() === asked.toLowerCase() || holds(said, by)) return [];
+  return [{ replaced: asked, by: by.replace(TRAILING_FILLER, '') }];
 }
 
 /** Words too common to name a thing, but that name what a change asked for is of ("when can you start instead?"). */
@@ -1371,7 +1458,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing|pull|drop|bow) out|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments|to (?:a |another |a different |a new |the )?(?:team|department|role|branch|office|site|region)(?![\p{L}]))|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing|pull|drop|bow) out|withdr(?:awn|ew|aw|awing|aws)(?=\s*(?:[.,;:!—–-]|$)|\s+(?:from|as|because|after|so)(?![\p{L}]))|(?:moved|moving|moves) out(?!\s+of\s+(?:the\s+)?(?:way|picture|frame))|(?:handed|handing|hands|hand)\s+(?:it\s+|them\s+|(?:the|his|her|their)\s+[\p{L}-]+\s+)?over(?!\s+to\s+(?:me|us|you)(?![\p{L}]))|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments|to (?:a |another |a different |a new |the )?(?:team|department|role|branch|office|site|region)(?![\p{L}]))|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|(?:taken|taking|took|takes)\s+over\s+from|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1406,7 +1493,7 @@ const SAID_SO = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the 
 const bareName = (name: string) => name.replace(/['’]s$/u, '').split(' ').reduce((kept, word) => (kept.length === 0 && (NOT_A_NAME.test(word) || /^(?:and|&|of)$/.test(word)) ? kept : [...kept, word]), [] as string[]).join(' ');
 
 /** A record that may say something's part ended, read further only then (most records say nothing of the kind). */
-const MAY_REPLACE = /['’]s out\b|absence|stead|in (?:her|his|their) place|(?:covering|standing in|filling in|deputi[sz]ing|subbing) for|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|different (?:team|department|role)|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
+const MAY_REPLACE = /['’]s out\b|absence|stead|in (?:her|his|their) place|(?:covering|standing in|filling in|deputi[sz]ing|subbing) for|notice|resign|no longer|trading|under|administration|liquidation|receivership|left|leaving|over from|(?:teams|departments)\b|different (?:team|department|role)|retir|reassigned|redeployed|quit|gone|cancel|step\w* (?:down|back|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:maternity|paternity|parental|sick|annual) leave|stood down|standing down|(?:pulled|pulling|dropped|dropping|bowed|bowing|bought) out|bust|withdr|moved out|moving out|moves out|hand\w* (?:\w+ ){0,2}over|folded|away|off sick|off ill|not (?:very |feeling )?well|unwell|\bill\b|poorly|sick|hospital|injured|hurt|off the road|booked|closed|shut|closing|shutting|flooded|broke|snapped|died|out of|back[- ]?order|discontinued|sold out|working that|unavailable|can['’]?t|cannot|couldn|won['’]?t|doesn|does not|stopped|scratch|scrap|ditch|instead of|rather than|replacing|not |no more|(?:switch|swapp?|chang|mov|go|gone|went|going|chose|choose|opt)\w*\s+(?:it\s+)?(?:to|with|for)\s/i;
 /** How far from a name the words that end it, or introduce it, are read: a few words, never the whole record. */
 const NEAR = 80;
 const ahead = (text: string, at: number) => text.slice(at, at + NEAR);
@@ -1475,7 +1562,7 @@ function namesInPlaceOf(text: string): { replaced: string; by: string }[] {
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s|\b(?:swap|switch|trad|exchang)\w*\s.{1,60}?\sfor\s|\breplac\w*\s.{1,60}?\s(?:with|by)\s|\sover\s|\b(?:fell|fallen|falls)\s+through\b|\b(?:got|been|was|were|is|are)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)\b|['’]s\s+off\b|\bis\s+off\b|\bno\s+more\s|\b(?:didn['’]?t|did not)\s+work\s+out\b/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s|\b(?:swap|switch|trad|exchang)\w*\s.{1,60}?\sfor\s|\breplac\w*\s.{1,60}?\s(?:with|by)\s|\sover\s|\b(?:fell|fallen|falls)\s+through\b|\b(?:got|been|was|were|is|are)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)\b|['’]s\s+off\b|\bis\s+off\b|\bno\s+more\s|\b(?:didn['’]?t|did not)\s+work\s+out\b|\b(?:moving|moved|relocat\w*|switching|switched)(?:\s+(?:over\s+)?to|\s*:)\s|\b(?:at|in)\s+(?:the\s+)?\p{Lu}[^.!?]{0,40}\snow\b|\bnow\s+(?:at|in)\s+(?:the\s+)?\p{Lu}|\bcancell?ed\b/isu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
 const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** One of a numbered series said with the one it replaces: "Hall 7, not Hall 4", "gate B12 not gate B9", "Room 3 instead of Room 5". */
@@ -1502,9 +1589,54 @@ const ONLY_WEIGHED = /\?|(?<![\p{L}])(?:could|would|should|might|may|maybe|perha
 /** What follows "over" that is a time or a way, not a thing set aside ("over the weekend", "over the phone"). */
 const OVER_NOT_A_THING = /^(?:weekend|summer|winter|spring|autumn|christmas|easter|holidays?|break|years?|months?|weeks?|days?|night|time|phone|email|e-mail|text|zoom|teams|video|top|there|here|it|that|this|them|him|her|everything|anything|lunch|dinner|breakfast|coffee|drinks?)(?![\p{L}])/iu;
 /** "the raffle fell through", "woodworking taster's off", "quiz night got binned", "no more lasagne": a thing set aside, said before what takes its place. */
-const SET_ASIDE = new RegExp(String.raw`(?<![\p{L}])(?:no\s+more\s+(?:the\s+)?${PAIR_THING}(?=\s*[,;:—–-]|\s+(?:then|so|now|it['’]?s|its)(?![\p{L}]))|(?:(?:the|our|my|their)\s+)?${PAIR_THING}\s*(?:(?:['’]s|\s+is|\s+has)\s+(?:been\s+)?(?:off(?=\s*(?:[,;:.!?—–-]|$)|\s+(?:so|now|then|and|but|sadly|unfortunately|completely|altogether|for\s+good)(?![\p{L}]))|cancell?ed|scrapped|axed|binned|dropped)|\s+(?:fell|has\s+fallen|had\s+fallen)\s+through|\s+(?:got|was|were)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)|\s+(?:didn['’]?t|did\s+not)\s+work\s+out))(?![\p{L}])`, 'giu');
+const SET_ASIDE = new RegExp(String.raw`(?<![\p{L}])(?:no\s+more\s+(?:the\s+)?${PAIR_THING}(?=\s*[,;:—–-]|\s+(?:then|so|now|it['’]?s|its)(?![\p{L}]))|(?:(?:the|our|my|their)\s+)?${PAIR_THING}\s*(?:(?:['’]s|\s+is|\s+has)\s+(?:been\s+)?(?:off(?=\s*(?:[,;:.!?—–-]|$)|\s+(?:so|now|then|and|but|sadly|unfortunately|completely|altogether|for\s+good)(?![\p{L}]))|cancell?ed|scrapped|axed|binned|dropped)|\s+(?:fell|has\s+fallen|had\s+fallen)\s+through|\s+(?:got|was|were)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)|\s+(?:didn['’]?t|did\s+not)\s+work\s+out)|(?<=(?:^|[.!?:;—–]\s*|\s-\s+))${PAIR_THING}\s+(?:cancell?ed|scrapped|axed|called\s+off)(?=\s*(?:[.,;:!—–-]|$)))(?![\p{L}])`, 'giu');
 /** What is taken up in a thing's place, after it was set aside: "so we're doing a cake stall", "it's a ceilidh now", "chilli it is". */
-const TAKEN_UP = new RegExp(String.raw`^\s*(?:[,;:—–-]\s*(?:(?:so|and|but|now|instead|then)\s+)?|\.\s+|\s+(?:so|and|now|instead|then)\s+)(?:(?:we['’]re|we\s+are|we['’]ll\s+be|i['’]m|i\s+am|they['’]re|they\s+are|it['’]?s|its|it\s+is|it['’]ll\s+be)\s+)?(?:(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying)\s+)?(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s*(?:\s+(?:instead|now|it\s+is|then))?(?=\s*(?:[,;:.!?()—–\n]|$))`, 'iu');
+const TAKEN_UP = new RegExp(
+  String.raw`^\s*(?:[,;:—–-]\s*(?:(?:so|and|but|now|instead|then)\s+)?|\.\s+|\s+(?:so|and|now|instead|then)\s+)(?:(?:(?:we['’]re|we\s+are|we['’]ll\s+be|i['’]m|i\s+am|they['’]re|they\s+are)\s+(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying)|(?:it['’]?s|its|it\s+is|it['’]ll\s+be)|(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying))\s+(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)(?:\s+(?:instead|now|it\s+is|then))?|(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s+(?:instead|now|it\s+is|then))(?=\s*(?:[,;:.!?()—–\n]|$))`,
+  'iu',
+);
+/** What a record took up after setting a thing aside, said as a deed or as what holds from now: "Entered the Riverside 10k instead", "Oat soap from today." */
+const TAKEN_INSTEAD = new RegExp(
+  String.raw`(?:^|[.!?;:—–-]\s+|\s(?:so|and|but|then|just)\s+)(?:(?:(?:we|i|they)\s+(?:['’]ve\s+|have\s+)?)?(?:entered|booked|signed\s+up\s+for|chose|picked|got|bought|ordered|went\s+(?:for|with)|doing|having|getting|using)\s+(?:the\s+|a\s+|an\s+|some\s+)?((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+instead|((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:from\s+(?:today|tomorrow|now(?:\s+on)?|next\s+\p{L}+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|it\s+is))(?=\s*(?:[.,;!?]|$))`,
+  'giu',
+);
+/** The first thing a text says it took up instead. */
+function takenInstead(text: string): string | undefined {
+  for (const m of text.matchAll(CHOSEN)) if (m[1] ?? m[2]) return m[1] ?? m[2];
+  for (const m of text.matchAll(TAKEN_INSTEAD)) if (m[1] ?? m[2]) return m[1] ?? m[2];
+  return undefined;
+}
+/** A place a thing is now at or moving to, said in so many words: "we're at the Corn Exchange now", "market's moving: Canal Basin". */
+const NOW_AT_PLACE = /(?<![\p{L}])(?:(?:[Ww]e['’]re|[Ww]e\s+are|[Ii]t['’]?s|[Ii]t\s+is|[Tt]hey['’]re|[Tt]hey\s+are|[\p{L}]+['’]s|is|are)\s+(?:now\s+)?(?:at|in)\s+(?:the\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,3})\s+now|(?:[Mm]oving|[Mm]oved|[Rr]elocat\w+|[Ss]witching|[Ss]witched)(?:\s+(?:over\s+)?to|\s*:)\s+(?:the\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,3})|[Nn]ow\s+(?:at|in)\s+(?:the\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,3}))(?![\p{L}])/gu;
+/** A place named as the reason a thing moved: "Elm St", "St Aldhelm's Church Hall", "the church hall('s boiler)". */
+const PLACE_SAID = /(?<![\p{L}])(?:((?:\p{Lu}[\p{L}'’-]+\s+){1,3}(?:St|Street|Rd|Road|Lane|Avenue|Ave|Hall|Centre|Center|Church|Park|Library|School|Exchange|Basin|Square|Market|Studio|Arms|Inn|Hotel|Club|House|Court|Field|Theatre|Gardens))|the\s+((?:[\p{Ll}-]+\s+){0,2}(?:hall|centre|center|church|library|school|studio|gym|pub|park|venue|clinic|surgery|theatre|market|pool|depot|warehouse)))(?=['’]s|[^\p{L}]|$)/gu;
+/** Words that give a reason in a sentence. */
+const REASON = /(?<![\p{L}])(?:since|because|as|so|due to|cos|coz|after)(?![\p{L}])/iu;
+/**
+ * A thing now at a new place, said with the old place as the reason it moved: "We're at the Corn Exchange now, since
+ * the church hall's boiler can't be replaced" (church hall → Corn Exchange); "Elm St being resurfaced from May, so
+ * market's moving: Canal Basin" (Elm St → Canal Basin). The other place the sentence names, nearest the new one.
+ */
+function placesMovedFrom(text: string): { replaced: string; by: string }[] {
+  const out: { replaced: string; by: string }[] = [];
+  for (const sentence of sentencesOf(text)) {
+    if (!REASON.test(sentence.text)) continue;
+    for (const m of sentence.text.matchAll(NOW_AT_PLACE)) {
+      const by = nameAlone(m[1] ?? m[2] ?? m[3]!);
+      const from = m.index!;
+      const to = from + m[0].length;
+      const old = [...sentence.text.matchAll(PLACE_SAID)]
+        .filter((p) => p.index! + p[0].length <= from || p.index! >= to)
+        // A place said to find the new one by ("the Scout hut behind the library") is no place it left.
+        .filter((p) => !/(?<![\p{L}])(?:behind|near|nearby|next to|opposite|beside|by|off|across from|round the corner from|round from|up from|down from|past|inside|within)\s+$/iu.test(sentence.text.slice(Math.max(0, p.index! - 24), p.index!)))
+        .map((p) => ({ place: (p[1] ?? p[2]!).trim(), at: p.index! }))
+        .filter((p) => !by.toLowerCase().includes(p.place.toLowerCase()) && !p.place.toLowerCase().includes(by.toLowerCase()))
+        .sort((a, b) => Math.abs(a.at - from) - Math.abs(b.at - from))[0];
+      if (old && by.length >= 3) out.push({ replaced: old.place, by });
+    }
+  }
+  return out;
+}
 /** "nvm the £25 thing, it's £18 each now", "ignore the 7pm, make it 7.30": a value set aside in passing, then its replacement (not "don't forget the 7pm"). */
 const NEVER_MIND = /(?<![\p{L}])(?<!\b(?:don['’]?t|do not|never)\s+)(?:nvm|never\s?mind|ignore|forget)\s+(?:about\s+)?(?:the\s+|my\s+|that\s+)?([£$€]?\d[\d.,:]*(?:\s?(?:[ap]\.?m\.?|each|pp|ppl|people|quid|pounds|k))?)(?:\s+(?:thing|bit|one|figure|number|idea))?\s*[,;:—–-]?\s+/giu;
 /** "(was Wed 14 May)", "(previously Greenleaf)": the old value in brackets after the new one. */
@@ -1613,21 +1745,23 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
   for (const m of text.matchAll(SCRATCHED)) {
     const old = oldValueOf(m[1]!);
     if (!old) continue;
-    const chosen = [...text.slice(m.index! + m[0].length, m.index! + m[0].length + 200).matchAll(CHOSEN)].map((c) => oldValueOf(c[1] ?? c[2] ?? '')).find(Boolean);
-    add(old, chosen);
+    const chosen = takenInstead(text.slice(m.index! + m[0].length, m.index! + m[0].length + 200));
+    add(old, chosen ? newThing(chosen) : undefined);
   }
   // A swap asked about or weighed ("Could Bethany swap Tuesday for Thursday?") is none made.
   const made = (m: RegExpMatchArray) => !ONLY_WEIGHED.test(text.slice(...sentenceAround(text, m.index!, m[0].length)));
+  for (const pair of placesMovedFrom(text)) add(pair.replaced, pair.by);
   for (const m of text.matchAll(SWAPPED_FOR)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
   for (const m of text.matchAll(REPLACED_BY)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
   for (const m of text.matchAll(CHOSEN_OVER)) if (made(m) && !OVER_NOT_A_THING.test(m[2]!)) add(oldValueOf(m[2]!), newThing(m[1]!));
   for (const m of text.matchAll(SET_ASIDE)) {
     if (!made(m)) continue;
-    const old = oldValueOf(m[1] ?? m[2]!);
+    const old = oldValueOf(m[1] ?? m[2] ?? m[3]!);
     // One word that names any of its kind ("the meeting got cancelled") would mark every meeting said before.
     if (!old || (!/\s/.test(old) && GENERIC_THING.test(old))) continue;
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 160);
-    const taken = TAKEN_UP.exec(after)?.[1] ?? [...after.matchAll(CHOSEN)].map((c) => c[1] ?? c[2]).find(Boolean);
+    const up = TAKEN_UP.exec(after);
+    const taken = up?.[1] ?? up?.[2] ?? takenInstead(after);
     add(old, taken ? newThing(taken) : undefined);
   }
   return out;
@@ -1804,7 +1938,7 @@ function endedBySaying(words: string): boolean {
 const PERSON_OUT = /^\s+(?:(?:has|have|just|now|gone and)\s+)*(?:left|quit|resigned|retired|leaving|retiring|off sick|off ill|hurt (?:her|his|their)|injured|broke (?:her|his|their)|on (?:sick |maternity |paternity )?leave)(?![\p{L}])/iu;
 
 /** Words that put one thing in another's place, read in a later record ("Get the SM7B instead"; not "Joss is covering the rent"). */
-const IN_ITS_PLACE = /(?<![\p{L}])(?:instead|replac\w+|taking over|takes over|took over|stepping in|stepped in|in (?:her|his|their|its) place)(?![\p{L}])/iu;
+const IN_ITS_PLACE = /(?<![\p{L}])(?:instead|replac\w+|taking over|takes over|took over|take over|stepping in|stepped in|step in|steps in|in (?:her|his|their|its) place)(?![\p{L}])/iu;
 
 /** Every sentence, as one that brings a new name in: an answer to "who takes their place?" needs no word of its own. */
 const ANY_SENTENCE = /^/u;
@@ -1849,6 +1983,9 @@ function nameComingLater(records: readonly SaidUnit[], ended: number, old: strin
   return undefined;
 }
 
+/** A successor named as the new holder of a part: "is our new treasurer", "as their new manager". */
+const SUCCESSOR_SAID = /(?<![\p{L}])(?:is|are|as|be)\s+(?:(?:our|the|their|your|his|her|my)\s+)?new\s+\p{Ll}[\p{Ll}-]+/u;
+
 /** How soon after a part ended a later record may name what took it, and how many ranked records later at most. */
 const FOLLOW_UP_MS = 2 * 86_400_000;
 const FOLLOW_UP_RECORDS = 4;
@@ -1866,7 +2003,8 @@ function namesReplacedLater(units: readonly SaidUnit[]): { unit: SaidUnit; repla
     if (!MAY_REPLACE.test(unit.text)) return;
     const lowerCase = lowerCaseChat(unit.text);
     for (const old of namesEnded(unit.text)) {
-      if (old.colour || replacementOf(unit.text, old, lowerCase)) continue;
+      // A record that names a successor however it says so ("Ann Marsh (plot 12) is our new treasurer") needs none later.
+      if (old.colour || replacementOf(unit.text, old, lowerCase) || SUCCESSOR_SAID.test(unit.text)) continue;
       for (const [k, later] of records.slice(i + 1, i + 1 + FOLLOW_UP_RECORDS).entries()) {
         if (Date.parse(later.at!) - Date.parse(unit.at!) > FOLLOW_UP_MS) break;
         // Read as if the old name were said after the whole record: only the words that bring a new one in count.
@@ -2147,6 +2285,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // Read with no word of replacing, a name that only says which of a kind ("at the Probus lunch") takes no part.
     if (cues === ANY_SENTENCE && /(?<![\p{L}])(?:the|a|an|our|their|his|her|my)\s+$/iu.test(text.slice(Math.max(0, m.index! - 8), m.index!)) && /^\s+\p{Ll}{3,}/u.test(text.slice(m.index! + m[0].length))) continue;
+    // Nor the part a person takes, named after "as" ("has agreed to step in as Lady Bracknell").
+    if (!old.colour && /(?<![\p{L}])as\s+$/iu.test(text.slice(Math.max(0, m.index! - 4), m.index!)) && matches.some((o) => o.index! < m.index! && o.index !== old.index)) continue;
     // Nor a word that opens a sentence as a verb or a common word does ("Messaged a few people. Callum Reid can do it.").
     if (cues === ANY_SENTENCE && /(?:^|[.!?]\s+)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!)) && !m[0].includes(' ') && (/^\p{Lu}\p{Ll}{2,}(?:ed|ing)$/u.test(m[0]) || COMMON.has(m[0].toLowerCase()) || NAMES_NOTHING.has(m[0].toLowerCase()))) continue;
     // A colour said after the one whose part ended ("red harness snapped … got her an orange harness").
@@ -2293,7 +2433,10 @@ function othersOfItsKind(text: string, r: RetiredValue, values = valuesOfText(te
       (kind !== 'day' || at === undefined || !goneBy(dateNamed(text, v, at), r.at)) &&
       !nearCue(text, v.index, v.value.length) &&
       // (Words too common to name a thing are read too when a change asked for was said with them: "start instead?")
-      (named || (particular && unitOf(v.value) === unit) || [...wordsAround(text, v.index, v.value.length, 5, 4, ASKED_WORDS), ...referentWords(text, v.index)].some((word) => about.has(word) && !claimedWords().has(word))),
+      (named ||
+        (particular && unitOf(v.value) === unit) ||
+        // A word right beside the value is its own, whatever else the line says near it ("Tickets are £9, or £7 for concessions").
+        [...wordsAround(text, v.index, v.value.length, 5, 4, ASKED_WORDS), ...referentWords(text, v.index)].some((word) => about.has(word) && (!claimedWords().has(word) || wordsAround(text, v.index, v.value.length, 2, 4, ASKED_WORDS).includes(word)))),
   );
 }
 

@@ -2122,3 +2122,51 @@ describe('stop 68: a thing given up for another thing', () => {
     expect(said.filter((r) => r.replaces).map((r) => [r.replaces, r.value])).toEqual([['tombola', 'plant sale']]);
   });
 });
+
+describe('stop 68: a value denied in a reply, a part handed over, a place left for a reason (s80, read after its blind run)', () => {
+  const reply = (question: string, answer: string) =>
+    changesSaid([{ id: 'r', kind: 'record', text: answer, at: '2026-05-02T10:00:00Z', speaker: 'user', before: { text: question, speaker: 'assistant' } }])
+      .filter((r) => r.replaces)
+      .map((r) => [r.replaces, r.value]);
+  it('reads a value a yes-or-no question names, denied in the reply with what holds now', () => {
+    expect(reply('Great, Marta is your new coach. Same as before — Mondays at 7?', 'nah, wednesdays at 6:15 now')).toEqual([['Mondays at 7', 'wednesdays at 6:15']]);
+    expect(reply('Is he collecting you from the Spar on Hill Rd again?', 'he reckons the leisure centre is quicker for him so we meet there instead')).toEqual([['Spar on Hill Rd', 'leisure centre']]);
+    expect(reply('Did Priya buy the Dyson in the end?', 'haha no, went with a vax in the end')).toEqual([['Dyson', 'vax']]);
+    expect(reply('Is it still Dr Okoro?', 'no, Dr Haddad now')).toEqual([['Dr Okoro', 'Dr Haddad']]);
+  });
+  it('reads none from a question that asks which or offers a choice, a reply that agrees, or one that names nothing new', () => {
+    expect(reply('Who is coaching you now?', 'no idea, someone new')).toEqual([]);
+    expect(reply('Could you take the bus, or a taxi instead?', 'no, walking instead')).toEqual([]);
+    expect(reply('Shall I note the missed visit?', 'yes do that. and the tea can be green instead')).toEqual([]);
+    expect(reply('Did you get the blue one?', 'no')).toEqual([]);
+  });
+  it('reads a part withdrawn from or handed over, and who stepped in or took it on when asked', () => {
+    const u = (texts: string[], names: string[]) =>
+      changesSaid(
+        texts.map((t, i) => ({ id: `m${i}`, kind: 'record', text: t.replace(/^A:/, ''), at: `2026-05-0${i + 1}T10:00:00Z`, speaker: t.startsWith('A:') ? 'assistant' : 'user', before: i > 0 ? { text: texts[i - 1]!.replace(/^A:/, ''), speaker: texts[i - 1]!.startsWith('A:') ? 'assistant' : 'user' } : undefined })),
+        names,
+      )
+        .filter((r) => r.replaces)
+        .map((r) => [r.replaces, r.value]);
+    expect(u(['Our treasurer is Hilary Voss.', 'A busy week. Hilary Voss has had to withdraw from the committee: her surgery was brought forward.', "A:I'm sorry to hear that. Has Gwen found anyone?", 'Yes, luckily. Bea Lindqvist, who chaired it in 2019, has agreed to step in as Club Treasurer.'], ['Hilary Voss', 'Bea Lindqvist', 'Gwen'])).toEqual([['Hilary Voss', 'Bea Lindqvist']]);
+    expect(u(['kit does the rota', "kit's moving out in june, new job in york", "A:Oh wow! Who's going to take over the rota?", 'dom is doing it from now, kit handed over the sheet last night'], ['Kit', 'Dom'])).toEqual([['Kit', 'Dom']]);
+    // A record that names the successor itself needs none later; "instead" of something else names no one's.
+    expect(u(['A:Draft: "Rob Hale has handed over the secretary role. Mina Shah (plot 4) is our new secretary from May."', 'love it. also scrap the van, Lev is lending his trailer instead'], ['Rob Hale', 'Mina Shah', 'Lev']).filter(([old]) => old === 'Rob Hale' || old === 'Rob')).not.toContainEqual(['Rob Hale', 'Lev']);
+  });
+  it('reads a place left for a reason the sentence gives, and a street written short or long as one', () => {
+    expect(pairsSaid("We're at the Guildhall now, since the village hall's roof can't be fixed before June.")).toEqual([{ replaced: 'village hall', by: 'Guildhall' }]);
+    expect(pairsSaid("Also — Mill St being dug up from June, so the fair's moving: Quay Gardens from 7 June.")).toEqual([{ replaced: 'Mill St', by: 'Quay Gardens' }]);
+    expect(pairsSaid("St Barnabas double booked us so we're now in the Scout hut behind the library")).toEqual([]);
+    const said = changesSaid([{ id: 'b', kind: 'record', text: "Also — Mill St being dug up from June, so the fair's moving: Quay Gardens from 7 June.", at: '2026-05-09T10:00:00Z' }]);
+    expect(retiredIn({ id: 'a', kind: 'record', text: 'Stall at the craft fair, Mill Street, first Saturdays.', at: '2026-05-01T10:00:00Z' }, said).map((r) => r.value)).toEqual(['Quay Gardens']);
+  });
+  it('reads a price put up, and leaves the one kept', () => {
+    const said = changesSaid([{ id: 'c', kind: 'record', text: 'The hall costs more to hire, so the committee voted to put tickets up to £11. Concessions stay at £7.', at: '2026-05-09T10:00:00Z' }]);
+    expect(said.map((r) => r.value)).toEqual(['£11']);
+    expect(retiredIn({ id: 'a', kind: 'record', text: 'Tickets are £9, or £7 for concessions.', at: '2026-05-01T10:00:00Z' }, said).map((r) => r.value)).toEqual(['£11']);
+  });
+  it('reads a thing set aside and what is taken up from today, or entered instead', () => {
+    expect(pairsSaid("Flyers: scratch the lavender soap, supplier's out and it's pricey. Oat soap from today. Same wrapping.")).toEqual([{ replaced: 'lavender soap', by: 'Oat soap' }]);
+    expect(pairsSaid('Club news. Ashby 5k cancelled — flooding on the course, refunds going out. Entered the Riverside 10k instead, 2 June.')).toEqual([{ replaced: 'Ashby 5k', by: 'Riverside 10k' }]);
+  });
+});
