@@ -514,7 +514,7 @@ export function renderRecall(snapshot: Snapshot, ranked: readonly RankedUnit[], 
   const fresh = packing.changesSaid ? changesSaid(said, people) : [];
   const ids = new Set(fresh.map((r) => r.itemId));
   const kept = packing.changesSaid ? (snapshot.index?.said ?? []).filter((r) => !ids.has(r.itemId)) : [];
-  const read = [...retiredOf(snapshot), ...kept, ...fresh, ...(options.query ? answersReplaced(options.query, said) : [])];
+  const read = [...retiredOf(snapshot), ...kept, ...fresh, ...(options.query ? answersReplaced(options.query, said, people) : [])];
   // A change read on a line of the best-ranked is carried to every line that states the same old value (`carriedFrom`).
   const carried = new Map<string, RetiredValue>();
   if (read.length > 0) {

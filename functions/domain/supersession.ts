@@ -1226,6 +1226,10 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   ['number', /\bpercent(?:age)?\b/],
   ['money', /\bhow much\b|\b(?:price|cost|costs|rate|fee|budget|quote|charge|deposit|rent|per head|per night|per person|per hour)\b/],
   ['number', /\bhow many\b|\bnumber of\b/],
+  // Who holds a part now ("Who's my driving instructor?", "Who is playing Lady Bracknell?").
+  ['person', /^(?:and |so |ok |okay )?(?:who|who['’]s|whom)\b/],
+  // Where a thing is now ("Where is the makers' market held?", "What's the venue for the play?").
+  ['place', /^(?:and |so |ok |okay )?where\b|\b(?:venue|location|meeting point|pick-?up point)\b/],
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
 ];
 /** Words that say an address is where someone lives or has moved to. */
@@ -1247,7 +1251,7 @@ const MAX_EARLIER_ANSWERS = 3;
  * someone else's, when it names the thing in passing beside answers that name it plainly, or when the earlier
  * answers are more than a changed value would leave (a list of prices, not one price changed).
  */
-export function answersReplaced(question: string, units: readonly SaidUnit[]): RetiredValue[] {
+export function answersReplaced(question: string, units: readonly SaidUnit[], names: readonly string[] = []): RetiredValue[] {
   const asked = question.toLowerCase();
   if (ASKS_BEFORE.test(asked)) return [];
   const kind = ASKS.find(([, pattern]) => pattern.test(asked))?.[0];
@@ -1266,7 +1270,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
     const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
-    const said = valuesOfKind(unit.text, kind).slice(0, MAX_ANSWERS_PER_LINE);
+    const said = (kind === 'person' ? peopleNamed(unit.text, question, names) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
       const sums = askedSums.size > 0 ? sumNamed(unit.text, v.index, v.value.length) : [];
@@ -1292,6 +1296,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   if (answers.length < 2) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
+    kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) :
     (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
@@ -1305,7 +1310,14 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
   const best = Math.max(...latest.map((a) => a.shared));
-  const top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
+  let top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
+  // Of people or places said alike, the one not said before ("Sandra Okafor … has agreed to step in as Lady Bracknell", not
+  // "Miss Prism" she played once; "Canal Basin", not the "Elm St" the market leaves), else the first the line names.
+  if (top.length > 1 && (kind === 'person' || kind === 'place')) {
+    const saidBefore = new Set(answers.filter((a) => before(a.at, latestAt)).map((a) => key(a.value)));
+    const fresh = top.filter((value) => !saidBefore.has(value));
+    top = fresh.length > 0 ? fresh.slice(0, 1) : top;
+  }
   if (top.length !== 1) return [];
   const now = latest.find((a) => key(a.value) === top[0])!;
   // Someone else's ("his outbound ref is XJA2PN", "Theo's flight"), when the question names nobody of that name.
@@ -1314,6 +1326,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[]): R
   if (owners.some((owner) => !asked.includes(owner))) return [];
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
+  // People and places are named of many things: the latest must say it changed, or be said with two of the question's words.
+  if ((kind === 'person' || kind === 'place') && now.shared < 2 && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
   if (kind === 'address' && now.shared < 2 && !LIVES_AT.test(now.text.slice(Math.max(0, now.index - 60), now.index + now.value.length + 30))) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
@@ -1378,6 +1392,69 @@ function sumNamed(text: string, index: number, length: number): string[] {
 }
 
 /** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
+/** Words of a sentence that say someone or somewhere took another's place ("has agreed to step in", "market's moving: Canal Basin"). */
+const PART_TAKEN = /(?<![\p{L}])(?:instead|replac\w*|tak(?:e|es|ing|en)\s+over|took\s+over|step(?:s|ping|ped)?\s+in|cover(?:s|ing)?\s+for|new|now|moving|moved|relocat\w*|switch\w*|swapp?\w*)(?![\p{L}])/iu;
+/** A person said in a line as one answers "who": the first name, or the surname after a title ("Dr Shah" is "shah"). */
+function personKey(value: string): string {
+  const words = value.toLowerCase().split(/\s+/);
+  return /^(?:dr|mr|mrs|ms|miss|prof)\.?$/.test(words[0]!) ? (words[1] ?? words[0]!) : words[0]!;
+}
+/** A place however it is said ("the Corn Exchange", "corn exchange", "Elm St" and "Elm Street"). */
+function placeKey(value: string): string {
+  return value.toLowerCase().replace(/^the\s+/, '').replace(/\b(?:street|st\.?)$/, 'st').replace(/\b(?:road|rd\.?)$/, 'rd').replace(/\s+/g, ' ');
+}
+
+/** Whether a name is the question's own ("Who is playing Lady Bracknell?": "Lady Bracknell" is what is asked about). */
+const inQuestion = (question: string, name: string) => new RegExp(`(?<![\\p{L}])${escape(name.split(' ')[0]!)}(?![\\p{L}])`, 'iu').test(question);
+
+/**
+ * The people a line names, as answers to a question that asks who: names with their capitals (not a weekday, a
+ * month, a pronoun or a word that opens the sentence as a common word does), and the names the block knows however a
+ * chat cases them ("ollie"); never one the question itself names.
+ */
+function peopleNamed(text: string, question: string, names: readonly string[]): { value: string; index: number }[] {
+  const out: { value: string; index: number }[] = [];
+  for (const m of text.matchAll(NAMES)) {
+    const value = bareName(m[0]);
+    if (!value || NOT_A_NAME.test(value) || onlyColour(value) || holdsNoPart(value) || inQuestion(question, value)) continue;
+    // A name after "from", "at" or "in" is where someone is from or works ("Dave from Roadwise"), not who.
+    if (/(?<![\p{L}])(?:from|at|in|of|to|for|on|near|outside|via)\s+(?:the\s+)?$/iu.test(text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
+    // A capital that only opens a sentence ("Great", "Noted") names no one.
+    if (!value.includes(' ') && (COMMON.has(value.toLowerCase()) || NAMES_NOTHING.has(value.toLowerCase()) || /^\p{Lu}\p{Ll}+(?:ed|ing|ly)$/u.test(value))) continue;
+    if (/(?:^|[.!?:]\s+)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!)) && !value.includes(' ') && !names.some((name) => name.split(' ')[0] === value)) continue;
+    out.push({ value, index: m.index! + m[0].indexOf(value) });
+  }
+  // Names the block knows, said in lower case.
+  for (const name of names) {
+    const first = name.split(' ')[0]!;
+    if (first.length < 3 || !/^\p{Lu}\p{Ll}+$/u.test(first) || COMMON.has(first.toLowerCase()) || inQuestion(question, first)) continue;
+    for (const m of text.matchAll(new RegExp(`(?<![\\p{L}'’])${escape(first.toLowerCase())}(?![\\p{L}])`, 'gu'))) if (!out.some((o) => o.index === m.index)) out.push({ value: first, index: m.index! });
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+/** Words that end a place's name in lower-case chat ("the library car park", "the co-op on dale rd"). */
+const PLACE_NOUN = String.raw`(?:hall|centre|center|church|library|school|studio|gym|pub|park|car park|venue|clinic|surgery|theatre|market|pool|depot|warehouse|station|co-op|basin|exchange|arms|inn|hotel|club|café|cafe|rooms?|barn|field|ground|square|street|st|road|rd|lane|avenue|ave)`;
+/** A place a line names after a word that puts something somewhere: "at the Corn Exchange", "outside the co-op on Dale rd". */
+const PLACE_AT = new RegExp(String.raw`(?<![\p{L}])(?:at|in|to|from|outside|inside|moving|moved|venue is|venue's|meet(?:ing)? (?:at|in|outside))\s*:?\s+(?:the\s+)?((?:\p{Lu}[\p{L}'’-]*)(?:\s+(?:(?:on|of|&|and)\s+)?\p{Lu}[\p{L}'’-]*){0,4}|(?:[\p{Ll}-]+\s+){0,2}${PLACE_NOUN}(?:\s+on\s+[\p{L}]+\s+(?:st|rd|road|street|lane))?)(?![\p{L}])`, 'gu');
+
+/** A place a line names by what it is, wherever it stands: "Elm Street", "the Corn Exchange", "the library car park". */
+const PLACE_ITSELF = new RegExp(String.raw`(?<![\p{L}])(?:((?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:St|Street|Rd|Road|Lane|Avenue|Ave|Hall|Centre|Center|Church|Park|Library|School|Exchange|Basin|Square|Market|Studio|Arms|Inn|Hotel|Club|House|Court|Field|Theatre|Gardens|Station|Rooms?))|the\s+((?:[\p{Ll}-]+\s+){0,2}${PLACE_NOUN}))(?![\p{L}])`, 'gu');
+
+/** The places a line names, as answers to a question that asks where: not a day, a month or a name the question says. */
+function placesNamed(text: string, question: string): { value: string; index: number }[] {
+  const out: { value: string; index: number }[] = [];
+  const found = [...[...text.matchAll(PLACE_AT)].map((m) => ({ said: m[1]!, index: m.index! + m[0].lastIndexOf(m[1]!) })), ...[...text.matchAll(PLACE_ITSELF)].map((m) => ({ said: (m[1] ?? m[2])!, index: m.index! + m[0].lastIndexOf((m[1] ?? m[2])!) }))];
+  for (const { said, index } of found.sort((a, b) => a.index - b.index)) {
+    const value = nameAlone(said.trim());
+    if (value.length < 3 || NOT_A_NAME.test(value) || NOT_A_NAME.test(value.split(' ')[0]!) || inQuestion(question, value) || valuesIn(value).some((v) => v.kind === 'day' || v.kind === 'time')) continue;
+    // One place said once, however two patterns read it ("at the Corn Exchange").
+    if (out.some((o) => index < o.index + o.value.length && o.index < index + value.length)) continue;
+    out.push({ value, index });
+  }
+  return out;
+}
+
 function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
   const values = valuesOfText(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
   const out: { value: string; index: number }[] = [];
