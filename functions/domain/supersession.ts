@@ -1278,8 +1278,10 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A question's short words count ("job", "van", "car").
       // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
       // Okafor £350 balance due": "Okafor" is £350's).
-      const [from, to] = said.length > 1 ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
-      const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, 8, 3).filter((word) => words.has(word))).size + bySpeaker;
+      const [from, to] = said.length > 1 || kind === 'person' || kind === 'place' ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
+      const span = kind === 'person' || kind === 'place' ? 40 : 8;
+      const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).filter((word) => words.has(word))).size + bySpeaker;
       if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
     }
   }
@@ -1326,8 +1328,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (owners.some((owner) => !asked.includes(owner))) return [];
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
-  // People and places are named of many things: the latest must say it changed, or be said with two of the question's words.
-  if ((kind === 'person' || kind === 'place') && now.shared < 2 && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
+  // People and places are named of many things: the latest must say it took the place ("new", "instead", "step in", "moving").
+  if ((kind === 'person' || kind === 'place') && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
   if (kind === 'address' && now.shared < 2 && !LIVES_AT.test(now.text.slice(Math.max(0, now.index - 60), now.index + now.value.length + 30))) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
@@ -1434,7 +1436,7 @@ function peopleNamed(text: string, question: string, names: readonly string[]): 
 }
 
 /** Words that end a place's name in lower-case chat ("the library car park", "the co-op on dale rd"). */
-const PLACE_NOUN = String.raw`(?:hall|centre|center|church|library|school|studio|gym|pub|park|car park|venue|clinic|surgery|theatre|market|pool|depot|warehouse|station|co-op|basin|exchange|arms|inn|hotel|club|café|cafe|rooms?|barn|field|ground|square|street|st|road|rd|lane|avenue|ave)`;
+const PLACE_NOUN = String.raw`(?:hall|centre|center|church|library|school|studio|gym|pub|park|car park|venue|clinic|surgery|theatre|market|pool|depot|warehouse|station|co-op|basin|exchange|arms|inn|hotel|club|café|cafe|rooms?|barn|field|ground|square|street|st|road|rd|lane|avenue|ave|office|shop|bank|garage|cinema|gate|entrance|reception)`;
 /** A place a line names after a word that puts something somewhere: "at the Corn Exchange", "outside the co-op on Dale rd". */
 const PLACE_AT = new RegExp(String.raw`(?<![\p{L}])(?:at|in|to|from|outside|inside|moving|moved|venue is|venue's|meet(?:ing)? (?:at|in|outside))\s*:?\s+(?:the\s+)?((?:\p{Lu}[\p{L}'’-]*)(?:\s+(?:(?:on|of|&|and)\s+)?\p{Lu}[\p{L}'’-]*){0,4}|(?:[\p{Ll}-]+\s+){0,2}${PLACE_NOUN}(?:\s+on\s+[\p{L}]+\s+(?:st|rd|road|street|lane))?)(?![\p{L}])`, 'gu');
 

@@ -2170,3 +2170,21 @@ describe('stop 68: a value denied in a reply, a part handed over, a place left f
     expect(pairsSaid('Club news. Ashby 5k cancelled — flooding on the course, refunds going out. Entered the Riverside 10k instead, 2 June.')).toEqual([{ replaced: 'Ashby 5k', by: 'Riverside 10k' }]);
   });
 });
+
+describe('stop 68: who and where, answered by the block’s people and places', () => {
+  const lines = (...texts: string[]) => texts.map((t, i) => ({ id: `m${i + 1}`, kind: 'record', text: t.replace(/^A:/, ''), at: `2026-05-${String(i + 1).padStart(2, '0')}T10:00:00Z`, speaker: t.startsWith('A:') ? 'assistant' : 'user' }));
+  const asked = (question: string, units: ReturnType<typeof lines>, names: string[] = []) => answersReplaced(question, units, names).map((r) => [r.value, r.now]);
+  it('retires who held a part before the one said to hold it now, however chat cases the name', () => {
+    expect(asked('Who is my swimming coach now?', lines('my coach is Gemma from Aquafit, sessions are mondays', 'A:Did Gemma set you any drills?', 'aquafit rang, new coach is tariq', 'A:Great, so Tariq is your new coach.'), ['Gemma', 'Tariq'])).toEqual([['Gemma', 'Tariq']]);
+    expect(asked('Who is singing the solo?', lines('The solo is Hazel Brook, who has sung with us for years.', 'Good news. Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo.'))).toEqual([['Hazel Brook', 'Ivo Marsh']]);
+  });
+  it('retires where a thing was before where it is now, a street said short or long as one', () => {
+    expect(asked('Where is the flea market held now?', lines('Pitch at the flea market, Mill Street, every other Sunday.', 'Also — Mill St is being dug up, so the market is moving: Quay Gardens from June.'))).toEqual([['Mill Street', 'Quay Gardens']]);
+    expect(asked('Where does he pick me up?', lines('he picks me up outside the post office on Kent rd', "he's picking me up from the station car park instead, easier for him"))).toEqual([['post office on Kent rd', 'station car park']]);
+  });
+  it('retires no one when the latest names someone in passing, or only where someone is from', () => {
+    expect(asked('Who is my swimming coach?', lines('my coach is Gemma, sessions are mondays', 'saw Tariq at the pool today'), ['Gemma', 'Tariq'])).toEqual([]);
+    expect(asked('Who is my swimming coach?', lines('my coach is Gemma from Aquafit', 'A:Noted: Gemma from Aquafit is your coach.'))).toEqual([]);
+    expect(asked('Where is the flea market held?', lines('Pitch at the flea market, Mill Street.', 'Sold loads at the flea market, then lunch at the Crown.'))).toEqual([]);
+  });
+});
