@@ -1234,6 +1234,8 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
 ];
 /** Words that say an address is where someone lives or has moved to. */
 const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|flat|home|new place)(?![\p{L}])/iu;
+/** A question's words that end it without naming what it asks about ("held", "based", "these days"). */
+const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'currently', 'these', 'days', 'today', 'tonight', 'doing', 'do', 'go', 'going', 'running', 'run', 'us']);
 /** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
 // "first" only as when ("what was it first set at"): "the first matches", "the first day" are which ones.
 const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
@@ -1264,6 +1266,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       .map(stem),
   );
   if (words.size === 0) return [];
+  // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manag", "swimming coach" → "coach").
+  const head = [...words].filter((word) => !HEAD_NOT.has(word)).at(-1);
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean }[] = [];
   for (const unit of units) {
@@ -1282,7 +1286,10 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
       const span = kind === 'person' || kind === 'place' ? 40 : 8;
       const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).filter((word) => words.has(word))).size + bySpeaker;
-      if (shared > 0) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
+      // A person or a place is named of many things: the question's last word of what it asks about must be said with it
+      // ("kevin (lab manager)" answers "Who is the lab manager?"; "reyes moved lab meeting" does not), or two of its words.
+      const ofPart = kind !== 'person' && kind !== 'place' ? shared > 0 : shared >= 2 || (head !== undefined && wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).includes(head));
+      if (shared > 0 && ofPart) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
     }
   }
   // The question names its sum ("How much is Kenji being refunded?") and some answers are said as it ("a refund of
@@ -1406,6 +1413,8 @@ function placeKey(value: string): string {
   return value.toLowerCase().replace(/^the\s+/, '').replace(/\b(?:street|st\.?)$/, 'st').replace(/\b(?:road|rd\.?)$/, 'rd').replace(/\s+/g, ' ');
 }
 
+/** Family called by what they are to the speaker ("Mum", "Gran"): no one who holds a part. */
+const KIN_WORD = /^(?:Mum|Mom|Mam|Mummy|Mommy|Dad|Daddy|Nan|Nana|Nanna|Gran|Granny|Grandma|Grandad|Grandpa|Auntie|Aunty|Uncle|Sis|Bro)$/u;
 /** Whether a name is the question's own ("Who is playing Lady Bracknell?": "Lady Bracknell" is what is asked about). */
 const inQuestion = (question: string, name: string) => new RegExp(`(?<![\\p{L}])${escape(name.split(' ')[0]!)}(?![\\p{L}])`, 'iu').test(question);
 
@@ -1418,7 +1427,7 @@ function peopleNamed(text: string, question: string, names: readonly string[]): 
   const out: { value: string; index: number }[] = [];
   for (const m of text.matchAll(NAMES)) {
     const value = bareName(m[0]);
-    if (!value || NOT_A_NAME.test(value) || onlyColour(value) || holdsNoPart(value) || inQuestion(question, value)) continue;
+    if (!value || NOT_A_NAME.test(value) || onlyColour(value) || holdsNoPart(value) || KIN_WORD.test(value) || inQuestion(question, value)) continue;
     // A name after "from", "at" or "in" is where someone is from or works ("Dave from Roadwise"), not who.
     if (/(?<![\p{L}])(?:from|at|in|of|to|for|on|near|outside|via)\s+(?:the\s+)?$/iu.test(text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
     // A capital that only opens a sentence ("Great", "Noted") names no one.
