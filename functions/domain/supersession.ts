@@ -432,7 +432,7 @@ export function states(text: string, value: string): boolean {
 }
 
 /** Words that say a value changed: the record holding them and a new value is a change said in words. */
-const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?|for)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|put(?:s|ting)?\s+(?:[\w'’-]+\s+){0,3}?(?:up|down)\s+to|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
+const CHANGE_CUE = /\b(?:instead|(?<!\b(?:days?|weeks?|months?|years?|ages|while|hours?|minutes?|mins?|for)\s)now|moved|moves to|move (?:it |things |us |them )?to|moving it|changed|switched|swapped|(?<!\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|some|several|more|plus|\+)\s)new|actually|(?<!\b(?:not|never)\s|n['’]t\s)agreed|rather than|bumped|(?:going|gone|went|goes) up(?! (?:to|from) (?![£$€\d]))|dropped|reset|adjusted|pushed|postponed|rescheduled|brought forward|a week later|any ?more|no longer|updated|corrected|correction|re(?:assign|issu|nam|number|locat|pric|brand)\w*|not the|not any|bump\w*|make it|makes it|cut (?:\w+ )?to|lower(?:ed|ing)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|reduc(?:e|ed|ing)|from now on|going forward|moving (?:[\w'’]+ ){0,2}to|go(?:es|ing)? (?:up|down)(?! (?:to|from) (?![£$€\d]))|(?:gone|went|come|came|coming) down(?! (?:to|from) (?![£$€\d]))|scrap\w*|shift(?:ed|ing)|shifts? (?:it|them|things|that|to|back|forward|the)|(?:push\w*|put|puts|putting|mov\w*|bring\w*|brought|pull\w*)\s+(?:[\w'’-]+\s+){0,3}?(?:back|forward) from|rebook\w*|push(?:es|ing)?\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?to|better (?:rate|price|deal|offer)|fresh (?:one|number|code|ref\w*|po|order|account|booking)|put(?:s|ting)?\s+(?:[\w'’-]+\s+){0,3}?(?:up|down)\s+to|not (?=[£$€]?\d+(?![\d.,]*\s?%)))\b/i;
 /** An e-mail address, without the full stop that may end its sentence; each part bounded, so a long run of word characters is read in linear time. */
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,4}\.[a-z]{2,24}/gi;
 /** A phone number: a value of its own kind (a number pattern would stop at its first space); a full stop may end it. */
@@ -925,6 +925,23 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
       if (out.length >= MAX_CHANGES_SAID) break;
     }
   }
+  // A numbered place moved to ("the market office has moved us to pitch 31", "I move to bay 19"): the same kind of place
+  // with another number, said before (at most two: more is a list of them), is where the thing was.
+  for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
+    if (unit.kind !== 'record' || !unit.at) continue;
+    for (const m of unit.text.matchAll(MOVED_TO_NUMBERED)) {
+      const head = m[1]!.toLowerCase();
+      const now = `${m[1]} ${m[2]}`;
+      const same = new RegExp(`(?<![\\p{L}\\p{N}])${escape(head)}\\s+(\\p{L}?\\d{1,4}\\p{L}?)(?![\\p{L}\\p{N}])`, 'giu');
+      const olds = [...new Set(units.filter((u) => u.kind === 'record' && u.at && before(u.at, unit.at!)).flatMap((u) => [...u.text.matchAll(same)].map((o) => `${head} ${o[1]!.toLowerCase()}`)).filter((o) => o !== now.toLowerCase()))];
+      if (olds.length === 0 || olds.length > 2) continue;
+      for (const old of olds) {
+        if (out.some((r) => r.replaces?.toLowerCase() === old)) continue;
+        out.push({ itemId: `said:${unit.id}:moved:${old}`, records: [unit.id], value: now, reason: 'later', at: unit.at, now, loose: true, replaces: old, pairSaid: true });
+      }
+      if (out.length >= MAX_CHANGES_SAID) break;
+    }
+  }
   // A value asked about and denied in the reply, with the one that holds ("Same as before — Tuesdays at 6?" … "nope, thursdays at 5:30 now").
   for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
     if (unit.kind !== 'record' || !unit.at || !unit.before) continue;
@@ -1073,6 +1090,8 @@ function proposalsTaken(unit: SaidUnit, before: { readonly text: string; readonl
   return taken;
 }
 
+/** A numbered place something is moved to: "moved us to pitch 31", "I move to bay 19", "switched to Room 4". */
+const MOVED_TO_NUMBERED = /(?<![\p{L}])(?:mov\w*|put\w*|shift\w*|switch\w*|chang\w*|transferr?\w*|reassign\w*|relocat\w*|swapp?\w*)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|into|onto)\s+(?:the\s+|a\s+)?(pitch|bay|room|gate|platform|table|desk|locker|stall|unit|plot|space|slot|court|lane|ward|bed|studio|screen|stand|berth|booth|row|hall|floor|level|office|suite|cabin|carriage|coach|pen|pew|box|seat)\s+(\p{L}?\d{1,4}\p{L}?)(?![\p{L}\p{N}])/giu;
 /** A reply that opens by denying what was asked ("nope", "lol no", "no, …", "not any more"). */
 const DENIES = /^\s*(?:(?:lol|haha|ha|ah|oh|well|um|erm|sadly|unfortunately|actually)[,!.]?\s+)*(?:no(?:pe|ps)?|nah|nay|not (?:any ?more|now|this time|any longer)|no longer)(?![\p{L}])/iu;
 /** Words in a denial's reply that say another thing holds now. */
@@ -1282,7 +1301,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A question's short words count ("job", "van", "car").
       // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
       // Okafor £350 balance due": "Okafor" is £350's).
-      const [from, to] = said.length > 1 || kind === 'person' || kind === 'place' ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      let [from, to] = said.length > 1 || kind === 'person' || kind === 'place' ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
+      if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
       const span = kind === 'person' || kind === 'place' ? 40 : 8;
       const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).filter((word) => words.has(word))).size + bySpeaker;
@@ -1320,6 +1341,13 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (latest.length === 0) return [];
   const best = Math.max(...latest.map((a) => a.shared));
   let top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
+  // Two times said as a range ("2pm to 10.30pm"): its start, unless the question asks when it ends.
+  if (top.length === 2 && kind === 'time') {
+    const [first, second] = latest.filter((a) => a.shared === best).sort((a, b) => a.index - b.index);
+    if (first && second && first.id === second.id && /^\s*(?:to|till|until|-|–|—)\s*$/u.test(first.text.slice(first.index + first.value.length, second.index))) {
+      top = [key((/\b(?:finish|finishes|end|ends|until|till)\b/.test(asked) ? second : first).value)];
+    }
+  }
   // Of people or places said alike, the one not said before ("Sandra Okafor … has agreed to step in as Lady Bracknell", not
   // "Miss Prism" she played once; "Canal Basin", not the "Elm St" the market leaves), else the first the line names.
   if (top.length > 1 && (kind === 'person' || kind === 'place')) {
@@ -1546,7 +1574,7 @@ const COLOURS = new RegExp(`(?<![\\p{L}])(?:(?:light|dark|pale|dusky|dusty|brigh
 const NAME_AT = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/u;
 const NAMES = /(?<![\p{L}\p{N}'’])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?\p{Lu}[\p{L}'’-]*(?: (?:(?:&|and|of) )?\p{Lu}[\p{L}'’-]*)*/gu;
 /** What ends a thing's part ("Bronwen's retiring", "swift are fully booked", "the Anchor flooded", "mustard's out of stock"). */
-const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing|pull|drop|bow) out|withdr(?:awn|ew|aw|awing|aws)(?=\s*(?:[.,;:!—–-]|$)|\s+(?:from|as|because|after|so)(?![\p{L}]))|(?:moved|moving|moves) out(?!\s+of\s+(?:the\s+)?(?:way|picture|frame))|(?:handed|handing|hands|hand)\s+(?:it\s+|them\s+|(?:the|his|her|their)\s+[\p{L}-]+\s+)?over(?!\s+to\s+(?:me|us|you)(?![\p{L}]))|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments|to (?:a |another |a different |a new |the )?(?:team|department|role|branch|office|site|region)(?![\p{L}]))|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
+const ENDED = /^(?:\s+(?:downstairs|upstairs|next door|down the road|over the road|across the road|office|branch|shop|store|site|depot|warehouse|studio|venue|clinic|surgery|centre|center))?(?:['’]s)?(?:\s+(?:has|have|is|are|was|were|had|just|been|all|completely|apparently|obviously|clearly|sadly|definitely|really|now|finally|officially|also|(?:had|has|have|having) to))*\s+(?:(?:taken|fallen|fell|been taken) ill|out(?=\s*(?:[.!;]|$)|\s+for\s+(?:the\s+(?:summer|season|year|month|rest\s+of\s+\p{L}+)|good|a\s+while|(?:\p{L}+|\d+)\s+(?:weeks|months))(?![\p{L}]))|left|leaving|retir\w+|resign\w*(?!\s+(?:herself|himself|themselves|myself|ourselves|yourself|to)\b)|(?:given|handed|handing|giving|put)\s+(?:in\s+)?(?:(?:his|her|their)\s+)?(?:resignation|notice)|reassigned|redeployed|quit\w*|gone(?!\s+(?:independent|freelance|self-employed|solo|part-time|full-time|quiet|viral|public|private|vegan|vegetarian|up|down)(?![\p{L}-]))|cancell?ed|away|off sick|off ill|not (?:very |feeling )?well|unwell|ill|poorly|sick(?!\s+(?:of|and|to))|in hospital|injured|off the road|(?:fully|double)[- ]booked|step(?:s|ped|ping)? (?:down|back|aside)|stood (?:down|aside)|standing (?:down|aside)|let (?:me|us|them|everyone) down|on (?:annual |maternity |paternity |sick )?leave|(?:starting|started|starts|going on|gone on|off on) (?:her |his |their )?(?:annual |maternity |paternity |parental |sick )leave(?: early)?|(?:pulled|pulling|dropped|dropping|bowed|bowing|pull|drop|bow) out|withdr(?:awn|ew|aw|awing|aws)(?=\s*(?:[.,;:!—–-]|$)|\s+(?:from|as|because|after|so)(?![\p{L}]))|(?:moved|moving|moves) out(?!\s+of\s+(?:the\s+)?(?:way|picture|frame))|(?:handed|handing|hands|hand)\s+(?:it\s+|them\s+|(?:the|his|her|their)\s+[\p{L}-]+\s+)?over(?!\s+to\s+(?:me|us|you)(?![\p{L}]))|bought out|(?:gone|went|going) bust|(?:moved|moving|transferred|transferring) over to|(?:moved|moving) (?:teams|departments|to (?:a |another |a different |a new |the )?(?:team|department|role|branch|office|site|region)(?![\p{L}]))|(?:moved|moving|relocated|relocating) (?:away(?! from)|abroad|(?:back )?to \p{L}[\p{L}-]+(?= for (?:work|a (?:new )?job|good)(?![\p{L}])(?![^.;!?]*\bstill\b)))|folded|(?:ceased|stopped|ceasing|stopping) trading|(?:gone|went|going) (?:under|into (?:administration|liquidation|receivership))|closed|shut|closing|shutting|flooded|broke|broken|snapped|died|out of stock|back[- ]?ordered|on back[- ]?order|discontinued|sold out|working that|unavailable|(?:will\s+)?no\s+longer\s+(?:be\s+)?(?:matching|sponsoring|supporting|funding|supplying|running|doing|handling|covering|available|involved|able)|(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|doesn['’]?t|does not)(?:\s+(?:be\s+able\s+to|really|now|any\s?more|after\s+all))?(?!\s+(?:say|believe|wait|stand|remember|imagine|tell|think|see|hear|sleep|decide|understand|resist|bear|cope|breathe|stop|find|afford|figure|explain|face|eat|drink|sit|help\s+it|get\s+over|thank|be\s+bothered)(?![\p{L}]))|stopped)(?![\p{L}])/iu;
 /** Words before a thing that say it is over ("out of maroon", "not Kirkgate", "scratch the lemon"). */
 const ENDED_BEFORE = /(?<![\p{L}])(?:(?:handed|handing|gave|given|giving|put|putting)\s+(?:in\s+)?(?:my|her|his|their)\s+notice(?:\s+in)?\s+(?:at|to)|(?:resigned|resigning)\s+from|(?:scratch|scrap|ditch|forget)\s+(?:the\s+)?(?:thing|bit|idea|plan|part|stuff)\s+(?:about|with|for|of)|out of|(?:taken|taking|took|takes)\s+over\s+from|scratch|scrap|ditch|ditched|dumped|cancell?ed(?:\s+(?:on|with))?|cancell?ing|jump(?:ing|ed)?\s+ship\s+from|switch(?:ing|ed)\s+away\s+from|(?:stopped|quit)\s+using|sacked|fired|instead of|rather than|replacing|not|no more)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?$/iu;
 /** Words that relay what someone else said or wrote: the "my" after them is theirs, not the speaker's. */
@@ -1956,6 +1984,20 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const hurt = HURT.test(ahead(text, end)) && /(?:^|[.!?:\n\]]\s*|(?<![\p{L}])(?:so|and|but|because|cos|then)\s+)$/u.test(behind(text, at));
     if (hurt || ENDED.test(ahead(text, end)) || endedBySaying(ahead(text, end)) || (ENDED_BEFORE.test(behind(text, at)) && !FROM_PLACE.test(behind(text, at)))) add(name.replace(/^(?:The|A|An) /u, ''), at, false);
   }
+  // "Sandra Whitlock emailed. She's leaving the market office …", "poor Brenda … so she's out for the summer": a part
+  // ended by "she" or "he", of the last person the record named before it (within its sentence or the two before).
+  for (const m of text.matchAll(PRONOUN_ENDED)) {
+    const start = Math.max(0, ...[m.index! - 400, ...[...text.slice(0, m.index!).matchAll(/[.!?]\s+/gu)].slice(-3, -2).map((b) => b.index!)]);
+    // A person: no firm or place ("Kowalski", "Fairfield Bowls Club"), no pair ("Ken and I"), no word that only opens a sentence ("Want me to …").
+    const named = [...text.slice(start, m.index!).matchAll(NAMES)]
+      .filter((n) => n[0].includes(' ') || !/(?:^|[.!?:]\s+)$/u.test(text.slice(Math.max(0, start + n.index! - 3), start + n.index!)))
+      .map((n) => bareName(n[0]))
+      .filter((name): name is string => !!name && !NOT_A_NAME.test(name) && !onlyColour(name) && !holdsNoPart(name) && !KIN_WORD.test(name) && /^\p{Lu}/u.test(name) && !/\s(?:and|&)\s|\s(?:Club|Ltd|Limited|Hardware|Council|Centre|Hall|Market|Office|Co|Company|Group|Services|Bank|School|College|Hospital|Surgery|Church|Logistics|Lane|Road|Street)$/u.test(name));
+    const last = named.at(-1);
+    // "Dave has left Kowalski, he's gone to …": the one the sentence already said left, said again.
+    if (ended.some((e) => e.index >= start && e.index < m.index!)) continue;
+    if (last && ENDED.test(text.slice(m.index! + /^(?:she|he)/iu.exec(m[0])![0].length))) add(last, text.lastIndexOf(last, m.index!), false);
+  }
   // "Shutterbox Rentals have put their prices up … So I'm getting it from Kitroom Bristol instead": the one name that
   // opens a sentence of the record, with what it has or is, before the name said with "instead", is what that replaced.
   const instead = /(?<![\p{L}])instead(?![\p{L}])/iu.exec(text);
@@ -2038,12 +2080,14 @@ function asksForChange(asking: SaidUnit, answer: SaidUnit): boolean {
 }
 
 /** Said when a part ended, of someone to come who is not named yet: "firm sending someone else", "name tbc". */
-const SOMEONE_TO_COME = /(?<![\p{L}])(?:(?:sending|send|sent|finding|find|getting|arranging|arrange|booking|book)\s+(?:us\s+|me\s+)?(?:someone|somebody)\s+else|(?:someone|somebody)\s+else\s+(?:is\s+|will\s+be\s+)?(?:coming|covering|doing it|taking over)|(?:name|replacement|cover)\s+(?:tbc|to be confirmed))(?![\p{L}])/iu;
+const SOMEONE_TO_COME = /(?<![\p{L}])(?:(?:sending|send|sent|finding|find|getting|arranging|arrange|booking|book)\s+(?:us\s+|me\s+)?(?:someone|somebody)\s+else|(?:someone|somebody)\s+else\s+(?:is\s+|will\s+be\s+)?(?:coming|covering|doing it|taking over)|(?:name|replacement|cover)\s+(?:tbc|tba|to be confirmed|to be announced)|(?:replacement|successor)\s+(?:hasn['’]t|has not|hasnt|isn['’]t|is not|not|yet to be|still to be)\s+(?:been\s+|yet\s+)*(?:announced|named|confirmed|appointed|found))(?![\p{L}])/iu;
 /** Said of someone who did the part in the end: "kemi adeyemi came", "Mo turned up", "Dana did it". */
 const CAME_AND_DID = /^\s+(?:came|come|turned up|showed up|arrived|did it|did the|has done|was here|is coming|will come|will be coming|sent over)(?![\p{L}])/iu;
+/** Said just before a name, of the part it now holds: "Met the new market manager this morning. Neil Arkwright, …". */
+const NEW_PART_BEFORE = /(?<![\p{L}])new\s+(?!(?:job|role|position|post|life|home|house|flat|baby|chapter|adventure|start|year|venture|career)(?![\p{L}]))(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]{3,}(?:\s+(?:is|was|['’]s|called|named))?(?:\s+[^\s.!?]+){0,3}?\s*[.!?:,—–-]?\s*$/u;
 /** How long after, and how many records on, a name said to come later may be given. */
-const TO_COME_MS = 10 * 86_400_000;
-const TO_COME_RECORDS = 40;
+const TO_COME_MS = 21 * 86_400_000;
+const TO_COME_RECORDS = 80;
 
 /**
  * A part ended with someone to come not named yet ("ray off sick. back injury. firm sending someone else." … "same
@@ -2065,12 +2109,14 @@ function nameComingLater(records: readonly SaidUnit[], ended: number, old: strin
     for (const m of later.text.matchAll(NAMES)) {
       const by = bareName(m[0]);
       if (!by || NOT_A_NAME.test(by) || holdsNoPart(by) || !fitsAsReplacement(old, by)) continue;
-      if (CAME_AND_DID.test(later.text.slice(m.index! + m[0].length, m.index! + m[0].length + 30))) return { unit: later, by };
+      if (CAME_AND_DID.test(later.text.slice(m.index! + m[0].length, m.index! + m[0].length + 30)) || NEW_PART_BEFORE.test(later.text.slice(Math.max(0, m.index! - 80), m.index!))) return { unit: later, by };
     }
   }
   return undefined;
 }
 
+/** "She's", "he has", "she is" opening what may end a part (read on with ENDED after the pronoun). */
+const PRONOUN_ENDED = /(?<![\p{L}])(?:[Ss]he|[Hh]e)(?:['’]s|\s+is|\s+has|\s+had|\s+was)?(?=\s)/gu;
 /** A successor named as the new holder of a part: "is our new treasurer", "as their new manager". */
 const SUCCESSOR_SAID = /(?<![\p{L}])(?:is|are|as|be)\s+(?:(?:our|the|their|your|his|her|my)\s+)?new\s+\p{Ll}[\p{Ll}-]+/u;
 
@@ -2359,6 +2405,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     const onlyNew = [...sentence.text.matchAll(new RegExp(cues.source, 'giu'))].every((c) => c[0].toLowerCase() === 'new');
     const after = sentence.start + cue.index + cue[0].length;
     if (!onlyNew) return [{ start: sentence.start, end: sentence.start + sentence.text.length, cue: after }];
+    // "Good luck with the new job!": what is new is the leaver's, not someone after them.
+    if (/^\s+(?:job|role|position|post|life|home|house|flat|baby|chapter|adventure|start|year|venture|career)(?![\p{L}])/iu.test(text.slice(after))) return [];
     return [{ start: after, end: after + (/^(?:\s+[^\s,;]+){0,5}/u.exec(text.slice(after))?.[0].length ?? 0), cue: after }];
   });
   // A name said after the sentence's word of replacing first ("Change of plan: the caterer is now Olive Branch Kitchen"),
@@ -2373,6 +2421,8 @@ function replacementOf(text: string, old: { value: string; index: number; colour
     if (!value || m.index === old.index || (!old.colour && (NOT_A_NAME.test(value) || onlyColour(value) || (ACRONYM.test(value) && !ACRONYM.test(old.value)) || (labelWord(value) && LABEL_AHEAD.test(text.slice(m.index! + m[0].length)))))) continue;
     // Read with no word of replacing, a name that only says which of a kind ("at the Probus lunch") takes no part.
     if (cues === ANY_SENTENCE && /(?<![\p{L}])(?:the|a|an|our|their|his|her|my)\s+$/iu.test(text.slice(Math.max(0, m.index! - 8), m.index!)) && /^\s+\p{Ll}{3,}/u.test(text.slice(m.index! + m[0].length))) continue;
+    // Nor the one who put a name forward ("Owen suggested Bethany Cole"): the one put forward took the part.
+    if (!old.colour && /^\s+(?:suggested|recommended|proposed|nominated|put forward|said|says|thinks|reckons|asked)(?![\p{L}])/iu.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 16))) continue;
     // Nor the part a person takes, named after "as" ("has agreed to step in as Lady Bracknell").
     if (!old.colour && /(?<![\p{L}])as\s+$/iu.test(text.slice(Math.max(0, m.index! - 4), m.index!)) && matches.some((o) => o.index! < m.index! && o.index !== old.index)) continue;
     // Nor a word that opens a sentence as a verb or a common word does ("Messaged a few people. Callum Reid can do it.").

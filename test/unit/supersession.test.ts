@@ -2188,3 +2188,37 @@ describe('stop 68: who and where, answered by the block’s people and places', 
     expect(asked('Where is the flea market held?', lines('Pitch at the flea market, Mill Street.', 'Sold loads at the flea market, then lunch at the Crown.'))).toEqual([]);
   });
 });
+
+describe('stop 68: from s81 after its blind runs — parts ended by "she", successors named weeks on, numbered places, fresh numbers, ranges', () => {
+  const seq = (texts: string[], names: string[] = [], days = 1) =>
+    changesSaid(
+      texts.map((t, i) => ({ id: `m${i}`, kind: 'record', text: t.replace(/^A:/, ''), at: new Date(Date.UTC(2026, 4, 1 + i * days, 10)).toISOString(), speaker: t.startsWith('A:') ? 'assistant' : 'user', before: i > 0 ? { text: texts[i - 1]!.replace(/^A:/, ''), speaker: texts[i - 1]!.startsWith('A:') ? 'assistant' : 'user' } : undefined })),
+      names,
+    )
+      .filter((r) => r.replaces)
+      .map((r) => [r.replaces, r.value]);
+  it('reads a part ended by "she" or "he", of the last person named, and who stepped in', () => {
+    expect(seq(['I play the mixed doubles with Wendy.', "Awful news: poor Wendy tripped on the stairs and she's torn a ligament, so she's out for the season. Anyway, the captain rang round and Priti Nair has stepped in to partner me."])).toEqual([['Wendy', 'Priti Nair']]);
+    // Not a firm the sentence names after the one who left, nor one who left before, nor a word opening a sentence.
+    expect(seq(['update: Ray has left Pembury, he has gone to work for his uncle in Hull. new foreman is Ian Soto']).map(([old]) => old)).not.toContain('Pembury');
+    expect(seq(['Want me to map out when he is away over the summer?'])).toEqual([]);
+  });
+  it('reads a successor named up to three weeks on, after "her replacement hasn\'t been announced"', () => {
+    const said = seq(["A:An email from Gail Porter: she's leaving the ticket desk at the end of the month, and her replacement hasn't been announced yet.", 'Oh no. Send her something nice.', 'A:Draft: "Good luck with the new job! Jo." Send?', 'Met the new ticket desk manager today. Omar Reid, used to be at the library. Seems keen.'], [], 5);
+    expect(said).toEqual([['Gail Porter', 'Omar Reid']]);
+  });
+  it('reads a numbered place moved to, with the same kind of place said before', () => {
+    expect(seq(['Our stall is pitch 9, by the fountain.', 'Paid the fees for pitch 9.', 'the council has moved us to pitch 22 from Saturday, they are resurfacing our end'])).toEqual([['pitch 9', 'pitch 22']]);
+    // Not when the earlier ones are a list of them.
+    expect(seq(['pitch 1, pitch 2 and pitch 3 are taken', 'they moved us to pitch 22'])).toEqual([]);
+  });
+  it('reads "a fresh one" as a number given anew, and the start of a range as the time a question asks for', () => {
+    const fresh = changesSaid([{ id: 'n', kind: 'record', text: 'Their accounts closed the old purchase order and opened a fresh one — 50977. Use that from now.', at: '2026-05-09T10:00:00Z' }]);
+    expect(retiredIn({ id: 'o', kind: 'record', text: 'Their purchase order is 50231, on every invoice.', at: '2026-05-01T10:00:00Z' }, fresh).map((r) => r.now)).toEqual(['50977']);
+    const units = ['yes early shift. start 7am finish 3.30', 'manager says from monday I change to late shift. 3pm to 11pm.'].map((t, i) => ({ id: `m${i}`, kind: 'record', text: t, at: `2026-05-0${i + 1}T10:00:00Z` }));
+    expect(answersReplaced('What time does my shift start?', units).map((r) => [r.value, r.now])).toContainEqual(['7am', '3pm']);
+  });
+  it('takes the one put forward, not the one who put them forward', () => {
+    expect(seq(["Maureen can't sing the solo this year, her voice has gone.", 'A:Has anyone been suggested instead?', 'Owen suggested Bethany Cole, one of the younger sopranos.'], ['Maureen', 'Owen', 'Bethany Cole'])).toEqual([['Maureen', 'Bethany Cole']]);
+  });
+});
