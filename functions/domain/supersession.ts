@@ -1344,8 +1344,14 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // Two times said as a range ("2pm to 10.30pm"): its start, unless the question asks when it ends.
   if (top.length === 2 && kind === 'time') {
     const [first, second] = latest.filter((a) => a.shared === best).sort((a, b) => a.index - b.index);
+    const asksEnd = /\b(?:finish|finishes|end|ends|until|till)\b/.test(asked);
     if (first && second && first.id === second.id && /^\s*(?:to|till|until|-|–|—)\s*$/u.test(first.text.slice(first.index + first.value.length, second.index))) {
-      top = [key((/\b(?:finish|finishes|end|ends|until|till)\b/.test(asked) ? second : first).value)];
+      top = [key((asksEnd ? second : first).value)];
+    } else if (first && second && first.id === second.id) {
+      // "starts at 2pm and finishes at 10.30pm": the one said as the start, or as the end.
+      const saidAs = (a: { text: string; index: number }) => a.text.slice(Math.max(0, a.index - 16), a.index);
+      const pick = [first, second].filter((a) => (asksEnd ? /(?:finish|end|until|till)\w*\s+(?:at\s+)?$/iu : /(?:start|begin|from)\w*\s+(?:at\s+)?$/iu).test(saidAs(a)));
+      if (pick.length === 1) top = [key(pick[0]!.value)];
     }
   }
   // Of people or places said alike, the one not said before ("Sandra Okafor … has agreed to step in as Lady Bracknell", not
@@ -1375,6 +1381,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     (a) =>
       before(a.at, now.at) &&
       key(a.value) !== key(now.value) &&
+      // A value the latest line says too is still said ("starts at 2pm and finishes at 10.30pm" keeps 10.30pm).
+      !(kind === 'time' && latest.some((l) => key(l.value) === key(a.value))) &&
       (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
       // A day said the same way: a date for a date ("14 November" for "21 November"), a weekday for a weekday.
       (kind !== 'day' || dayShape(a.value) === dayShape(now.value)) &&
@@ -1385,7 +1393,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // unless it says what it is per or counts ("it will be £22 a head with drinks"; a word of change such as "new"
   // is said of too much: "laptop serviced, €85, new fan").
   const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
-  if (!anchored && earlier.some((a) => a.shared > now.shared + 1)) return [];
+  // (Unless the latest says a change in so many words: "I change to late shift. 2pm to 10.30pm.")
+  const saysChange = CHANGE_CUE.test(now.text) || /(?<![\p{L}])chang(?:e|es|ing)(?![\p{L}])/iu.test(now.text);
+  if (!anchored && !saysChange && earlier.some((a) => a.shared > now.shared + 1)) return [];
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());

@@ -2217,6 +2217,11 @@ describe('stop 68: from s81 after its blind runs — parts ended by "she", succe
     expect(retiredIn({ id: 'o', kind: 'record', text: 'Their purchase order is 50231, on every invoice.', at: '2026-05-01T10:00:00Z' }, fresh).map((r) => r.now)).toEqual(['50977']);
     const units = ['yes early shift. start 7am finish 3.30', 'manager says from monday I change to late shift. 3pm to 11pm.'].map((t, i) => ({ id: `m${i}`, kind: 'record', text: t, at: `2026-05-0${i + 1}T10:00:00Z` }));
     expect(answersReplaced('What time does my shift start?', units).map((r) => [r.value, r.now])).toContainEqual(['7am', '3pm']);
+    // Said as when it starts and when it finishes, by a line that names the thing less plainly than the first did; the finish it says too is kept.
+    const restated = [...units, { id: 'm2', kind: 'record', text: 'Oh, that is a big change. So from Monday your shift starts at 3pm and finishes at 11pm.', at: '2026-05-03T10:00:00Z' }];
+    const moved = answersReplaced('What time does my Tesco shift start?', [{ id: 'a', kind: 'record', text: 'Got it: Tesco Extra, early shift 7am to 3.30pm, Monday to Friday.', at: '2026-05-01T09:00:00Z' }, ...restated]).map((r) => [r.value, r.now]);
+    expect(moved).toContainEqual(['7am', '3pm']);
+    expect(moved.map(([was]) => was)).not.toContain('11pm');
   });
   it('takes the one put forward, not the one who put them forward', () => {
     expect(seq(["Maureen can't sing the solo this year, her voice has gone.", 'A:Has anyone been suggested instead?', 'Owen suggested Bethany Cole, one of the younger sopranos.'], ['Maureen', 'Owen', 'Bethany Cole'])).toEqual([['Maureen', 'Bethany Cole']]);
