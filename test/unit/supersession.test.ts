@@ -2223,6 +2223,10 @@ describe('stop 68: from s81 after its blind runs — parts ended by "she", succe
     expect(moved).toContainEqual(['7am', '3pm']);
     expect(moved.map(([was]) => was)).not.toContain('11pm');
   });
+  it('reads someone signed off, and who covers when asked for anyone in mind', () => {
+    expect(seq(['Rota: Dev does Fridays, Ilse does Saturdays.', "Bad news. Ilse's been signed off for at least six weeks with her back. She's gutted.", 'A:What a shame. Do you have anyone in mind for her Saturdays?', "Her brother Tomas. He's worked markets before. He's covering her Saturdays from this week."])).toEqual([['Ilse', 'Tomas']]);
+    expect(seq(['Mandy signed off the accounts yesterday', 'A:Do you have anyone in mind for the audit?', 'Maybe Tomas.'])).toEqual([]);
+  });
   it('takes the one put forward, not the one who put them forward', () => {
     expect(seq(["Maureen can't sing the solo this year, her voice has gone.", 'A:Has anyone been suggested instead?', 'Owen suggested Bethany Cole, one of the younger sopranos.'], ['Maureen', 'Owen', 'Bethany Cole'])).toEqual([['Maureen', 'Bethany Cole']]);
   });
