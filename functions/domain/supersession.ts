@@ -1285,15 +1285,16 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       .map(stem),
   );
   if (words.size === 0) return [];
-  // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manag", "swimming coach" → "coach").
+  // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manager", "swimming coach" → "coach").
   const head = [...words].filter((word) => !HEAD_NOT.has(word)).at(-1);
+  const known = kind === 'person' ? knownNames(question, names) : undefined;
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean }[] = [];
   for (const unit of units) {
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
     const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
-    const said = (kind === 'person' ? peopleNamed(unit.text, question, names) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
+    const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
       const sums = askedSums.size > 0 ? sumNamed(unit.text, v.index, v.value.length) : [];
@@ -1438,7 +1439,6 @@ function sumNamed(text: string, index: number, length: number): string[] {
   return [...before, ...after].map(sumName).filter((noun): noun is string => noun !== undefined);
 }
 
-/** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
 /** Words of a sentence that say someone or somewhere took another's place ("has agreed to step in", "market's moving: Canal Basin"). */
 const PART_TAKEN = /(?<![\p{L}])(?:instead|replac\w*|tak(?:e|es|ing|en)\s+over|took\s+over|step(?:s|ping|ped)?\s+in|cover(?:s|ing)?\s+for|new|now|moving|moved|relocat\w*|switch\w*|swapp?\w*)(?![\p{L}])/iu;
 /** A person said in a line as one answers "who": the first name, or the surname after a title ("Dr Shah" is "shah"). */
@@ -1461,7 +1461,7 @@ const inQuestion = (question: string, name: string) => new RegExp(`(?<![\\p{L}])
  * month, a pronoun or a word that opens the sentence as a common word does), and the names the block knows however a
  * chat cases them ("ollie"); never one the question itself names.
  */
-function peopleNamed(text: string, question: string, names: readonly string[]): { value: string; index: number }[] {
+function peopleNamed(text: string, question: string, names: readonly string[], known: RegExp | undefined): { value: string; index: number }[] {
   const out: { value: string; index: number }[] = [];
   for (const m of text.matchAll(NAMES)) {
     const value = bareName(m[0]);
@@ -1474,13 +1474,16 @@ function peopleNamed(text: string, question: string, names: readonly string[]): 
     out.push({ value, index: m.index! + m[0].indexOf(value) });
   }
   // Names the block knows, said in lower case.
-  for (const name of names) {
-    const first = name.split(' ')[0]!;
-    if (first.length < 3 || !/^\p{Lu}\p{Ll}+$/u.test(first) || COMMON.has(first.toLowerCase()) || inQuestion(question, first)) continue;
-    for (const m of text.matchAll(new RegExp(`(?<![\\p{L}'’])${escape(first.toLowerCase())}(?![\\p{L}])`, 'gu'))) if (!out.some((o) => o.index === m.index)) out.push({ value: first, index: m.index! });
-  }
+  for (const m of known ? text.matchAll(known) : []) if (!out.some((o) => o.index === m.index)) out.push({ value: capitalise(m[0]), index: m.index! });
   return out.sort((a, b) => a.index - b.index);
 }
+
+/** The first names the block knows, as one pattern of their lower-case forms (built once per question). */
+function knownNames(question: string, names: readonly string[]): RegExp | undefined {
+  const firsts = [...new Set(names.map((name) => name.split(' ')[0]!).filter((first) => first.length >= 3 && /^\p{Lu}\p{Ll}+$/u.test(first) && !COMMON.has(first.toLowerCase()) && !inQuestion(question, first)).map((first) => first.toLowerCase()))];
+  return firsts.length > 0 ? new RegExp(`(?<![\\p{L}'’])(?:${firsts.map(escape).join('|')})(?![\\p{L}])`, 'gu') : undefined;
+}
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** Words that end a place's name in lower-case chat ("the library car park", "the co-op on dale rd"). */
 const PLACE_NOUN = String.raw`(?:hall|centre|center|church|library|school|studio|gym|pub|park|car park|venue|clinic|surgery|theatre|market|pool|depot|warehouse|station|co-op|basin|exchange|arms|inn|hotel|club|café|cafe|rooms?|barn|field|ground|square|street|st|road|rd|lane|avenue|ave|office|shop|bank|garage|cinema|gate|entrance|reception)`;
@@ -1504,6 +1507,7 @@ function placesNamed(text: string, question: string): { value: string; index: nu
   return out;
 }
 
+/** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
 function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
   const values = valuesOfText(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
   const out: { value: string; index: number }[] = [];
