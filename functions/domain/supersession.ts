@@ -918,7 +918,7 @@ export function changesSaid(said: readonly SaidUnit[], names: readonly string[] 
   }
   // Old and new said side by side in so many words ("now 8:10 (was 8:50)", "switched from Aquagen Labs to Tayside").
   for (const unit of out.length < MAX_CHANGES_SAID ? units : []) {
-    if (unit.kind !== 'record' || !unit.at || !PAIR_CUE.test(unit.text)) continue;
+    if (unit.kind !== 'record' || !unit.at || !(PAIR_CUE.test(unit.text) || THING_CUE.test(unit.text))) continue;
     for (const { replaced, by } of pairsSaid(unit.text)) {
       if (out.some((r) => !r.contactOnly && r.replaces?.toLowerCase() === replaced.toLowerCase())) continue;
       out.push({ itemId: `said:${unit.id}:${replaced}`, records: [unit.id], value: by, reason: 'later', at: unit.at, now: by, loose: true, replaces: replaced, pairSaid: true });
@@ -1692,7 +1692,9 @@ function namesInPlaceOf(text: string): { replaced: string; by: string }[] {
 }
 
 /** A record that may say an old value beside its new one, read further only then. */
-const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s|\b(?:swap|switch|trad|exchang)\w*\s.{1,60}?\sfor\s|\breplac\w*\s.{1,60}?\s(?:with|by)\s|\sover\s|\b(?:fell|fallen|falls)\s+through\b|\b(?:got|been|was|were|is|are)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)\b|['’]s\s+off\b|\bis\s+off\b|\bno\s+more\s|\b(?:didn['’]?t|did not)\s+work\s+out\b|\b(?:moving|moved|relocat\w*|switching|switched)(?:\s+(?:over\s+)?to|\s*:)\s|\b(?:at|in)\s+(?:the\s+)?\p{Lu}[^.!?]{0,40}\snow\b|\bnow\s+(?:at|in)\s+(?:the\s+)?\p{Lu}|\bcancell?ed\b/isu;
+const PAIR_CUE = /\((?:was|previously|formerly|originally|not|used to be)\s|\b(?:it['’]?s|its|it is|that['’]?s|thats|that is)\s+[\p{L}'’-]{3,},?\s+not\s+\p{L}|\b(?:it['’]?s|it is|that['’]?s|that is)\s+not\s|\b(?:nvm|never\s?mind|ignore|forget)\s|\bfrom\s.{1,60}?\sto\s|\binstead of\s|\brather than\s|,\s+not\s+(?:the|our|a|an)\s|\d(?:st|nd|rd|th),?\s+not\s|\d\p{L}?,?\s+not\s+\p{L}{3,}\s+\p{L}?\d|\b(?:can['’]?t|cannot|won['’]?t|couldn['’]?t|unable to)\s+(?:do|make)\s|\b(?:scratch|scrap|ditch)\s/isu;
+/** The words of a thing given up or a place left ("swapped", "replaced", "over", "fell through", "off", "no more", "moving", "now"), tested apart: one alternation of words is read fast. */
+const THING_CUE = /\b(?:swap\w*|switch\w*|trad(?:e|ed|ing)|exchang\w*|replac\w*|over|through|cancell?ed|binned|scrapped|axed|pulled|dropped|off|more|out|mov(?:ed|ing)|relocat\w*|now)\b/iu;
 /** "its Ruairi not Rory", "that's Gareth, not Gary": a name said with the one it corrects (lower-case chat read with its names recased). */
 const NAME_NOT_NAME = /(?<![\p{L}])(?:[Ii]t['’]?s|[Ii]ts|[Ii]t is|[Tt]hat['’]?s|[Tt]hats|[Tt]hat is)\s+(\p{Lu}[\p{Ll}'’-]{2,})\s*,?\s+not\s+(\p{Lu}[\p{Ll}'’-]{2,})(?![\p{L}])/gu;
 /** One of a numbered series said with the one it replaces: "Hall 7, not Hall 4", "gate B12 not gate B9", "Room 3 instead of Room 5". */
@@ -1880,11 +1882,12 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
   }
   // A swap asked about or weighed ("Could Bethany swap Tuesday for Thursday?") is none made.
   const made = (m: RegExpMatchArray) => !ONLY_WEIGHED.test(text.slice(...sentenceAround(text, m.index!, m[0].length)));
-  for (const pair of placesMovedFrom(text)) add(pair.replaced, pair.by);
-  for (const m of text.matchAll(SWAPPED_FOR)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
-  for (const m of text.matchAll(REPLACED_BY)) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
-  for (const m of text.matchAll(CHOSEN_OVER)) if (made(m) && !OVER_NOT_A_THING.test(m[2]!)) add(oldValueOf(m[2]!), newThing(m[1]!));
-  for (const m of text.matchAll(SET_ASIDE)) {
+  // Each read only when its words are there (most records hold none of them).
+  for (const pair of MOVED_CUE.test(text) && REASON.test(text) ? placesMovedFrom(text) : []) add(pair.replaced, pair.by);
+  for (const m of SWAP_CUE.test(text) ? text.matchAll(SWAPPED_FOR) : []) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
+  for (const m of /replac/iu.test(text) ? text.matchAll(REPLACED_BY) : []) if (made(m)) add(oldValueOf(m[1]!), newThing(m[2]!));
+  for (const m of /\sover\s/iu.test(text) ? text.matchAll(CHOSEN_OVER) : []) if (made(m) && !OVER_NOT_A_THING.test(m[2]!)) add(oldValueOf(m[2]!), newThing(m[1]!));
+  for (const m of SET_ASIDE_CUE.test(text) ? text.matchAll(SET_ASIDE) : []) {
     if (!made(m)) continue;
     const old = oldValueOf(m[1] ?? m[2] ?? m[3]!);
     // One word that names any of its kind ("the meeting got cancelled") would mark every meeting said before.
@@ -1897,6 +1900,10 @@ export function pairsSaid(said: string): { replaced: string; by: string }[] {
   return out;
 }
 
+/** The words each reading of a thing given up needs, tested first. */
+const MOVED_CUE = /(?<![\p{L}])(?:now|moving|moved|relocat\w*|switch\w*)(?![\p{L}])/iu;
+const SWAP_CUE = /(?<![\p{L}])(?:swap|switch|trad|exchang)\w*\s.{1,60}?\sfor\s/isu;
+const SET_ASIDE_CUE = /(?<![\p{L}])(?:off|cancell?ed|scrapped|axed|binned|dropped|pulled|through|no\s+more|work\s+out|called\s+off)(?![\p{L}])/iu;
 /** Words that name any thing of their kind, not one thing: set aside alone, they say which one no more than "it". */
 const GENERIC_THING = /^(?:meeting|call|appointment|session|class|lesson|event|plan|booking|order|delivery|visit|shift|job|party|trip|date|day|time|slot|option|idea|thing|one|stuff|arrangement|deal|offer)s?$/iu;
 
@@ -2000,8 +2007,13 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
   }
   // "Sandra Whitlock emailed. She's leaving the market office …", "poor Brenda … so she's out for the summer": a part
   // ended by "she" or "he", of the last person the record named before it (within its sentence or the two before).
+  let stops: number[] | undefined;
   for (const m of text.matchAll(PRONOUN_ENDED)) {
-    const start = Math.max(0, ...[m.index! - 400, ...[...text.slice(0, m.index!).matchAll(/[.!?]\s+/gu)].slice(-3, -2).map((b) => b.index!)]);
+    // What follows the pronoun first: most "she"s end nothing.
+    if (!ENDED.test(text.slice(m.index! + /^(?:she|he)/iu.exec(m[0])![0].length))) continue;
+    stops ??= [...text.matchAll(/[.!?]\s+/gu)].map((b) => b.index!);
+    const stopsBefore = stops.filter((at) => at < m.index!);
+    const start = Math.max(0, m.index! - 400, stopsBefore.at(-3) ?? 0);
     // A person: no firm or place ("Kowalski", "Fairfield Bowls Club"), no pair ("Ken and I"), no word that only opens a sentence ("Want me to …").
     const named = [...text.slice(start, m.index!).matchAll(NAMES)]
       .filter((n) => n[0].includes(' ') || !/(?:^|[.!?:]\s+)$/u.test(text.slice(Math.max(0, start + n.index! - 3), start + n.index!)))
@@ -2010,7 +2022,7 @@ function namesEnded(text: string): { value: string; index: number; colour: boole
     const last = named.at(-1);
     // "Dave has left Kowalski, he's gone to …": the one the sentence already said left, said again.
     if (ended.some((e) => e.index >= start && e.index < m.index!)) continue;
-    if (last && ENDED.test(text.slice(m.index! + /^(?:she|he)/iu.exec(m[0])![0].length))) add(last, text.lastIndexOf(last, m.index!), false);
+    if (last) add(last, text.lastIndexOf(last, m.index!), false);
   }
   // "Shutterbox Rentals have put their prices up … So I'm getting it from Kitroom Bristol instead": the one name that
   // opens a sentence of the record, with what it has or is, before the name said with "instead", is what that replaced.
