@@ -1306,11 +1306,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
       if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
-      const span = kind === 'person' || kind === 'place' ? 40 : 8;
-      const shared = new Set(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).filter((word) => words.has(word))).size + bySpeaker;
+      const near = wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3);
+      const shared = new Set(near.filter((word) => words.has(word))).size + bySpeaker;
       // A person or a place is named of many things: the question's last word of what it asks about must be said with it
       // ("kevin (lab manager)" answers "Who is the lab manager?"; "reyes moved lab meeting" does not), or two of its words.
-      const ofPart = kind !== 'person' && kind !== 'place' ? shared > 0 : shared >= 2 || (head !== undefined && wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, span, 3).includes(head));
+      const ofPart = kind !== 'person' && kind !== 'place' ? shared > 0 : shared >= 2 || (head !== undefined && near.includes(head));
       if (shared > 0 && ofPart) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
     }
   }

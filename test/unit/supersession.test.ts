@@ -2123,6 +2123,15 @@ describe('stop 68: a thing given up for another thing', () => {
   });
 });
 
+/** Records said a day apart ("A:" opens the assistant's), each read with the one before: the pairs of old and new that `changesSaid` reads. */
+const seq = (texts: string[], names: string[] = [], days = 1) =>
+  changesSaid(
+    texts.map((t, i) => ({ id: `m${i}`, kind: 'record', text: t.replace(/^A:/, ''), at: new Date(Date.UTC(2026, 4, 1 + i * days, 10)).toISOString(), speaker: t.startsWith('A:') ? 'assistant' : 'user', before: i > 0 ? { text: texts[i - 1]!.replace(/^A:/, ''), speaker: texts[i - 1]!.startsWith('A:') ? 'assistant' : 'user' } : undefined })),
+    names,
+  )
+    .filter((r) => r.replaces)
+    .map((r) => [r.replaces, r.value]);
+
 describe('stop 68: a value denied in a reply, a part handed over, a place left for a reason (s80, read after its blind run)', () => {
   const reply = (question: string, answer: string) =>
     changesSaid([{ id: 'r', kind: 'record', text: answer, at: '2026-05-02T10:00:00Z', speaker: 'user', before: { text: question, speaker: 'assistant' } }])
@@ -2141,17 +2150,10 @@ describe('stop 68: a value denied in a reply, a part handed over, a place left f
     expect(reply('Did you get the blue one?', 'no')).toEqual([]);
   });
   it('reads a part withdrawn from or handed over, and who stepped in or took it on when asked', () => {
-    const u = (texts: string[], names: string[]) =>
-      changesSaid(
-        texts.map((t, i) => ({ id: `m${i}`, kind: 'record', text: t.replace(/^A:/, ''), at: `2026-05-0${i + 1}T10:00:00Z`, speaker: t.startsWith('A:') ? 'assistant' : 'user', before: i > 0 ? { text: texts[i - 1]!.replace(/^A:/, ''), speaker: texts[i - 1]!.startsWith('A:') ? 'assistant' : 'user' } : undefined })),
-        names,
-      )
-        .filter((r) => r.replaces)
-        .map((r) => [r.replaces, r.value]);
-    expect(u(['Our treasurer is Hilary Voss.', 'A busy week. Hilary Voss has had to withdraw from the committee: her surgery was brought forward.', "A:I'm sorry to hear that. Has Gwen found anyone?", 'Yes, luckily. Bea Lindqvist, who chaired it in 2019, has agreed to step in as Club Treasurer.'], ['Hilary Voss', 'Bea Lindqvist', 'Gwen'])).toEqual([['Hilary Voss', 'Bea Lindqvist']]);
-    expect(u(['kit does the rota', "kit's moving out in june, new job in york", "A:Oh wow! Who's going to take over the rota?", 'dom is doing it from now, kit handed over the sheet last night'], ['Kit', 'Dom'])).toEqual([['Kit', 'Dom']]);
+    expect(seq(['Our treasurer is Hilary Voss.', 'A busy week. Hilary Voss has had to withdraw from the committee: her surgery was brought forward.', "A:I'm sorry to hear that. Has Gwen found anyone?", 'Yes, luckily. Bea Lindqvist, who chaired it in 2019, has agreed to step in as Club Treasurer.'], ['Hilary Voss', 'Bea Lindqvist', 'Gwen'])).toEqual([['Hilary Voss', 'Bea Lindqvist']]);
+    expect(seq(['kit does the rota', "kit's moving out in june, new job in york", "A:Oh wow! Who's going to take over the rota?", 'dom is doing it from now, kit handed over the sheet last night'], ['Kit', 'Dom'])).toEqual([['Kit', 'Dom']]);
     // A record that names the successor itself needs none later; "instead" of something else names no one's.
-    expect(u(['A:Draft: "Rob Hale has handed over the secretary role. Mina Shah (plot 4) is our new secretary from May."', 'love it. also scrap the van, Lev is lending his trailer instead'], ['Rob Hale', 'Mina Shah', 'Lev']).filter(([old]) => old === 'Rob Hale' || old === 'Rob')).not.toContainEqual(['Rob Hale', 'Lev']);
+    expect(seq(['A:Draft: "Rob Hale has handed over the secretary role. Mina Shah (plot 4) is our new secretary from May."', 'love it. also scrap the van, Lev is lending his trailer instead'], ['Rob Hale', 'Mina Shah', 'Lev']).filter(([old]) => old === 'Rob Hale' || old === 'Rob')).not.toContainEqual(['Rob Hale', 'Lev']);
   });
   it('reads a place left for a reason the sentence gives, and a street written short or long as one', () => {
     expect(pairsSaid("We're at the Guildhall now, since the village hall's roof can't be fixed before June.")).toEqual([{ replaced: 'village hall', by: 'Guildhall' }]);
@@ -2190,13 +2192,6 @@ describe('stop 68: who and where, answered by the block’s people and places', 
 });
 
 describe('stop 68: from s81 after its blind runs — parts ended by "she", successors named weeks on, numbered places, fresh numbers, ranges', () => {
-  const seq = (texts: string[], names: string[] = [], days = 1) =>
-    changesSaid(
-      texts.map((t, i) => ({ id: `m${i}`, kind: 'record', text: t.replace(/^A:/, ''), at: new Date(Date.UTC(2026, 4, 1 + i * days, 10)).toISOString(), speaker: t.startsWith('A:') ? 'assistant' : 'user', before: i > 0 ? { text: texts[i - 1]!.replace(/^A:/, ''), speaker: texts[i - 1]!.startsWith('A:') ? 'assistant' : 'user' } : undefined })),
-      names,
-    )
-      .filter((r) => r.replaces)
-      .map((r) => [r.replaces, r.value]);
   it('reads a part ended by "she" or "he", of the last person named, and who stepped in', () => {
     expect(seq(['I play the mixed doubles with Wendy.', "Awful news: poor Wendy tripped on the stairs and she's torn a ligament, so she's out for the season. Anyway, the captain rang round and Priti Nair has stepped in to partner me."])).toEqual([['Wendy', 'Priti Nair']]);
     // Not a firm the sentence names after the one who left, nor one who left before, nor a word opening a sentence.
