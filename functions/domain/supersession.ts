@@ -1286,7 +1286,10 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   );
   if (words.size === 0) return [];
   // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manager", "swimming coach" → "coach").
-  const head = [...words].filter((word) => !HEAD_NOT.has(word)).at(-1);
+  // Of a part, the word before where or for what it is held ("Ana's supervisor at the warehouse" → "supervisor").
+  const partOf = kind === 'person' ? asked.replace(/\s+(?:at|in|on|for|from|with|during|over)\s+[^?]*\??\s*$/u, '') : asked;
+  const headOf = (from: string) => [...words].filter((word) => !HEAD_NOT.has(word) && new RegExp(`(?<![\\p{L}])${word}`, 'u').test(from)).at(-1);
+  const head = headOf(partOf) ?? headOf(asked);
   const known = kind === 'person' ? knownNames(question, names) : undefined;
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean }[] = [];
@@ -1722,9 +1725,11 @@ const ONLY_WEIGHED = /\?|(?<![\p{L}])(?:could|would|should|might|may|maybe|perha
 const OVER_NOT_A_THING = /^(?:weekend|summer|winter|spring|autumn|christmas|easter|holidays?|break|years?|months?|weeks?|days?|night|time|phone|email|e-mail|text|zoom|teams|video|top|there|here|it|that|this|them|him|her|everything|anything|lunch|dinner|breakfast|coffee|drinks?)(?![\p{L}])/iu;
 /** "the raffle fell through", "woodworking taster's off", "quiz night got binned", "no more lasagne": a thing set aside, said before what takes its place. */
 const SET_ASIDE = new RegExp(String.raw`(?<![\p{L}])(?:no\s+more\s+(?:the\s+)?${PAIR_THING}(?=\s*[,;:—–-]|\s+(?:then|so|now|it['’]?s|its)(?![\p{L}]))|(?:(?:the|our|my|their)\s+)?${PAIR_THING}\s*(?:(?:['’]s|\s+is|\s+has)\s+(?:been\s+)?(?:off(?=\s*(?:[,;:.!?—–-]|$)|\s+(?:so|now|then|and|but|sadly|unfortunately|completely|altogether|for\s+good)(?![\p{L}]))|cancell?ed|scrapped|axed|binned|dropped)|\s+(?:fell|has\s+fallen|had\s+fallen)\s+through|\s+(?:got|was|were)\s+(?:cancell?ed|binned|scrapped|axed|pulled|dropped)|\s+(?:didn['’]?t|did\s+not)\s+work\s+out)|(?<=(?:^|[.!?:;—–]\s*|\s-\s+))${PAIR_THING}\s+(?:cancell?ed|scrapped|axed|called\s+off)(?=\s*(?:[.,;:!—–-]|$)))(?![\p{L}])`, 'giu');
+/** Where or when a thing taken up is held, after its name ("a plant sale at the fair", "a quiz in the back room on Friday"): not part of the thing. */
+const WHERE_TAIL = String.raw`(?:\s+(?:at|in|on|for|from|by)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+|their\s+)?(?:[^\s,;:.!?()—–]+\s+){0,2}?[^\s,;:.!?()—–]+)?`;
 /** What is taken up in a thing's place, after it was set aside: "so we're doing a cake stall", "it's a ceilidh now", "chilli it is". */
 const TAKEN_UP = new RegExp(
-  String.raw`^\s*(?:[,;:—–-]\s*(?:(?:so|and|but|now|instead|then)\s+)?|\.\s+|\s+(?:so|and|now|instead|then)\s+)(?:(?:(?:we['’]re|we\s+are|we['’]ll\s+be|i['’]m|i\s+am|they['’]re|they\s+are)\s+(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying)|(?:it['’]?s|its|it\s+is|it['’]ll\s+be)|(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying))\s+(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)(?:\s+(?:instead|now|it\s+is|then))?|(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)\s+(?:instead|now|it\s+is|then))(?=\s*(?:[,;:.!?()—–\n]|$))`,
+  String.raw`^\s*(?:[,;:—–-]\s*(?:(?:so|and|but|now|instead|then)\s+)?|\.\s+|\s+(?:so|and|now|instead|then)\s+)(?:(?:(?:we['’]re|we\s+are|we['’]ll\s+be|i['’]m|i\s+am|they['’]re|they\s+are)\s+(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying)|(?:it['’]?s|its|it\s+is|it['’]ll\s+be)|(?:doing|having|getting|going\s+with|going\s+for|booked|booking|running|trying))\s+(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)${WHERE_TAIL}(?:\s+(?:instead|now|it\s+is|then))?|(?:a\s+|an\s+|the\s+|some\s+)?((?:[^\s,;:.!?()—–]+\s+){0,3}?[^\s,;:.!?()—–]+)${WHERE_TAIL}\s+(?:instead|now|it\s+is|then))(?=\s*(?:[,;:.!?()—–\n]|$))`,
   'iu',
 );
 /** What a record took up after setting a thing aside, said as a deed or as what holds from now: "Entered the Riverside 10k instead", "Oat soap from today." */

@@ -2226,3 +2226,18 @@ describe('stop 68: from s81 after its blind runs — parts ended by "she", succe
     expect(seq(["Maureen can't sing the solo this year, her voice has gone.", 'A:Has anyone been suggested instead?', 'Owen suggested Bethany Cole, one of the younger sopranos.'], ['Maureen', 'Owen', 'Bethany Cole'])).toEqual([['Maureen', 'Bethany Cole']]);
   });
 });
+
+describe('stop 69: a thing taken up where it is held, and who holds a part somewhere', () => {
+  it('reads what is taken up without where it is held', () => {
+    expect(pairsSaid("the tombola fell through so we're running a plant sale at the fair instead")).toEqual([{ replaced: 'tombola', by: 'plant sale' }]);
+    expect(pairsSaid("Quiz night is off - it's a ceilidh in the village hall now.")).toEqual([{ replaced: 'Quiz night', by: 'ceilidh' }]);
+  });
+  it('asks who holds a part by the part, not by where it is held', () => {
+    const units = [
+      { id: 'a', kind: 'record', text: 'My supervisor is Dana Pike, she runs the night team.', at: '2026-05-01T10:00:00Z' },
+      { id: 'b', kind: 'record', text: 'Lunch at the warehouse canteen with Joel today.', at: '2026-05-04T10:00:00Z' },
+      { id: 'c', kind: 'record', text: 'Dana has moved to days, so my new supervisor is Hamid Rasul.', at: '2026-05-09T10:00:00Z' },
+    ];
+    expect(answersReplaced("Who is Ana's supervisor at the warehouse?", units, ['Dana Pike', 'Joel', 'Hamid Rasul']).map((r) => [r.value, r.now])).toEqual([['Dana Pike', 'Hamid Rasul']]);
+  });
+});
