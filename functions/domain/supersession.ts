@@ -250,8 +250,8 @@ const SHAPES: readonly (readonly [string, RegExp])[] = [
   ['day', new RegExp(`\\b(?:(?:mon|tues?|wed|thu|thurs?|fri|sat|sun) [0-3]?\\d(?:st|nd|rd|th)\\b|${MONTH} [0-3]?\\d(?:st|nd|rd|th)?\\b|[0-3]?\\d(?:st|nd|rd|th)?(?: of)? ${MONTH}(?![a-z])|\\d{4}-\\d{2}-\\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|(?:weds|tues|thurs)\\b|the [0-3]?\\d(?:st|nd|rd|th)\\b)`, 'gi')],
   // A time with a dot and no am or pm ("9.15") only after words that say a time follows ("kick-off at 9.15"), or as a
   // service is named by when it leaves ("the 10.42 from Paddington"): bare, it may be any decimal.
-  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|(?<=\b(?:at|to|from|until|till|by|before|after|kick-?off|start|starts|setup|set-up|doors|opens?|closes?)\s)[012]?\d\.[0-5]\d(?![\d%\p{L}]|[.,]\d|\s(?:kg|km|miles?|cm|mm|ml|litres?|lbs?|g|m|per|percent|an?)\b)|(?<=\bthe\s)[012]?\d[.:][0-5]\d(?=\s+(?:from|train|service|departure|bus|coach|ferry|flight|sailing)\b)|[01]?\d\s?[ap]\.?m\.?)(?![\p{L}\p{N}])/giu],
-  ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur)\b/gi],
+  ['time', /\b(?:[0-2]?\d:[0-5]\d(?:\s?[ap]\.?m\.?)?|[01]?\d\.[0-5]\d\s?[ap]\.?m\.?|(?<=\b(?:at|to|from|until|till|by|before|after|kick-?off|start|starts|setup|set-up|doors|opens?|closes?)\s)[012]?\d\.[0-5]\d(?![\d%\p{L}]|[.,]\d|\s(?:kg|km|miles?|cm|mm|ml|litres?|lbs?|g|m|per|percent|an?)\b)|(?<=\bthe\s)[012]?\d[.:][0-5]\d(?=\s+(?:from|train|service|departure|bus|coach|ferry|flight|sailing)\b)|[01]?\d\s?[ap]\.?m\.?|(?:(?:a\s)?quarter\s(?:past|to)|half\spast|(?:five|ten|twenty|twenty-five)\s(?:past|to))\s(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])\so['’]clock|(?<=\b(?:at|by|until|till|from|before|after|around|to)\s)(?:noon|midday))(?![\p{L}\p{N}])/giu],
+  ['money', /[$£€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|pounds|usd|gbp|eur|quid|grand|bucks)\b/gi],
   ['code', /\b[A-Z]{1,6}-?\d[A-Z0-9-]*\b/g],
   // A number said in words is a count, not an amount said in words ("three hundred and ten for the beech").
   ['number', new RegExp(`(?:\\d[\\d,.]*|\\b(?:${NUMBER_WORDS})\\b(?!\\s+(?:hundred|thousand|grand|quid|pounds?|dollars?|euros?)\\b))(?:\\s?[\\p{L}%]+)?`, 'giu')],
@@ -1257,7 +1257,9 @@ const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|
 const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'currently', 'these', 'days', 'today', 'tonight', 'doing', 'do', 'go', 'going', 'running', 'run', 'us']);
 /** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
 // "first" only as when ("what was it first set at"): "the first matches", "the first day" are which ones.
-const ASKS_BEFORE = /\b(?:did|was|were|had|used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
+// A question in the past tense of a thing that was done ("Which supplier did my suit come from?", "What time was the
+// appointment?") asks what it came to be: only "did … first", "used to", "originally" and the like ask what was before.
+const ASKS_BEFORE = /\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
 /** Earlier answers, at most, for the latest to be taken as what replaced them (more is a list of values, not one changed). */
@@ -1292,11 +1294,16 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const head = headOf(partOf) ?? headOf(asked);
   const known = kind === 'person' ? knownNames(question, names) : undefined;
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
-  const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean }[] = [];
+  const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean; loose?: boolean }[] = [];
+  const ofQuestion = (said: readonly string[]) => new Set(said.filter((word) => words.has(word))).size;
   for (const unit of units) {
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
     const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
+    // A reply is said of what it was asked ("Has Mr Carrow responded on price?" … "His revised figure is £41,200"):
+    // the words of a question someone else put just before count as its sentence's.
+    const replyTo = unit.before && unit.before.speaker !== unit.speaker && unit.before.text.includes('?') ? unit.before.text.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence.includes('?')).join(' ') : '';
+    const askedOf = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : [];
     const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
@@ -1306,15 +1313,35 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
       // Okafor £350 balance due": "Okafor" is £350's).
       let [from, to] = said.length > 1 || kind === 'person' || kind === 'place' ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      // A time or a day is said of what its own sentence or the one before says, not the next ("… has arrived every
+      // morning at eight o'clock sharp. My father reports …" is no time of the father's appointment).
+      if (said.length === 1 && (kind === 'time' || kind === 'day')) {
+        const [start, end] = sentenceAround(unit.text, v.index, v.value.length);
+        [from, to] = [start > 0 ? sentenceAround(unit.text, Math.max(0, start - 2), 1)[0] : 0, end];
+      }
       // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
       if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
       const near = wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3);
-      const shared = new Set(near.filter((word) => words.has(word))).size + bySpeaker;
+      let shared = new Set(near.filter((word) => words.has(word))).size + bySpeaker;
+      // A value said further off in its own sentence than eight words is its answer too, when the sentence says two
+      // of the question's words ("also car: dan says w the bypass mess he's gonna grab me at 7.15"): as one said near one.
+      const plain = kind !== 'person' && kind !== 'place';
+      if (shared === 0 && plain) {
+        const [start, end] = sentenceAround(unit.text, v.index, v.value.length);
+        const sentence = wordsAround(unit.text.slice(start, end), v.index - start, v.value.length, 40, 3);
+        if (ofQuestion([...sentence, ...askedOf]) >= 2) shared = 1;
+      }
       // A person or a place is named of many things: the question's last word of what it asks about must be said with it
       // ("kevin (lab manager)" answers "Who is the lab manager?"; "reyes moved lab meeting" does not), or two of its words.
-      const ofPart = kind !== 'person' && kind !== 'place' ? shared > 0 : shared >= 2 || (head !== undefined && near.includes(head));
+      const ofPart = plain ? shared > 0 : shared >= 2 || (head !== undefined && near.includes(head));
       if (shared > 0 && ofPart) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
+      // A value of a line that says a word of the question anywhere may be one the latest replaced ("Their figure is
+      // £38,500" in a line about the extension), never the latest itself: kept loose, as an earlier answer only.
+      // (Amounts, codes and numbers only, which the earlier must match in size or series: a time or a day is said of too much.)
+      else if (shared === 0 && (kind === 'money' || kind === 'code' || kind === 'phone') && ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf]) >= 1) {
+        answers.push({ id: unit.id, at: unit.at, value: v.value, shared: 0, index: v.index, text: unit.text, named: sums.length > 0, loose: true });
+      }
     }
   }
   // The question names its sum ("How much is Kenji being refunded?") and some answers are said as it ("a refund of
@@ -1327,7 +1354,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // (Times and days only: a name is said with its address or number as often as with the word for it.)
   const ofThing = (kind === 'time' || kind === 'day') && named.size > 0 ? answers.filter(thingOf) : [];
   if (ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
-  if (answers.length < 2) return [];
+  if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
     kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) :
@@ -1335,11 +1362,12 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
       .replace(/\s+/g, '');
-  const latestAt = answers.reduce((latest, a) => (Date.parse(a.at) > Date.parse(latest) ? a.at : latest), answers[0]!.at);
+  const sure = answers.filter((a) => !a.loose);
+  const latestAt = sure.reduce((latest, a) => (Date.parse(a.at) > Date.parse(latest) ? a.at : latest), sure[0]!.at);
   // The value a latest line says was replaced ("finishes at 3:05 instead of 3:15") is not its answer.
   // ("was 4pm but it is 5pm now": a value after "was" too, when the line says another; "was 5:30 today" alone is the answer).
   const behindOf = (a: { text: string; index: number }) => a.text.slice(Math.max(0, a.index - 24), a.index);
-  const said = answers.filter((a) => a.at === latestAt && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
+  const said = sure.filter((a) => a.at === latestAt && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
   const notWas = said.filter((a) => !/(?<![\p{L}])was\s*$/iu.test(behindOf(a)));
   const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
@@ -1533,9 +1561,12 @@ const dayShape = (value: string) =>
 function perUnitAfter(text: string, value: string): string | undefined {
   const at = text.indexOf(value);
   if (at < 0) return undefined;
-  // "£22 a head", "£9 per hour", "£4/kg"; not "£300 and" ("a" must be a word of its own).
-  return /^\s?(?:(?:a|an|per)\s|\/\s?)([\p{L}]{2,12})(?![\p{L}])/iu.exec(text.slice(at + value.length))?.[1]?.toLowerCase().replace(/s$/, '');
+  // "£22 a head", "£9 per hour", "£4/kg", "30 quid each a wk"; not "£300 and" ("a" must be a word of its own).
+  const unit = /^\s?(?:each\s+)?(?:(?:a|an|per)\s|\/\s?)([\p{L}]{2,12})(?![\p{L}])/iu.exec(text.slice(at + value.length))?.[1]?.toLowerCase().replace(/s$/, '');
+  return unit === undefined ? undefined : (UNIT_SHORT[unit] ?? unit);
 }
+/** A unit said short, as it is said in full ("£72/wk" is "£72 a week"). */
+const UNIT_SHORT: Readonly<Record<string, string>> = { wk: 'week', hr: 'hour', mth: 'month', mo: 'month', yr: 'year', nite: 'night', pp: 'person' };
 
 /** A value plain enough to be taken as the same one wherever it is said: three digits, an amount, a time of day (or a count of a particular unit). */
 const PLAIN_VALUE = /\d{3}|[a-z]{2,}-?\d{2,}|@|[$£€]\s?\d|\d:\d\d|\d\s?(?:am|pm)\b/i;
