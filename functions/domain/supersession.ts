@@ -243,7 +243,7 @@ function saidLater(items: readonly MemoryItem[]): RetiredValue[] {
 }
 
 /** Counts said in words ("four performances"): from two up, since "one" is said of far more than counts. */
-const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty';
+const NUMBER_WORDS = '(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** What kind of value a text states: a day, a time of day, an amount of money, a code, or another number. */
 const SHAPES: readonly (readonly [string, RegExp])[] = [
@@ -1262,6 +1262,19 @@ const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'cur
 const ASKS_BEFORE = /\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
+/** A count said in words as it is said in digits ("Six bottles" is "6 bottles", "forty-two" is "42"). */
+const UNITS_SAID = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS_SAID = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const inDigits = (value: string) =>
+  value.replace(/\b(?:(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(one|two|three|four|five|six|seven|eight|nine))?|(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b/giu, (_, tens?: string, unit?: string, alone?: string) =>
+    String(alone ? UNITS_SAID.indexOf(alone.toLowerCase()) : TENS_SAID.indexOf(tens!.toLowerCase()) * 10 + (unit ? UNITS_SAID.indexOf(unit.toLowerCase()) : 0)),
+  );
+/** Stems of words that say the same of a thing, each to the one it is compared as. */
+const SAID_ALIKE: ReadonlyMap<string, string> = new Map(
+  Object.entries({ start: ['begin', 'beginn', 'began', 'begun', 'commenc', 'kick'], finish: ['end', 'wrap'], pick: ['collect', 'grab', 'fetch'], appointment: ['appt', 'appointm'] }).flatMap(
+    ([one, others]) => others.map((other) => [other, one] as const),
+  ),
+);
 /** Earlier answers, at most, for the latest to be taken as what replaced them (more is a list of values, not one changed). */
 const MAX_EARLIER_ANSWERS = 3;
 
@@ -1287,15 +1300,25 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       .map(stem),
   );
   if (words.size === 0) return [];
+  // Words that say the same of a thing compare as one ("start" and "begin", "pick up" and "collect").
+  const same = (said: readonly string[]) => said.map((word) => SAID_ALIKE.get(word) ?? word);
+  const alike = new Set(same([...words]));
   // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manager", "swimming coach" → "coach").
   // Of a part, the word before where or for what it is held ("Ana's supervisor at the warehouse" → "supervisor").
   const partOf = kind === 'person' ? asked.replace(/\s+(?:at|in|on|for|from|with|during|over)\s+[^?]*\??\s*$/u, '') : asked;
   const headOf = (from: string) => [...words].filter((word) => !HEAD_NOT.has(word) && new RegExp(`(?<![\\p{L}])${word}`, 'u').test(from)).at(-1);
-  const head = headOf(partOf) ?? headOf(asked);
+  const stemHead = headOf(partOf) ?? headOf(asked);
+  const head = stemHead === undefined ? undefined : same([stemHead])[0];
   const known = kind === 'person' ? knownNames(question, names) : undefined;
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean; loose?: boolean }[] = [];
-  const ofQuestion = (said: readonly string[]) => new Set(said.filter((word) => words.has(word))).size;
+  // What a question asks the count of ("How many croissants …"): a count of it is said of the question's word.
+  const counted = kind === 'number' ? /\bhow many ([\p{L}-]+)/u.exec(asked)?.[1]?.replace(/e?s$/, '') : undefined;
+  const countsAsked = (value: string) => {
+    const unit = counted === undefined ? undefined : unitOf(value);
+    return unit !== undefined && stem(unit) === stem(counted!);
+  };
+  const ofQuestion = (said: readonly string[]) => new Set(same(said).filter((word) => alike.has(word))).size;
   for (const unit of units) {
     if (!unit.at) continue;
     // Said by whom the question names: a word of it.
@@ -1304,6 +1327,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     // the words of a question someone else put just before count as its sentence's.
     const replyTo = unit.before && unit.before.speaker !== unit.speaker && unit.before.text.includes('?') ? unit.before.text.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence.includes('?')).join(' ') : '';
     const askedOf = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : [];
+    // The question's words the whole line says, read once a line and only when a value needs them.
+    let inLine: number | undefined;
+    const ofLine = () => (inLine ??= ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf]));
     const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
@@ -1322,15 +1348,16 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
       if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
-      const near = wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3);
-      let shared = new Set(near.filter((word) => words.has(word))).size + bySpeaker;
+      const near = same(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3));
+      let shared = ofQuestion(near) + bySpeaker + (countsAsked(v.value) ? 1 : 0);
       // A value said further off in its own sentence than eight words is its answer too, when the sentence says two
       // of the question's words ("also car: dan says w the bypass mess he's gonna grab me at 7.15"): as one said near one.
       const plain = kind !== 'person' && kind !== 'place';
       if (shared === 0 && plain) {
         const [start, end] = sentenceAround(unit.text, v.index, v.value.length);
         const sentence = wordsAround(unit.text.slice(start, end), v.index - start, v.value.length, 40, 3);
-        if (ofQuestion([...sentence, ...askedOf]) >= 2) shared = 1;
+        const inSentence = ofQuestion([...sentence, ...askedOf]);
+        if (inSentence >= 2) shared = inSentence;
       }
       // A person or a place is named of many things: the question's last word of what it asks about must be said with it
       // ("kevin (lab manager)" answers "Who is the lab manager?"; "reyes moved lab meeting" does not), or two of its words.
@@ -1339,7 +1366,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A value of a line that says a word of the question anywhere may be one the latest replaced ("Their figure is
       // £38,500" in a line about the extension), never the latest itself: kept loose, as an earlier answer only.
       // (Amounts, codes and numbers only, which the earlier must match in size or series: a time or a day is said of too much.)
-      else if (shared === 0 && (kind === 'money' || kind === 'code' || kind === 'phone') && ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf]) >= 1) {
+      else if (shared === 0 && (kind === 'money' || kind === 'code' || kind === 'phone') && ofLine() >= 1) {
         answers.push({ id: unit.id, at: unit.at, value: v.value, shared: 0, index: v.index, text: unit.text, named: sums.length > 0, loose: true });
       }
     }
@@ -1350,15 +1377,18 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // The question names whom it asks about and what of theirs ("What time does Ola go swimming?"): when some answers
   // are said with what it is (two at least), those are the answers, not one said with the name alone ("collects Ola at 3:05").
   const named = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{Ll}'’-]+/gu) ?? []).map((name) => stem(name.toLowerCase().replace(/['’]s$/u, ''))));
-  const thingOf = (a: { text: string; index: number; value: string }) => wordsAround(a.text, a.index, a.value.length, 8, 3).some((word) => words.has(word) && !named.has(word));
+  const thingOf = (a: { text: string; index: number; value: string }) => same(wordsAround(a.text, a.index, a.value.length, 8, 3)).some((word) => alike.has(word) && !named.has(word));
   // (Times and days only: a name is said with its address or number as often as with the word for it.)
   const ofThing = (kind === 'time' || kind === 'day') && named.size > 0 ? answers.filter(thingOf) : [];
   if (ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
+  // "How many croissants …": when some counts are of croissants, those are the answers (not "12 sourdough" said beside).
+  const ofUnit = answers.filter((a) => countsAsked(a.value));
+  if (ofUnit.length >= 2) answers.splice(0, answers.length, ...ofUnit);
   if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
     kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) :
-    (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : value)
+    (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : kind === 'number' ? inDigits(value) : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
       .replace(/\s+/g, '');
@@ -1431,6 +1461,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
+  // A line that only names the thing somewhere is read for an earlier answer when no line says one plainly.
+  const plainly = earlier.filter((a) => !a.loose);
+  if (plainly.length > 0) earlier.splice(0, earlier.length, ...plainly);
   const sameSeries = earlier.filter((a) => (kind === 'code' || kind === 'phone') && series(a.value) === series(now.value));
   const values = [...new Set((sameSeries.length > 0 ? sameSeries : earlier).map((a) => key(a.value)))];
   if (values.length > MAX_EARLIER_ANSWERS) return [];

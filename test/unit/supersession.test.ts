@@ -2241,3 +2241,53 @@ describe('stop 69: a thing taken up where it is held, and who holds a part somew
     expect(answersReplaced("Who is Ana's supervisor at the warehouse?", units, ['Dana Pike', 'Joel', 'Hamid Rasul']).map((r) => [r.value, r.now])).toEqual([['Dana Pike', 'Hamid Rasul']]);
   });
 });
+
+describe('stop 69: answers read further than eight words, in words of their own (from s83 after its blind run)', () => {
+  const at = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00Z`;
+  const line = (id: string, day: number, text: string, speaker = 'user', before?: { text: string; speaker: string }) => ({ id, kind: 'record', text, at: at(day), speaker, ...(before ? { before } : {}) });
+  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  it('reads a value its sentence ties to the question two words apart, or the question put just before ties', () => {
+    expect(asked('What time does Priya collect me for the school run?', [
+      line('a', 1, 'school run sorted: priya collects me at 8.05 by the postbox.'),
+      line('b', 9, 'school run: priya says with the roadworks on Mill Lane and the detour she will be outside at 7.50 from monday'),
+    ])).toEqual([['8.05', '7.50']]);
+    const before = { text: 'Glad it went well. Is the vet still seeing Biscuit on the 14th for his jabs?', speaker: 'assistant' };
+    expect(asked('What time is Biscuit seeing the vet?', [
+      line('a', 1, 'Biscuit is booked with the vet on the 14th at 9.20am for his jabs.'),
+      line('b', 9, 'They rang this morning and the clinic is short-staffed, so we are to come in at half past four.', 'user', before),
+    ])).toEqual([['9.20am', 'half past four']]);
+  });
+  it('reads an amount said of the thing only somewhere in its line as one the latest replaced, when no line says one plainly', () => {
+    expect(asked('How much is the loft conversion costing?', [
+      line('a', 1, 'We signed with Parfitt for the loft conversion last night. Their figure is £24,800, which includes the dormer.'),
+      line('b', 9, 'Parfitt came back after the survey: the loft conversion is now costing £26,350 with the extra joists.'),
+    ])).toEqual([['£24,800', '£26,350']]);
+  });
+  it('reads "30 quid each a wk" as an amount per week, and a count as the one asked for', () => {
+    expect(asked('How much do I give Sam a week for the diesel?', [
+      line('a', 1, 'sam drives, i give him £20 a week for diesel'),
+      line('b', 9, "sam says diesel's gone up so can we do 25 quid each a wk from next wk"),
+    ])).toEqual([['£20', '25 quid']]);
+    expect(asked('How many scones does the café take each day?', [
+      line('a', 1, 'The café takes 30 scones a day, plus 10 rolls.'),
+      line('b', 5, 'Fwd from the café: can we go up to 45 scones a day from the 12th?'),
+      line('c', 8, 'Delivery list: café, scones + 10 rolls.'),
+    ])).toEqual([['30 scones', '45 scones']]);
+    expect(asked('How many bottles come in the case?', [
+      line('a', 1, 'The wine case is 12 bottles a month.'),
+      line('b', 9, 'The case is six bottles from now on, the 12 was too much.'),
+      line('c', 10, 'Case arrived: 6 bottles, all red.'),
+    ]).map(([was]) => was)).not.toContain('six bottles');
+  });
+  it('reads "begin" as "start", a past-tense question as asking what it came to be, and a time said after the sentence as no answer', () => {
+    expect(asked('When do the decorators start work on the hall?', [
+      line('a', 1, 'The decorators will commence work on the hall on Monday the 3rd of August.'),
+      line('b', 9, 'The paint is on back order, so the decorators will now begin on Monday the 17th of August.'),
+    ])).toEqual([['Monday the 3rd', 'Monday the 17th']]);
+    expect(asked('What time was the boiler service?', [
+      line('a', 1, 'Boiler service is at 10am on Friday.'),
+      line('b', 4, 'boiler service moved to 1pm, the engineer is running late'),
+      line('c', 6, 'The new cleaner comes every morning at eight o\'clock. The boiler is fine.'),
+    ])).toEqual([['10am', '1pm']]);
+  });
+});
