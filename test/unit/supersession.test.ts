@@ -2279,6 +2279,16 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('c', 10, 'Case arrived: 6 bottles, all red.'),
     ]).map(([was]) => was)).not.toContain('six bottles');
   });
+  it('reads a reference written with slashes, and a short line\'s one value as of what its first sentence names', () => {
+    expect(asked("What is the council's reference for our planning application?", [
+      line('a', 1, 'The planning application went in; the council reference is PL/26/0311.'),
+      line('b', 9, 'The planning application was resubmitted with new drawings. The council has issued PL/26/0588 for it. The old one is void.'),
+    ])).toEqual([['PL/26/0311', 'PL/26/0588']]);
+    expect(asked('What is the gym account number for invoices?', [
+      line('a', 1, 'Gym account number for invoices is GA-4410.'),
+      line('b', 9, 'Gym invoice came back unpaid. Checked with them, I had given you the wrong one. Theirs is GA-4401.'),
+    ])).toEqual([['GA-4410', 'GA-4401']]);
+  });
   it('reads "begin" as "start", a past-tense question as asking what it came to be, and a time said after the sentence as no answer', () => {
     expect(asked('When do the decorators start work on the hall?', [
       line('a', 1, 'The decorators will commence work on the hall on Monday the 3rd of August.'),
@@ -2289,5 +2299,17 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('b', 4, 'boiler service moved to 1pm, the engineer is running late'),
       line('c', 6, 'The new cleaner comes every morning at eight o\'clock. The boiler is fine.'),
     ])).toEqual([['10am', '1pm']]);
+  });
+});
+
+describe('stop 69: a part left in more words, and who covers it when asked (from s83 after its blind run)', () => {
+  it('reads a part ended by an injury, a fall, a step back or a new job, and who is named when asked about cover', () => {
+    expect(seq(['Rota: Tomasz does the Tuesday deliveries.', 'Rough start. Tomasz did his back loading the van. Off a fortnight.', 'A:Ouch. Do you have cover for the deliveries?', "Lorna - Ed's cousin - can drive it, she's done it before. Starts Thursday."])).toEqual([['Tomasz', 'Lorna']]);
+    expect(seq(['My mentor at the club is Harold.', 'Harold had a fall on the ice and can\'t coach for a couple of months.', 'A:Oh dear. Will the club find someone to support you meanwhile?', "They've paired me with Ines Baptiste, she coaches the juniors."])).toEqual([['Harold', 'Ines Baptiste']]);
+    expect(seq(['Priti covers the Friday shift at the shop.', 'Priti has accepted a job with a bank in Leeds, starting next month. It leaves a gap on Fridays.', 'A:Good for her. How might Friday be covered?', 'My nephew, Callum, has offered to take it on.'])).toEqual([['Priti', 'Callum']]);
+    expect(seq(['i co-host the show with rory', 'so rory wants to step back after june, exams', 'A:Do you know what happens with the show after he goes?', 'station said Mina from the sports desk will join me'], ['Rory', 'Mina'])).toEqual([['Rory', 'Mina']]);
+  });
+  it('takes no one when no one is asked for and no one is said to take the part', () => {
+    expect(seq(['Tomasz does the deliveries.', 'Tomasz did his back at the gym. Off a fortnight.', 'A:Ouch. Anything I can do?', 'Lorna sent flowers, so sweet.'])).toEqual([]);
   });
 });
