@@ -1340,15 +1340,17 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A question's short words count ("job", "van", "car").
       // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
       // Okafor £350 balance due": "Okafor" is £350's).
-      let [from, to] = said.length > 1 || kind === 'person' || kind === 'place' ? sentenceAround(unit.text, v.index, v.value.length) : [0, unit.text.length];
+      // (A list's lines are sentences of their own for values; a name or a place is read across them, as before.)
+      const lists = kind !== 'person' && kind !== 'place';
+      let [from, to] = said.length > 1 || !lists ? sentenceAround(unit.text, v.index, v.value.length, lists) : [0, unit.text.length];
       // A time or a day is said of what its own sentence or the one before says, not the next ("… has arrived every
       // morning at eight o'clock sharp. My father reports …" is no time of the father's appointment).
       if (said.length === 1 && (kind === 'time' || kind === 'day')) {
-        const [start, end] = sentenceAround(unit.text, v.index, v.value.length);
-        [from, to] = [start > 0 ? sentenceAround(unit.text, Math.max(0, start - 2), 1)[0] : 0, end];
+        const [start, end] = sentenceAround(unit.text, v.index, v.value.length, true);
+        [from, to] = [start > 0 ? sentenceAround(unit.text, Math.max(0, start - 2), 1, true)[0] : 0, end];
       }
       // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
-      if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1)[0];
+      if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1, lists)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
       const near = same(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3));
       let shared = ofQuestion(near) + bySpeaker + (countsAsked(v.value) ? 1 : 0);
@@ -1356,10 +1358,10 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // of the question's words ("also car: dan says w the bypass mess he's gonna grab me at 7.15"): as one said near one.
       const plain = kind !== 'person' && kind !== 'place';
       if (shared === 0 && plain) {
-        const [start, end] = sentenceAround(unit.text, v.index, v.value.length);
+        const [start, end] = sentenceAround(unit.text, v.index, v.value.length, true);
         const sentence = wordsAround(unit.text.slice(start, end), v.index - start, v.value.length, 40, 3);
         // A short line's first sentence names what its one value of the kind is of ("Greenleaf invoice bounced. … Theirs is WH-0213.").
-        const opening = start > 0 && said.length === 1 && sentencesOf(unit.text).length <= SHORT_LINE_SENTENCES ? wordsAround(unit.text.slice(0, sentenceAround(unit.text, 0, 1)[1]), 0, 0, 40, 3) : [];
+        const opening = start > 0 && said.length === 1 && sentencesOf(unit.text).length <= SHORT_LINE_SENTENCES ? wordsAround(unit.text.slice(0, sentenceAround(unit.text, 0, 1, true)[1]), 0, 0, 40, 3) : [];
         const inSentence = ofQuestion([...sentence, ...opening, ...askedOf]);
         if (inSentence >= 2) shared = inSentence;
       }
@@ -1478,12 +1480,14 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
 }
 
 /** Start and end of the sentence holding text[index, index + length] (a full stop inside "£412.50" ends none). */
-function sentenceAround(text: string, index: number, length: number): [number, number] {
+function sentenceAround(text: string, index: number, length: number, lists = false): [number, number] {
+  // With `lists`, a line of a list is a sentence of its own ("- Accounts: Blue Door, Greenleaf - Flour: Pennock"), on a
+  // line of its own or labelled.
   const before = text.slice(Math.max(0, index - 400), index);
-  const stops = [...before.matchAll(/[.!?;]\s/g)];
-  const from = stops.length > 0 ? index - before.length + stops.at(-1)!.index! + 2 : Math.max(0, index - 400);
-  const after = /[.!?;](?:\s|$)/.exec(text.slice(index + length, index + length + 400));
-  return [from, after ? index + length + after.index + 1 : Math.min(text.length, index + length + 400)];
+  const stops = [...before.matchAll(lists ? /[.!?;]\s|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/gu : /[.!?;]\s/gu)];
+  const from = stops.length > 0 ? index - before.length + stops.at(-1)!.index! + stops.at(-1)![0].length : Math.max(0, index - 400);
+  const after = (lists ? /[.!?;](?:\s|$)|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/u : /[.!?;](?:\s|$)/u).exec(text.slice(index + length, index + length + 400));
+  return [from, after ? index + length + after.index + (/^[.!?;]/.test(after[0]) ? 1 : 0) : Math.min(text.length, index + length + 400)];
 }
 
 /** Values said per line, at most, for the question's answers: a line listing more is no answer of one value. */
@@ -1534,6 +1538,8 @@ function peopleNamed(text: string, question: string, names: readonly string[], k
   for (const m of text.matchAll(NAMES)) {
     const value = bareName(m[0]);
     if (!value || NOT_A_NAME.test(value) || onlyColour(value) || holdsNoPart(value) || KIN_WORD.test(value) || inQuestion(question, value)) continue;
+    // A label a line of a list opens with ("- Deliveries: Abi, 6am") names what the line is of, not who.
+    if (/^\s*:/u.test(text.slice(m.index! + m[0].indexOf(value) + value.length)) && /(?:^|[\n•-]\s*)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!))) continue;
     // A name after "from", "at" or "in" is where someone is from or works ("Dave from Roadwise"), not who.
     if (/(?<![\p{L}])(?:from|at|in|of|to|for|on|near|outside|via)\s+(?:the\s+)?$/iu.test(text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
     // A capital that only opens a sentence ("Great", "Noted") names no one.

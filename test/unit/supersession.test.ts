@@ -2289,6 +2289,16 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('b', 9, 'Gym invoice came back unpaid. Checked with them, I had given you the wrong one. Theirs is GA-4401.'),
     ])).toEqual([['GA-4410', 'GA-4401']]);
   });
+  it('reads each labelled line of a list as a sentence of its own for a value, and a label as no one', () => {
+    expect(asked('When is the van booked in for its MOT?', [
+      line('a', 1, 'Van MOT booked at Hartley Motors for Tues 9th, 8am.'),
+      line('b', 9, 'Summary: - Deliveries: Abi, from 6am - Van: MOT moved to Fri 19th at Hartley - Flour: Pennock, Tues', 'assistant'),
+    ])).toEqual([['Tues 9th', 'Fri 19th']]);
+    expect(answersReplaced('Who does our deliveries?', [
+      line('a', 1, 'Kofi does our deliveries, he starts at 6.'),
+      line('b', 9, 'Summary: - Deliveries: new rota from Monday - Flour: Pennock', 'assistant'),
+    ], ['Kofi'])).toEqual([]);
+  });
   it('reads "begin" as "start", a past-tense question as asking what it came to be, and a time said after the sentence as no answer', () => {
     expect(asked('When do the decorators start work on the hall?', [
       line('a', 1, 'The decorators will commence work on the hall on Monday the 3rd of August.'),
