@@ -721,10 +721,17 @@ const weekdayOf = (text: string, v: { readonly index: number; readonly value: st
 };
 
 /** The words within `span` words either side of a place in a text, lower case, as they would be compared. */
-function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4, keep?: ReadonlySet<string>): string[] {
+function wordsAround(text: string, index: number, length: number, span = 6, shortest = 4, keep?: ReadonlySet<string>, content = false): string[] {
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
-  const before = text.slice(Math.max(0, index - 40 * span), index).trim().split(/\s+/).slice(-span);
-  const after = text.slice(index + length, index + length + 40 * span).trim().split(/\s+/).slice(0, span);
+  // The days the service wrote beside the words that said them ("Sept (2024-09-01).") take no word's place; with
+  // `content`, nor do short and common words ("it", "for", "make"): the span counts words that could say what a value is of.
+  const said = (words: string) =>
+    words
+      .trim()
+      .split(/\s+/)
+      .filter((word) => !/^\(\d{4}-\d{2}-\d{2}\)[\p{P}]*$/u.test(word) && (!content || (word.replace(/[^\p{L}]/gu, '').length >= shortest && !COMMON.has(word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')))));
+  const before = said(text.slice(Math.max(0, index - 40 * span), index)).slice(-span);
+  const after = said(text.slice(index + length, index + length + 40 * span)).slice(0, span);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
     // A hyphenated word is also its parts: "sign-up" is said "sign up" as often.
@@ -1238,7 +1245,8 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
 const ASKS: readonly (readonly [string, RegExp])[] = [
   ['email', /\be-?mail\b/],
   ['address', /\baddress\b|\bwhere (?:does|do|is|are) (?:[\p{L}'’-]+ ){1,3}(?:live|living|staying)\b/u],
-  ['time', /\bwhat time\b|\btimes?\b/],
+  // A train, a bus or a flight is asked for by when it leaves ("Which train am I getting to York?").
+  ['time', /\bwhat time\b|\btimes?\b|\b(?:which|what) (?:train|bus|coach|ferry|flight|sailing)\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
   // A share is a count of its unit, whatever it is a share of ("what percentage of the hammer price").
@@ -1261,7 +1269,7 @@ const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'cur
 // appointment?") asks what it came to be: only "did … first", "used to", "originally" and the like ask what was before.
 const ASKS_BEFORE = /\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
-const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
+const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'did', 'was', 'were', 'had', 'has', 'have', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
 /** A count said in words as it is said in digits ("Six bottles" is "6 bottles", "forty-two" is "42"). */
 const UNITS_SAID = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS_SAID = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
@@ -1273,7 +1281,20 @@ const inDigits = (value: string) =>
 const SHORT_LINE_SENTENCES = 4;
 /** Stems of words that say the same of a thing, each to the one it is compared as. */
 const SAID_ALIKE: ReadonlyMap<string, string> = new Map(
-  Object.entries({ start: ['begin', 'beginn', 'began', 'begun', 'commenc', 'kick'], finish: ['end', 'wrap'], pick: ['collect', 'grab', 'fetch'], appointment: ['appt', 'appointm'] }).flatMap(
+  Object.entries({
+    start: ['begin', 'beginn', 'began', 'begun', 'commenc', 'kick'],
+    finish: ['end', 'wrap'],
+    pick: ['collect', 'grab', 'fetch'],
+    appointment: ['appt', 'appointm'],
+    // Forms of a word the crude stem does not bring together.
+    freez: ['frozen', 'froze'],
+    pay: ['paid'],
+    buy: ['bought'],
+    sell: ['sold'],
+    hold: ['held'],
+    teach: ['taught'],
+    meet: ['met'],
+  }).flatMap(
     ([one, others]) => others.map((other) => [other, one] as const),
   ),
 );
@@ -1296,11 +1317,15 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (!kind) return [];
   const words = new Set(
     asked
+      // Words that say when, not what ("in the end", "at the moment", "going forward").
+      .replace(/\b(?:in the end|end(?:ed|s)? up|at the moment|for now|these days|going forward|this time|at present)\b/gu, ' ')
       .split(/[^\p{L}\p{N}'’-]+/u)
       .map((word) => word.replace(/['’]s$/u, ''))
       .filter((word) => word.length >= 3 && !ASKING.has(word) && !COMMON.has(word) && !(kind === 'address' && word === 'address'))
       .map(stem),
   );
+  // "What's my current mobile number?" names nothing but the kind: its word for the kind is what the number is of.
+  if (words.size === 0 && kind === 'phone') for (const word of asked.match(/\b(?:mobile|landline|phone|telephone)\b/gu) ?? []) words.add(word);
   if (words.size === 0) return [];
   // Words that say the same of a thing compare as one ("start" and "begin", "pick up" and "collect").
   const same = (said: readonly string[]) => said.map((word) => SAID_ALIKE.get(word) ?? word);
@@ -1352,7 +1377,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A sentence of values alone ("late shift. 2pm to 10.30pm.") is read with the one before it.
       if (from > 0 && unit.text.slice(from, to).replace(/[\d:.,apm–-]+|\b(?:to|till|until|and)\b/giu, '').trim().length < 3) from = sentenceAround(unit.text, Math.max(0, from - 2), 1, lists)[0];
       // A person or a place is said of the whole sentence ("Ivo Marsh, who sang the bass part last winter, has agreed to step in for the solo").
-      const near = same(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3));
+      const near = same(wordsAround(unit.text.slice(from, to), v.index - from, v.value.length, kind === 'person' || kind === 'place' ? 40 : 8, 3, undefined, lists));
       let shared = ofQuestion(near) + bySpeaker + (countsAsked(v.value) ? 1 : 0);
       // A value said further off in its own sentence than eight words is its answer too, when the sentence says two
       // of the question's words ("also car: dan says w the bypass mess he's gonna grab me at 7.15"): as one said near one.
@@ -1403,7 +1428,12 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // The value a latest line says was replaced ("finishes at 3:05 instead of 3:15") is not its answer.
   // ("was 4pm but it is 5pm now": a value after "was" too, when the line says another; "was 5:30 today" alone is the answer).
   const behindOf = (a: { text: string; index: number }) => a.text.slice(Math.max(0, a.index - 24), a.index);
-  const said = sure.filter((a) => a.at === latestAt && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
+  // Nor one its sentence says the speaker had wrong ("I told you the freeze was from 30 September, but …").
+  const hadWrong = (a: { text: string; index: number; value: string }) => {
+    const [start, end] = sentenceAround(a.text, a.index, a.value.length);
+    return /(?<![\p{L}])(?:told you|i said|i thought|i['’]d written|i wrote|i keep saying|i had it as)(?![\p{L}])/iu.test(a.text.slice(start, a.index)) && /^[^.!?]*?(?<![\p{L}])but(?![\p{L}])/iu.test(a.text.slice(a.index + a.value.length, end + 1));
+  };
+  const said = sure.filter((a) => a.at === latestAt && !hadWrong(a) && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
   const notWas = said.filter((a) => !/(?<![\p{L}])was\s*$/iu.test(behindOf(a)));
   const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
@@ -1583,7 +1613,8 @@ function placesNamed(text: string, question: string): { value: string; index: nu
 
 /** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */
 function valuesOfKind(text: string, kind: string): { value: string; index: number }[] {
-  const values = valuesOfText(text).filter((v) => v.kind === kind).sort((a, b) => a.index - b.index);
+  // A code may be digits alone ("code is 9026 going forward"), read as a bare number.
+  const values = valuesOfText(text).filter((v) => v.kind === kind || (kind === 'code' && v.kind === 'number' && /^\d{3,8}$/.test(v.value))).sort((a, b) => a.index - b.index);
   const out: { value: string; index: number }[] = [];
   for (let i = 0; i < values.length; i += 1) {
     const v = values[i]!;
