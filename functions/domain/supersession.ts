@@ -569,7 +569,7 @@ const MAX_BESIDES = 8;
 export const MAX_CHANGES_SAID = 60;
 
 /** Words said after a number that count nothing. */
-const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|pls|tmrw|today|tomorrow|tonight|yesterday|too|also|again|only|just|not|was|were|are|is|if|when|with|until|till|since|before|after|because|so|ok|okay|thanks|thx|now's)$/i;
+const NOT_A_UNIT = /^(?:now|then|from|and|but|for|the|this|that|instead|please|pls|tmrw|today|tomorrow|tonight|yesterday|too|also|again|only|just|not|was|were|are|is|if|when|with|until|till|since|before|after|because|so|ok|okay|thanks|thx|now's|going|onwards|forward|henceforth|though|as|or|on|at|in|to|by)$/i;
 
 /** When a pasted e-mail was sent: a header with a year and a time, or the line that opens a quoted reply. */
 const MAIL_HEADER = /(?<![\p{L}])(?:(?:Date|Sent|Received)\s*:[^\n:]{0,40}?(?:19|20)\d\d[^\n]{0,12}?\d{1,2}:\d{2}(?:\s?[ap]m)?|On\s[^\n]{0,80}?\swrote:)/giu;
@@ -1433,7 +1433,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     const [start, end] = sentenceAround(a.text, a.index, a.value.length);
     return /(?<![\p{L}])(?:told you|i said|i thought|i['’]d written|i wrote|i keep saying|i had it as)(?![\p{L}])/iu.test(a.text.slice(start, a.index)) && /^[^.!?]*?(?<![\p{L}])but(?![\p{L}])/iu.test(a.text.slice(a.index + a.value.length, end + 1));
   };
-  const said = sure.filter((a) => a.at === latestAt && !hadWrong(a) && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
+  // Nor one the latest says is off ("the 08:10 was cancelled, I'm on the 09:40").
+  const saidOff = (a: { text: string; index: number; value: string }) => /^\s*(?:\(\d{4}-\d{2}-\d{2}\)\s*)?(?:(?:was|is|has been|got|were)\s+(?:cancell?ed|scrapped|axed|pulled|dropped|off)|(?:any ?more|no longer))(?![\p{L}])/iu.test(a.text.slice(a.index + a.value.length, a.index + a.value.length + 40));
+  const said = sure.filter((a) => a.at === latestAt && !hadWrong(a) && !saidOff(a) && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
   const notWas = said.filter((a) => !/(?<![\p{L}])was\s*$/iu.test(behindOf(a)));
   const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
@@ -1466,7 +1468,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const owners = [...now.text.slice(Math.max(0, now.index - 60), now.index).matchAll(possessor)].map((m) => m[0].replace(/['’]s$/u, '').toLowerCase());
   if (owners.some((owner) => !asked.includes(owner))) return [];
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
-  if (kind === 'day' && now.shared < 2 && !nearCue(now.text, now.index, now.value.length)) return [];
+  // (A latest line that says an answer was had wrong or is off says the change itself.)
+  const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a)));
+  if (kind === 'day' && now.shared < 2 && !corrected && !nearCue(now.text, now.index, now.value.length)) return [];
   // People and places are named of many things: the latest must say it took the place ("new", "instead", "step in", "moving").
   if ((kind === 'person' || kind === 'place') && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
@@ -1492,7 +1496,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // is said of too much: "laptop serviced, €85, new fan").
   const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
   // (Unless the latest says a change in so many words: "I change to late shift. 2pm to 10.30pm.")
-  const saysChange = CHANGE_CUE.test(now.text) || /(?<![\p{L}])chang(?:e|es|ing)(?![\p{L}])/iu.test(now.text);
+  const saysChange = corrected || CHANGE_CUE.test(now.text) || /(?<![\p{L}])chang(?:e|es|ing)(?![\p{L}])/iu.test(now.text);
   if (!anchored && !saysChange && earlier.some((a) => a.shared > now.shared + 1)) return [];
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).

@@ -2299,6 +2299,30 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('b', 9, 'Summary: - Deliveries: new rota from Monday - Flour: Pennock', 'assistant'),
     ], ['Kofi'])).toEqual([]);
   });
+  it('reads a code of digits alone, a train by when it leaves, and a day the speaker says they had wrong', () => {
+    expect(asked("What's the code for the garage key box?", [
+      line('a', 1, 'Garage key box code is 3318.'),
+      line('b', 9, 'the garage key box got reset after the break-in. code is 7702 going forward'),
+    ])).toEqual([['3318', '7702']]);
+    expect(asked('Which train am I getting to Leeds on Saturday?', [
+      line('a', 1, 'Booked the 08:10 to Leeds on Saturday, coach D.'),
+      line('b', 9, "Leeds trip: the 08:10 was cancelled by the operator, I'm on the 09:40 to Leeds, same coach."),
+    ]).map(([, now]) => now)).toEqual(['09:40']);
+    expect(asked('From what date is my library membership frozen?', [
+      line('a', 1, 'I will freeze my library membership from 3 March while I am away.'),
+      line('b', 9, 'I need to correct myself: I told you the membership freeze was from 3 March, but the letter says the freeze runs from 10 March.'),
+    ])).toEqual([['3 March', '10 March']]);
+  });
+  it('counts the words around a value past the service\'s own dates and short words, and asks "in the end" as when', () => {
+    expect(asked('What is our public liability insurance policy number?', [
+      line('a', 1, 'Insurance renewal came through: public liability, policy no PL-11820-A.'),
+      line('b', 9, 'quick one: - insurance renewed 1 Sept (2026-09-01). Harbour Mutual reissued the docs under PL-22913-A, use that from now on.'),
+    ])).toEqual([['PL-11820-A', 'PL-22913-A']]);
+    expect(asked('What time does the wardrobe delivery come in the end?', [
+      line('a', 1, 'Order placed: oak wardrobe, delivery at 9am on the 3rd (2026-06-03).'),
+      line('b', 9, "The courier rang. The wardrobe won't make it in the morning; they've booked the wardrobe delivery for 2pm instead."),
+    ])).toEqual([['9am', '2pm']]);
+  });
   it('reads "begin" as "start", a past-tense question as asking what it came to be, and a time said after the sentence as no answer', () => {
     expect(asked('When do the decorators start work on the hall?', [
       line('a', 1, 'The decorators will commence work on the hall on Monday the 3rd of August.'),
