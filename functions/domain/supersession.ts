@@ -1412,6 +1412,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // (Times and days only: a name is said with its address or number as often as with the word for it.)
   const ofThing = (kind === 'time' || kind === 'day') && named.size > 0 ? answers.filter(thingOf) : [];
   if (ofThing.length >= 2) answers.splice(0, answers.length, ...ofThing);
+  // Codes written with letters when some are ("INV-0147"): digits alone said near the same words are other numbers.
+  if (kind === 'code' && answers.some((a) => /\p{L}/u.test(a.value))) answers.splice(0, answers.length, ...answers.filter((a) => /\p{L}/u.test(a.value)));
   // "How many croissants …": when some counts are of croissants, those are the answers (not "12 sourdough" said beside).
   const ofUnit = answers.filter((a) => countsAsked(a.value));
   if (ofUnit.length >= 2) answers.splice(0, answers.length, ...ofUnit);
