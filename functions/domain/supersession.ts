@@ -725,11 +725,12 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
   // The days the service wrote beside the words that said them ("Sept (2024-09-01).") take no word's place; with
   // `content`, nor do short and common words ("it", "for", "make"): the span counts words that could say what a value is of.
-  const said = (words: string) =>
-    words
-      .trim()
-      .split(/\s+/)
-      .filter((word) => !/^\(\d{4}-\d{2}-\d{2}\)[\p{P}]*$/u.test(word) && (!content || (word.replace(/[^\p{L}]/gu, '').length >= shortest && !COMMON.has(word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')))));
+  const said = (words: string) => {
+    const tokens = words.trim().split(/\s+/);
+    // (Most windows hold neither: read as they are.)
+    if (!content && !words.includes('(')) return tokens;
+    return tokens.filter((word) => !/^\(\d{4}-\d{2}-\d{2}\)[\p{P}]*$/u.test(word) && (!content || (word.replace(/[^\p{L}]/gu, '').length >= shortest && !COMMON.has(word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')))));
+  };
   const before = said(text.slice(Math.max(0, index - 40 * span), index)).slice(-span);
   const after = said(text.slice(index + length, index + length + 40 * span)).slice(0, span);
   return [...before, ...after]
