@@ -1271,6 +1271,23 @@ const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'cur
 const ASKS_BEFORE = /\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'did', 'was', 'were', 'had', 'has', 'have', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
+/** A time of day as hours and minutes on a twelve-hour clock, however it is said ("half past eight", "8.30pm", "20:30" are "8:30"). */
+function clockOf(value: string): string | undefined {
+  const said = value.toLowerCase().trim();
+  const hourOf = (word: string) => (/^\d+$/.test(word) ? Number(word) : UNITS_SAID.indexOf(word));
+  const inWords = /^(?:(a\s)?quarter|half|five|ten|twenty|twenty-five)\s(past|to)\s(\S+)$/.exec(said);
+  if (inWords) {
+    const minutes = { quarter: 15, half: 30, five: 5, ten: 10, twenty: 20, 'twenty-five': 25 }[said.replace(/^a\s/, '').split(/\s/)[0]!] ?? 0;
+    const hour = hourOf(inWords[3]!);
+    if (hour < 1) return undefined;
+    return inWords[2] === 'past' ? `${hour % 12}:${String(minutes).padStart(2, '0')}` : `${(hour + 11) % 12}:${String(60 - minutes).padStart(2, '0')}`;
+  }
+  const oclock = /^(\S+)\so['’]clock$/.exec(said);
+  if (oclock) return hourOf(oclock[1]!) > 0 ? `${hourOf(oclock[1]!) % 12}:00` : undefined;
+  const digits = /^(\d{1,2})(?:[:.](\d\d))?\s?(?:([ap])\.?m\.?)?$/.exec(said);
+  return digits ? `${Number(digits[1]) % 12}:${digits[2] ?? '00'}${digits[3] ? `${digits[3]}m` : ''}` : undefined;
+}
+
 /** A count said in words as it is said in digits ("Six bottles" is "6 bottles", "forty-two" is "42"). */
 const UNITS_SAID = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS_SAID = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
@@ -1421,7 +1438,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
-    kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) :
+    kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) : kind === 'time' && clockOf(value) ? clockOf(value)! :
     (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : kind === 'number' ? inDigits(value) : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
@@ -1488,6 +1505,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       key(a.value) !== key(now.value) &&
       // A value the latest line says too is still said ("starts at 2pm and finishes at 10.30pm" keeps 10.30pm).
       !(kind === 'time' && latest.some((l) => key(l.value) === key(a.value))) &&
+      !(kind === 'time' && sameClock(a.value, now.value)) &&
       (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
       // A day said the same way: a date for a date ("14 November" for "21 November"), a weekday for a weekday.
       (kind !== 'day' || dayShape(a.value) === dayShape(now.value)) &&
@@ -2733,9 +2751,11 @@ function referentWords(text: string, index: number): string[] {
   return wordsAround(text.slice(0, start), start, 0, 6);
 }
 
-/** Whether two times are one time said two ways ("4pm", "4:00", "16:00"); a time without am or pm may be either. */
+/** Whether two times are one time said two ways ("4pm", "4:00", "16:00", "four o'clock"); a time without am or pm may be either. */
 function sameClock(a: string, b: string): boolean {
-  const read = (time: string) => {
+  const read = (said: string) => {
+    // A time said in words ("half past eight") as its clock reading.
+    const time = /^\d/.test(said.trim()) ? said : (clockOf(said) ?? said);
     const m = /^([012]?\d)(?:[:.]([0-5]\d))?\s?([ap])?/i.exec(time.trim());
     return m ? { hour: Number(m[1]), minute: Number(m[2] ?? 0), half: m[3]?.toLowerCase() } : undefined;
   };

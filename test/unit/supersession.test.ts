@@ -2313,6 +2313,14 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('b', 9, 'I need to correct myself: I told you the membership freeze was from 3 March, but the letter says the freeze runs from 10 March.'),
     ])).toEqual([['3 March', '10 March']]);
   });
+  it('takes a time said in words and in digits as one time, and 8am and 8pm as two', () => {
+    expect(asked('What time is our dinner sitting on the cruise?', [
+      line('a', 1, 'Our dinner sitting on the cruise is the early one, 6pm.'),
+      line('b', 5, 'Marcus says the dinner sitting is the late one at half past eight, the early sitting is full.'),
+      line('c', 9, 'So your dinner sitting on the cruise is now 8.30pm.', 'assistant'),
+    ])).toEqual([['6pm', '8.30pm']]);
+    expect(asked('What time is the ferry?', [line('a', 1, 'The ferry is at 8am.'), line('b', 5, 'the ferry has moved to 8pm')])).toEqual([['8am', '8pm']]);
+  });
   it('counts the words around a value past the service\'s own dates and short words, and asks "in the end" as when', () => {
     expect(asked('What is our public liability insurance policy number?', [
       line('a', 1, 'Insurance renewal came through: public liability, policy no PL-11820-A.'),
