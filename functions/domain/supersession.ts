@@ -725,14 +725,20 @@ function wordsAround(text: string, index: number, length: number, span = 6, shor
   // A window of a few hundred characters holds the words either side: a long record is never split whole.
   // The days the service wrote beside the words that said them ("Sept (2024-09-01).") take no word's place; with
   // `content`, nor do short and common words ("it", "for", "make"): the span counts words that could say what a value is of.
-  const said = (words: string) => {
+  const counts = (word: string) => !/^\(\d{4}-\d{2}-\d{2}\)[\p{P}]*$/u.test(word) && (!content || (word.replace(/[^\p{L}]/gu, '').length >= shortest && !COMMON.has(word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''))));
+  // The `span` nearest words that count, read outward from the value (most windows hold nothing to leave out).
+  const nearest = (words: string, fromEnd: boolean) => {
     const tokens = words.trim().split(/\s+/);
-    // (Most windows hold neither: read as they are.)
-    if (!content && !words.includes('(')) return tokens;
-    return tokens.filter((word) => !/^\(\d{4}-\d{2}-\d{2}\)[\p{P}]*$/u.test(word) && (!content || (word.replace(/[^\p{L}]/gu, '').length >= shortest && !COMMON.has(word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')))));
+    if (!content && !words.includes('(')) return fromEnd ? tokens.slice(-span) : tokens.slice(0, span);
+    const out: string[] = [];
+    for (let i = 0; i < tokens.length && out.length < span; i += 1) {
+      const word = tokens[fromEnd ? tokens.length - 1 - i : i]!;
+      if (counts(word)) out.push(word);
+    }
+    return fromEnd ? out.reverse() : out;
   };
-  const before = said(text.slice(Math.max(0, index - 40 * span), index)).slice(-span);
-  const after = said(text.slice(index + length, index + length + 40 * span)).slice(0, span);
+  const before = nearest(text.slice(Math.max(0, index - 40 * span), index), true);
+  const after = nearest(text.slice(index + length, index + length + 40 * span), false);
   return [...before, ...after]
     .map((word) => word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/(?:'s|’s)$/u, ''))
     // A hyphenated word is also its parts: "sign-up" is said "sign up" as often.
@@ -1266,9 +1272,11 @@ const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|
 const HEAD_NOT = new Set(['held', 'hel', 'bas', 'based', 'locat', 'happen', 'currently', 'these', 'days', 'today', 'tonight', 'doing', 'do', 'go', 'going', 'running', 'run', 'us']);
 /** A question about what was, not what is ("When was it first due?", "What did it cost originally?"): no value of it is retired. */
 // "first" only as when ("what was it first set at"): "the first matches", "the first day" are which ones.
-// A question in the past tense of a thing that was done ("Which supplier did my suit come from?", "What time was the
-// appointment?") asks what it came to be: only "did … first", "used to", "originally" and the like ask what was before.
-const ASKS_BEFORE = /\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
+// A question of what a thing was ("What time was the appointment?", "Who was the guest on the 17th?") asks what it came
+// to be, as does one of what a thing came to ("How much did the service end up costing?"); one of when someone did
+// something ("When did Ana start pottery?") asks of an event, whose dates are many and none replaced; "used to",
+// "originally" and the like ask what was before.
+const ASKS_BEFORE = /^(?:and |so )?when did\b|\b(?:used to|originally|initially|at first|first(?= (?:set|agreed|planned|booked|quoted|said|asked|priced)\b)|before|previous|previously|old|earlier)\b/;
 /** A question's words that say only what kind of value it asks for. */
 const ASKING = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'how', 'much', 'many', 'does', 'did', 'was', 'were', 'had', 'has', 'have', 'will', 'the', 'for', 'and', 'are', 'our', 'your', 'his', 'her', 'their', 'now', 'currently', 'current', 'latest', 'new', 'per', 'number', 'phone', 'mobile', 'code', 'reference', 'price', 'cost', 'costs', 'rate', 'fee', 'date', 'day', 'time', 'times']);
 /** A time of day as hours and minutes on a twelve-hour clock, however it is said ("half past eight", "8.30pm", "20:30" are "8:30"). */
@@ -1370,11 +1378,18 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     const bySpeaker = unit.speaker !== undefined && words.has(stem(unit.speaker.toLowerCase().split(' ')[0]!)) ? 1 : 0;
     // A reply is said of what it was asked ("Has Mr Carrow responded on price?" … "His revised figure is £41,200"):
     // the words of a question someone else put just before count as its sentence's.
-    const replyTo = unit.before && unit.before.speaker !== unit.speaker && unit.before.text.includes('?') ? unit.before.text.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence.includes('?')).join(' ') : '';
-    const askedOf = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : [];
-    // The question's words the whole line says, read once a line and only when a value needs them.
+    // (Read once a line, and only when a value needs them: most lines hold no value of the kind asked.)
+    let asked: string[] | undefined;
+    const askedOf = () => {
+      if (asked) return asked;
+      const replyTo = unit.before && unit.before.speaker !== unit.speaker && unit.before.text.includes('?') ? unit.before.text.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence.includes('?')).join(' ') : '';
+      return (asked = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : []);
+    };
+    let short: boolean | undefined;
+    const shortLine = () => (short ??= sentencesOf(unit.text).length <= SHORT_LINE_SENTENCES);
+    // The question's words the whole line says.
     let inLine: number | undefined;
-    const ofLine = () => (inLine ??= ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf]));
+    const ofLine = () => (inLine ??= ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf()]));
     const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
@@ -1404,8 +1419,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
         const [start, end] = sentenceAround(unit.text, v.index, v.value.length, true);
         const sentence = wordsAround(unit.text.slice(start, end), v.index - start, v.value.length, 40, 3);
         // A short line's first sentence names what its one value of the kind is of ("Greenleaf invoice bounced. … Theirs is WH-0213.").
-        const opening = start > 0 && said.length === 1 && sentencesOf(unit.text).length <= SHORT_LINE_SENTENCES ? wordsAround(unit.text.slice(0, sentenceAround(unit.text, 0, 1, true)[1]), 0, 0, 40, 3) : [];
-        const inSentence = ofQuestion([...sentence, ...opening, ...askedOf]);
+        const opening = start > 0 && said.length === 1 && shortLine() ? wordsAround(unit.text.slice(0, sentenceAround(unit.text, 0, 1, true)[1]), 0, 0, 40, 3) : [];
+        const inSentence = ofQuestion([...sentence, ...opening, ...askedOf()]);
         if (inSentence >= 2) shared = inSentence;
       }
       // A person or a place is named of many things: the question's last word of what it asks about must be said with it

@@ -2313,6 +2313,10 @@ describe('stop 69: answers read further than eight words, in words of their own 
       line('b', 9, 'I need to correct myself: I told you the membership freeze was from 3 March, but the letter says the freeze runs from 10 March.'),
     ])).toEqual([['3 March', '10 March']]);
   });
+  it('asks "when did" of an event, whose dates none replace, and "what time was" of what it came to be', () => {
+    expect(asked('When did Ana go to the pottery class?', [line('a', 1, 'Ana went to the pottery class on 3 May.'), line('b', 9, 'Ana went to the pottery class again on 10 May, loved it.')])).toEqual([]);
+    expect(asked('What time was the dentist appointment?', [line('a', 1, 'Dentist appointment at 10am on Friday.'), line('b', 5, 'the dentist rang, appointment moved to 2pm')])).toEqual([['10am', '2pm']]);
+  });
   it('takes a time said in words and in digits as one time, and 8am and 8pm as two', () => {
     expect(asked('What time is our dinner sitting on the cruise?', [
       line('a', 1, 'Our dinner sitting on the cruise is the early one, 6pm.'),
