@@ -1379,11 +1379,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     // A reply is said of what it was asked ("Has Mr Carrow responded on price?" … "His revised figure is £41,200"):
     // the words of a question someone else put just before count as its sentence's.
     // (Read once a line, and only when a value needs them: most lines hold no value of the kind asked.)
-    let asked: string[] | undefined;
+    let replyWords: string[] | undefined;
     const askedOf = () => {
-      if (asked) return asked;
+      if (replyWords) return replyWords;
       const replyTo = unit.before && unit.before.speaker !== unit.speaker && unit.before.text.includes('?') ? unit.before.text.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence.includes('?')).join(' ') : '';
-      return (asked = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : []);
+      return (replyWords = replyTo ? wordsAround(replyTo, 0, 0, 60, 3) : []);
     };
     let short: boolean | undefined;
     const shortLine = () => (short ??= sentencesOf(unit.text).length <= SHORT_LINE_SENTENCES);
@@ -1429,7 +1429,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       if (shared > 0 && ofPart) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
       // A value of a line that says a word of the question anywhere may be one the latest replaced ("Their figure is
       // £38,500" in a line about the extension), never the latest itself: kept loose, as an earlier answer only.
-      // (Amounts, codes and numbers only, which the earlier must match in size or series: a time or a day is said of too much.)
+      // (Amounts, codes and phone numbers only, which the earlier must match in size or series: a time or a day is said of too much.)
       else if (shared === 0 && (kind === 'money' || kind === 'code' || kind === 'phone') && ofLine() >= 1) {
         answers.push({ id: unit.id, at: unit.at, value: v.value, shared: 0, index: v.index, text: unit.text, named: sums.length > 0, loose: true });
       }
