@@ -2325,7 +2325,7 @@ describe('stop 69: answers read further than eight words, in words of their own 
     ])).toEqual([['6pm', '8.30pm']]);
     expect(asked('What time is the ferry?', [line('a', 1, 'The ferry is at 8am.'), line('b', 5, 'the ferry has moved to 8pm')])).toEqual([['8am', '8pm']]);
   });
-  it('counts the words around a value past the service\'s own dates and short words, and asks "in the end" as when', () => {
+  it('counts the words around a value past the service\'s own dates and short words', () => {
     expect(asked('What is our public liability insurance policy number?', [
       line('a', 1, 'Insurance renewal came through: public liability, policy no PL-11820-A.'),
       line('b', 9, 'quick one: - insurance renewed 1 Sept (2026-09-01). Harbour Mutual reissued the docs under PL-22913-A, use that from now on.'),
