@@ -1265,6 +1265,8 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   // Where a thing is now ("Where is the makers' market held?", "What's the venue for the play?").
   ['place', /^(?:and |so |ok |okay )?where\b|\b(?:venue|location|meeting point|pick-?up point)\b/],
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
+  // Which one of a kind of thing ("Which courier collects the orders?", "Which pitch are we on?"): its name.
+  ['thing', /^(?:and |so |ok |okay )?which\s+\p{L}/u],
 ];
 /** Words that say an address is where someone lives or has moved to. */
 const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|flat|home|new place)(?![\p{L}])/iu;
@@ -1363,6 +1365,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const stemHead = headOf(partOf) ?? headOf(asked);
   const head = stemHead === undefined ? undefined : same([stemHead])[0];
   const known = kind === 'person' ? knownNames(question, names) : undefined;
+  // A question that asks which one of a kind names the kind after "which" ("Which dinner sitting …": "dinner", "sitting").
+  const kinds = kind === 'thing' ? thingAsked(question) : [];
+  if (kind === 'thing' && kinds.length === 0) return [];
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean; loose?: boolean }[] = [];
   // What a question asks the count of ("How many croissants …"): a count of it is said of the question's word.
@@ -1390,7 +1395,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
     // The question's words the whole line says.
     let inLine: number | undefined;
     const ofLine = () => (inLine ??= ofQuestion([...wordsAround(unit.text, 0, 0, 200, 3), ...askedOf()]));
-    const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
+    const said = (kind === 'person' ? peopleNamed(unit.text, question, names, known) : kind === 'place' ? placesNamed(unit.text, question) : kind === 'thing' ? thingsNamed(unit.text, question, kinds) : valuesOfKind(unit.text, kind)).slice(0, MAX_ANSWERS_PER_LINE);
     for (const v of said) {
       // An amount named as another sum than the one asked for ("£350 balance" for "what is the deposit?") answers nothing.
       const sums = askedSums.size > 0 ? sumNamed(unit.text, v.index, v.value.length) : [];
@@ -1399,7 +1404,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // Words said of it are in its own sentence when the line says several ("… Bellweather £850 not yet invoiced.
       // Okafor £350 balance due": "Okafor" is £350's).
       // (A list's lines are sentences of their own for values; a name or a place is read across them, as before.)
-      const lists = kind !== 'person' && kind !== 'place';
+      const lists = kind !== 'person' && kind !== 'place' && kind !== 'thing';
       let [from, to] = said.length > 1 || !lists ? sentenceAround(unit.text, v.index, v.value.length, lists) : [0, unit.text.length];
       // A time or a day is said of what its own sentence or the one before says, not the next ("… has arrived every
       // morning at eight o'clock sharp. My father reports …" is no time of the father's appointment).
@@ -1414,7 +1419,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       let shared = ofQuestion(near) + bySpeaker + (countsAsked(v.value) ? 1 : 0);
       // A value said further off in its own sentence than eight words is its answer too, when the sentence says two
       // of the question's words ("also car: dan says w the bypass mess he's gonna grab me at 7.15"): as one said near one.
-      const plain = kind !== 'person' && kind !== 'place';
+      const plain = kind !== 'person' && kind !== 'place' && kind !== 'thing';
       if (shared === 0 && plain) {
         const [start, end] = sentenceAround(unit.text, v.index, v.value.length, true);
         const sentence = wordsAround(unit.text.slice(start, end), v.index - start, v.value.length, 40, 3);
@@ -1425,7 +1430,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       }
       // A person or a place is named of many things: the question's last word of what it asks about must be said with it
       // ("kevin (lab manager)" answers "Who is the lab manager?"; "reyes moved lab meeting" does not), or two of its words.
-      const ofPart = plain ? shared > 0 : shared >= 2 || (head !== undefined && near.includes(head));
+      // A thing of the kind asked is said with the word for its kind, or named by it ("Castle Pharmacy", "pitch 22").
+      const ofKind = kind === 'thing' && saidAsKind(unit.text, v, kinds);
+      const ofPart = plain ? shared > 0 : kind === 'thing' ? ofKind && shared >= 1 : shared >= 2 || (head !== undefined && near.includes(head));
       if (shared > 0 && ofPart) answers.push({ id: unit.id, at: unit.at, value: v.value, shared, index: v.index, text: unit.text, named: sums.length > 0 });
       // A value of a line that says a word of the question anywhere may be one the latest replaced ("Their figure is
       // £38,500" in a line about the extension), never the latest itself: kept loose, as an earlier answer only.
@@ -1453,7 +1460,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
-    kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) : kind === 'time' && clockOf(value) ? clockOf(value)! :
+    kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) : kind === 'thing' ? thingKey(value, kinds) : kind === 'time' && clockOf(value) ? clockOf(value)! :
     (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : kind === 'number' ? inDigits(value) : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
@@ -1491,7 +1498,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   }
   // Of people or places said alike, the one not said before ("Sandra Okafor … has agreed to step in as Lady Bracknell", not
   // "Miss Prism" she played once; "Canal Basin", not the "Elm St" the market leaves), else the first the line names.
-  if (top.length > 1 && (kind === 'person' || kind === 'place')) {
+  if (top.length > 1 && (kind === 'person' || kind === 'place' || kind === 'thing')) {
     const saidBefore = new Set(answers.filter((a) => before(a.at, latestAt)).map((a) => key(a.value)));
     const fresh = top.filter((value) => !saidBefore.has(value));
     top = fresh.length > 0 ? fresh.slice(0, 1) : top;
@@ -1507,7 +1514,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a)));
   if (kind === 'day' && now.shared < 2 && !corrected && !nearCue(now.text, now.index, now.value.length)) return [];
   // People and places are named of many things: the latest must say it took the place ("new", "instead", "step in", "moving").
-  if ((kind === 'person' || kind === 'place') && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
+  // (A thing too, unless said with two of the question's words or numbered as its kind: "bay 19" for "Which parking bay …".)
+  const numbered = kind === 'thing' && new RegExp(String.raw`^(?:${kinds.map(escape).join('|')})\p{L}{0,3}\s`, 'iu').test(now.value);
+  // Or the latest line names the one it took over from ("Pennock could not get the part, so the garage is Marsh Autos").
+  const namesEarlier = kind === 'thing' && answers.some((a) => before(a.at, now.at) && key(a.value) !== key(now.value) && new RegExp(`(?<![\\p{L}])${escape(key(a.value).split(' ')[0]!)}(?![\\p{L}])`, 'iu').test(now.text));
+  if ((kind === 'person' || kind === 'place' || (kind === 'thing' && now.shared < 2 && !numbered && !namesEarlier)) && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
   if (kind === 'address' && now.shared < 2 && !LIVES_AT.test(now.text.slice(Math.max(0, now.index - 60), now.index + now.value.length + 30))) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
@@ -1521,6 +1532,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       // A value the latest line says too is still said ("starts at 2pm and finishes at 10.30pm" keeps 10.30pm).
       !(kind === 'time' && latest.some((l) => key(l.value) === key(a.value))) &&
       !(kind === 'time' && sameClock(a.value, now.value)) &&
+      // A thing said in fewer or more words is the same thing ("GivEnergy" and "GivEnergy 5kW Hybrid", "Unit 4 Harwood Road").
+      !(kind === 'thing' && (` ${key(a.value)} `.includes(` ${key(now.value)} `) || ` ${key(now.value)} `.includes(` ${key(a.value)} `))) &&
       (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
       // A day said the same way: a date for a date ("14 November" for "21 November"), a weekday for a weekday.
       (kind !== 'day' || dayShape(a.value) === dayShape(now.value)) &&
@@ -1649,6 +1662,74 @@ function placesNamed(text: string, question: string): { value: string; index: nu
     out.push({ value, index });
   }
   return out;
+}
+
+/** Words after "which" that end the kind it asks about: what is said of it ("Which courier collects …", "Which pitch are we on?"). */
+const KIND_ENDS = /^(?:is|are|was|were|am|do|does|did|will|would|has|have|had|can|should|shall|must|of|at|in|on|for|to|from|with|by|the|a|an|my|our|your|his|her|their|i|we|you|he|she|they|it|gets?|goes|go|takes?|makes?|runs?|uses?|collects?|provides?|supplies|\p{L}+ed)$/u;
+/** The words of a "which" question that say what kind of thing it asks about, as stems ("Which dinner sitting am I on?": "dinner", "sitt"). */
+function thingAsked(question: string): string[] {
+  const after = /\bwhich\s+([^?]*)/iu.exec(question)?.[1]?.split(/[^\p{L}'’-]+/u) ?? [];
+  const words: string[] = [];
+  for (const word of after) {
+    if (!word || KIND_ENDS.test(word.toLowerCase()) || words.length === 3) break;
+    words.push(word);
+  }
+  // A name the kind is of ("Which Leicester College campus") is not the kind.
+  return words.filter((word) => word.length >= 2 && !/^\p{Lu}/u.test(word) && !COMMON.has(word)).map(stem);
+}
+
+/** A word that ends a place's name ("Park", "Hall"). */
+const PLACE_WORD = new RegExp(`^${PLACE_NOUN}$`, 'iu');
+/** Words that may stand between a kind's word and the name said of it ("the replacement plumber is Dean", "Boots: Scarpa Terra GTX"). */
+const KIND_THEN_NAME = /^[\p{L}'’-]*\s*(?:(?:is|was|are|were|will be|['’]s|:|-|–|—|,|\(|the|a|an|called|named|from|at|with|via|by|using|now|then|going|gone|went|go|to|doing it)\s*){0,4}$/iu;
+/** Whether a thing is named as one of the kind asked: the kind's word in its name ("Castle Pharmacy"), just after it ("St Barnabas primary"), or just before it ("plumber is Dean"). */
+function saidAsKind(text: string, v: { readonly value: string; readonly index: number }, kinds: readonly string[]): boolean {
+  const ofKind = (word: string) => kinds.includes(stem(word.toLowerCase().replace(/['’]s$/u, '')));
+  // In its name, the word for the kind itself, or one before it that is no word for a place ("Mellor Primary" for
+  // "Which primary school"; "Abbey Park" is no parking bay).
+  const head = kinds.at(-1);
+  if (v.value.split(/\s+/u).some((word) => ofKind(word) && (stem(word.toLowerCase()) === head || !PLACE_WORD.test(word)))) return true;
+  const next = /^\s+([\p{L}'’-]+)/u.exec(text.slice(v.index + v.value.length, v.index + v.value.length + 40))?.[1];
+  if (next && ofKind(next)) return true;
+  const before = text.slice(Math.max(0, v.index - 60), v.index);
+  const words = [...before.matchAll(/[\p{L}'’-]+/gu)];
+  for (let i = words.length - 1; i >= Math.max(0, words.length - 5); i -= 1) {
+    if (stem(words[i]![0].toLowerCase()) === head && KIND_THEN_NAME.test(before.slice(words[i]!.index!))) return true;
+  }
+  return false;
+}
+
+/** A thing's name with the words for its kind and "the" left out ("the Castle Pharmacy" and "castle" are one; "Pitch 22" is "22"). */
+function thingKey(value: string, kinds: readonly string[]): string {
+  const words = value.toLowerCase().replace(/^the\s+/u, '').split(/\s+/u);
+  const rest = words.filter((word) => !kinds.includes(stem(word.replace(/['’]s$/u, ''))));
+  return (rest.length > 0 ? rest : words).join(' ');
+}
+
+/** A name with its capitals (two or more words, or one not opening a sentence), or a number said after the kind ("pitch 22", "cabin 7218"). */
+const THING_NAME = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{N}'’-]*(?:\s+(?:(?:&|and|of|de|la)\s+)?(?:\p{Lu}[\p{L}\p{N}'’-]*|\d{1,5}\p{L}{0,3}(?![\p{L}\p{N}])))*/gu;
+
+/** The things of the kind a "which" question asks about that a line names: not a day, a month, a kin word or a name the question says. */
+function thingsNamed(text: string, question: string, kinds: readonly string[]): { value: string; index: number }[] {
+  const out: { value: string; index: number }[] = [];
+  for (const m of text.matchAll(THING_NAME)) {
+    const value = bareName(m[0].replace(/^(?:How|What|Why|Where|When|Who)(?:['’]s)?\s+/u, ''));
+    // Part of a code ("LCC-58213"), or a label a list's line opens with ("Night 1: Braeside B&B").
+    if (/^[-\d:]/u.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 1))) continue;
+    if (!value || value.length < 2 || NOT_A_NAME.test(value) || KIN_WORD.test(value) || inQuestion(question, value) || valuesIn(value).some((v) => v.kind === 'day' || v.kind === 'time')) continue;
+    const index = m.index! + m[0].indexOf(value);
+    if (!value.includes(' ')) {
+      const lower = value.toLowerCase();
+      if (COMMON.has(lower) || NAMES_NOTHING.has(lower) || /^\p{Lu}\p{Ll}+(?:ed|ing|ly)$/u.test(value)) continue;
+      // A capital that only opens a sentence names nothing.
+      if (/(?:^|[.!?:]\s+|\n\s*)$/u.test(text.slice(Math.max(0, index - 3), index))) continue;
+    }
+    out.push({ value, index });
+  }
+  // The kind's word with a number after it, in any case ("pitch 22", "bay 19", "Room B12").
+  const numbered = new RegExp(String.raw`(?<![\p{L}])(?:${kinds.map(escape).join('|')})\p{L}{0,3}\s+(?:no\.?\s*|number\s+|#)?\p{L}?\d{1,5}\p{L}?(?![\p{L}\p{N}])`, 'giu');
+  for (const m of text.matchAll(numbered)) if (!out.some((o) => m.index! < o.index + o.value.length && o.index < m.index! + m[0].length)) out.push({ value: m[0], index: m.index! });
+  return out.sort((a, b) => a.index - b.index);
 }
 
 /** A text's values of one kind; a weekday said with its date ("Thursday 4 June", "Thu, 4 June") is one day. */

@@ -2359,3 +2359,46 @@ describe('stop 69: a part left in more words, and who covers it when asked (from
     expect(seq(['Tomasz does the deliveries.', 'Tomasz did his back at the gym. Off a fortnight.', 'A:Ouch. Anything I can do?', 'Lorna sent flowers, so sweet.'])).toEqual([]);
   });
 });
+
+describe('stop 70: which one of a kind of thing, named with the word for its kind', () => {
+  const at = (day: number) => `2026-07-${String(day).padStart(2, '0')}T10:00:00Z`;
+  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
+  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  it('reads a name that holds the kind, follows it, or stands just after it', () => {
+    expect(asked('Which vet practice is treating Pepper?', [
+      line('a', 1, 'Pepper is registered at Oakfield Vets, the practice on Mill Road.'),
+      line('b', 9, 'Oakfield were booked solid for a fortnight so Pepper went to Larchmont practice for her stitches, they were lovely.'),
+    ])).toEqual([['Oakfield Vets', 'Larchmont']]);
+    expect(asked('Which locker is my kit in?', [
+      line('a', 1, 'Kit bag is in locker 14 by the showers.'),
+      line('b', 9, 'they had to fix the door so my kit is in locker 31 for the rest of term'),
+    ])).toEqual([['locker 14', 'locker 31']]);
+    expect(asked('Which garage is servicing the van?', [
+      line('a', 1, 'The garage is Pennock Motors, booked for the 4th.'),
+      line('b', 9, 'Pennock could not get the part, so the garage doing it is Marsh Autos on Friday.'),
+    ])).toEqual([['Pennock Motors', 'Marsh Autos']]);
+  });
+  it('names no thing from a capital that opens a sentence, a code, a label, a name the question says, or a place of another kind', () => {
+    // "Leicester" names what the campus is of; "Park" is no parking bay; "Night 1:" labels a line.
+    expect(asked('Which Leicester College campus is the class at?', [
+      line('a', 1, 'Class is at the Abbey Park campus, Leicester College. Ref LCC-4411.'),
+      line('b', 9, 'they moved the class to Freemen’s Park campus, building works'),
+    ])).toEqual([['Abbey Park', 'Freemen’s Park']]);
+    expect(asked('Which parking bay do I use?', [
+      line('a', 1, 'Rented parking from Mr Okoro, bay 12, near Abbey Park.'),
+      line('b', 9, 'parking is bay 19 from next month, by the bins'),
+    ])).toEqual([['bay 12', 'bay 19']]);
+    // A name said with no word for the kind is not an answer: nothing to replace.
+    expect(asked('Which courier collects the parcels?', [
+      line('a', 1, 'Evri collect at 3pm on weekdays.'),
+      line('b', 9, 'Done with them, going with DPD from Monday, same slot.'),
+    ])).toEqual([]);
+  });
+  it('asks "which day" and "which train" as before, and no kind in a question that names none', () => {
+    expect(asked('Which day is the bin collection?', [
+      line('a', 1, 'The bins are on a Wednesday collection.'),
+      line('b', 9, 'The council has moved the collection to Thursday from next week.'),
+    ])).toEqual([['Wednesday', 'Thursday']]);
+    expect(asked('Which is it?', [line('a', 1, 'The garage is Pennock Motors.'), line('b', 9, 'The garage is now Marsh Autos.')])).toEqual([]);
+  });
+});
