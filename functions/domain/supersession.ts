@@ -1457,6 +1457,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // "How many croissants …": when some counts are of croissants, those are the answers (not "12 sourdough" said beside).
   const ofUnit = answers.filter((a) => countsAsked(a.value));
   if (ofUnit.length >= 2) answers.splice(0, answers.length, ...ofUnit);
+  if (process.env.DBG && kind === process.env.DBG) console.log('DBG', question, answers.map((a) => `${a.at.slice(0,10)} ${a.value} s${a.shared} :: ${a.text.slice(Math.max(0,a.index-60), a.index+60).replace(/\n/g,' ')}`));
   if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
@@ -1518,7 +1519,20 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const numbered = kind === 'thing' && new RegExp(String.raw`^(?:${kinds.map(escape).join('|')})\p{L}{0,3}\s`, 'iu').test(now.value);
   // Or the latest line names the one it took over from ("Pennock could not get the part, so the garage is Marsh Autos").
   const namesEarlier = kind === 'thing' && answers.some((a) => before(a.at, now.at) && key(a.value) !== key(now.value) && new RegExp(`(?<![\\p{L}])${escape(key(a.value).split(' ')[0]!)}(?![\\p{L}])`, 'iu').test(now.text));
-  if ((kind === 'person' || kind === 'place' || (kind === 'thing' && now.shared < 2 && !numbered && !namesEarlier)) && !nearCue(now.text, now.index, now.value.length) && !PART_TAKEN.test(sentenceOf(now.text, now.index, now.value.length))) return [];
+  // The line that said so may be any that says the latest, after another was said ("Chloe Barnes has taken over …" a
+  // month before "Chloe Barnes is still your account manager").
+  const tookPlace = (a: { text: string; index: number; value: string }) => nearCue(a.text, a.index, a.value.length) || PART_TAKEN.test(sentenceOf(a.text, a.index, a.value.length));
+  const firstOther = answers.filter((a) => !a.loose && key(a.value) !== key(now.value)).reduce<string | undefined>((first, a) => (first === undefined || before(a.at, first) ? a.at : first), undefined);
+  // (Any line said since names the latest taking it, whether or not it says the question's words: "Tariq Osei is taking over my case".)
+  const saidTaken = () => {
+    if (firstOther === undefined) return false;
+    if (answers.some((a) => !a.loose && key(a.value) === key(now.value) && before(firstOther, a.at) && tookPlace(a))) return true;
+    // (A person only: a place or a thing is named in passing far more often, "switched to Kitroom Bristol" for a lens.)
+    if (kind !== 'person') return false;
+    const named = new RegExp(`(?<![\\p{L}])${escape(now.value)}(?![\\p{L}])`, 'giu');
+    return units.some((unit) => unit.at !== undefined && before(firstOther, unit.at) && !before(now.at, unit.at) && [...unit.text.matchAll(named)].some((m) => tookPlace({ text: unit.text, index: m.index!, value: m[0] })));
+  };
+  if ((kind === 'person' || kind === 'place' || (kind === 'thing' && now.shared < 2 && !numbered && !namesEarlier)) && !saidTaken()) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
   if (kind === 'address' && now.shared < 2 && !LIVES_AT.test(now.text.slice(Math.max(0, now.index - 60), now.index + now.value.length + 30))) return [];
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
@@ -1531,7 +1545,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       key(a.value) !== key(now.value) &&
       // A value the latest line says too is still said ("starts at 2pm and finishes at 10.30pm" keeps 10.30pm).
       !(kind === 'time' && latest.some((l) => key(l.value) === key(a.value))) &&
+      // Nor another one a line that says the latest names beside it ("now at the Old Corn Exchange, load-in on Cheap Street").
+      !((kind === 'person' || kind === 'place' || kind === 'thing') && answers.some((b) => b.id === a.id && key(b.value) === key(now.value))) &&
       !(kind === 'time' && sameClock(a.value, now.value)) &&
+      // One person by first name or by title and surname ("Harriet Fenwick", "Ms Fenwick").
+      !(kind === 'person' && a.value.split(' ').length + now.value.split(' ').length > 2 && a.value.split(' ').at(-1)!.toLowerCase() === now.value.split(' ').at(-1)!.toLowerCase()) &&
       // A thing said in fewer or more words is the same thing ("GivEnergy" and "GivEnergy 5kW Hybrid", "Unit 4 Harwood Road").
       !(kind === 'thing' && (` ${key(a.value)} `.includes(` ${key(now.value)} `) || ` ${key(now.value)} `.includes(` ${key(a.value)} `))) &&
       (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
@@ -1595,7 +1613,7 @@ function sumNamed(text: string, index: number, length: number): string[] {
 }
 
 /** Words of a sentence that say someone or somewhere took another's place ("has agreed to step in", "market's moving: Canal Basin"). */
-const PART_TAKEN = /(?<![\p{L}])(?:instead|replac\w*|tak(?:e|es|ing|en)\s+over|took\s+over|step(?:s|ping|ped)?\s+in|cover(?:s|ing)?\s+for|new|now|moving|moved|relocat\w*|switch\w*|swapp?\w*)(?![\p{L}])/iu;
+const PART_TAKEN = /(?<![\p{L}])(?:acting|covering\s+(?:for\s+)?\p{L}+['’]s|instead|replac\w*|tak(?:e|es|ing|en)\s+over|took\s+over|step(?:s|ping|ped)?\s+in|cover(?:s|ing)?\s+for|new|now|moving|moved|relocat\w*|switch\w*|swapp?\w*)(?![\p{L}])/iu;
 /** A person said in a line as one answers "who": the first name, or the surname after a title ("Dr Shah" is "shah"). */
 function personKey(value: string): string {
   const words = value.toLowerCase().split(/\s+/);
@@ -1621,6 +1639,8 @@ function peopleNamed(text: string, question: string, names: readonly string[], k
   for (const m of text.matchAll(NAMES)) {
     const value = bareName(m[0]);
     if (!value || NOT_A_NAME.test(value) || onlyColour(value) || holdsNoPart(value) || KIN_WORD.test(value) || inQuestion(question, value)) continue;
+    // Part of a code ("SW-55102"), a word in capitals ("AMAZING"), or a short word a list's heading opens with ("To do:").
+    if (/^[-\d]/u.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 1)) || /^\p{Lu}{4,}$/u.test(value) || FUNCTION_WORD.test(value)) continue;
     // A label a line of a list opens with ("- Deliveries: Abi, 6am") names what the line is of, not who.
     if (/^\s*:/u.test(text.slice(m.index! + m[0].indexOf(value) + value.length)) && /(?:^|[\n•-]\s*)$/u.test(text.slice(Math.max(0, m.index! - 3), m.index!))) continue;
     // A name after "from", "at" or "in" is where someone is from or works ("Dave from Roadwise"), not who.
@@ -1678,6 +1698,8 @@ function thingAsked(question: string): string[] {
   return words.filter((word) => word.length >= 2 && !/^\p{Lu}/u.test(word) && !COMMON.has(word)).map(stem);
 }
 
+/** A short word that names nothing, with a capital or not ("To do", "For sale"). */
+const FUNCTION_WORD = /^(?:to|for|from|with|and|but|or|if|so|as|at|in|on|by|of|up|off|out|re|fwd|ps)$/iu;
 /** A word that ends a place's name ("Park", "Hall"). */
 const PLACE_WORD = new RegExp(`^${PLACE_NOUN}$`, 'iu');
 /** Words that may stand between a kind's word and the name said of it ("the replacement plumber is Dean", "Boots: Scarpa Terra GTX"). */
@@ -1716,7 +1738,7 @@ function thingsNamed(text: string, question: string, kinds: readonly string[]): 
     const value = bareName(m[0].replace(/^(?:How|What|Why|Where|When|Who)(?:['’]s)?\s+/u, ''));
     // Part of a code ("LCC-58213"), or a label a list's line opens with ("Night 1: Braeside B&B").
     if (/^[-\d:]/u.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 1))) continue;
-    if (!value || value.length < 2 || NOT_A_NAME.test(value) || KIN_WORD.test(value) || inQuestion(question, value) || valuesIn(value).some((v) => v.kind === 'day' || v.kind === 'time')) continue;
+    if (!value || value.length < 2 || NOT_A_NAME.test(value) || FUNCTION_WORD.test(value) || KIN_WORD.test(value) || inQuestion(question, value) || valuesIn(value).some((v) => v.kind === 'day' || v.kind === 'time')) continue;
     const index = m.index! + m[0].indexOf(value);
     if (!value.includes(' ')) {
       const lower = value.toLowerCase();

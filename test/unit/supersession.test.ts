@@ -2402,3 +2402,44 @@ describe('stop 70: which one of a kind of thing, named with the word for its kin
     expect(asked('Which is it?', [line('a', 1, 'The garage is Pennock Motors.'), line('b', 9, 'The garage is now Marsh Autos.')])).toEqual([]);
   });
 });
+
+describe('stop 70: who holds a part, said to have taken it in any line that names them after the one before', () => {
+  const at = (day: number) => `2026-08-${String(day).padStart(2, '0')}T10:00:00Z`;
+  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
+  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  it('takes the change from an earlier line that says the latest one took over, though the latest says only that it holds', () => {
+    expect(asked('Who is my caseworker at the housing office?', [
+      line('a', 1, 'My caseworker at the housing office is Bronagh Kelly, she is lovely.'),
+      line('b', 6, 'Bronagh has gone on secondment, and Tariq Osei is taking over my case from Monday.'),
+      line('c', 20, 'Tariq Osei, my caseworker, rang about the bidding number.'),
+    ])).toEqual([['Bronagh Kelly', 'Tariq Osei']]);
+    // No line says anyone took over: a second name is no change.
+    expect(asked('Who is my caseworker at the housing office?', [
+      line('a', 1, 'My caseworker at the housing office is Bronagh Kelly.'),
+      line('c', 20, 'Tariq Osei, my caseworker, rang about the bidding number.'),
+    ])).toEqual([]);
+  });
+  it('reads someone acting in a part, or covering another’s leave, as taking it', () => {
+    expect(asked('Who is the team lead?', [
+      line('a', 1, 'Team lead is Marguerite Hale.'),
+      line('b', 9, 'Marguerite is off for a month, Colm Byrne is acting team lead till she is back.'),
+    ])).toEqual([['Marguerite Hale', 'Colm Byrne']]);
+    expect(asked('Who is my contact at the library?', [
+      line('a', 1, 'My contact at the library is Ruth Amadi.'),
+      line('b', 9, 'Library contact: Felix Ward, covering Ruth’s leave until June.'),
+    ])).toEqual([['Ruth Amadi', 'Felix Ward']]);
+  });
+  it('names nobody from a code’s letters, a word in capitals, or the heading of a list', () => {
+    expect(asked('Who is handling my booking at Northway Travel?', [
+      line('a', 1, 'Booked through Imogen at Northway Travel, ref NW-44120.'),
+      line('b', 9, 'Imogen has left Northway. To do: ask who is taking over the booking NW-44120. AMAZING views though.'),
+    ])).toEqual([]);
+  });
+  it('leaves out another place the line that says the latest names beside it', () => {
+    expect(asked('Where is the craft fair being held?', [
+      line('a', 1, 'The craft fair is at the Town Hall on the 3rd.'),
+      line('b', 6, 'Craft fair is now at the Drill Hall, with load-in round the back on Tanner Street.'),
+      line('c', 9, 'All set for the craft fair at the Drill Hall tomorrow.'),
+    ])).toEqual([['Town Hall', 'Drill Hall']]);
+  });
+});
