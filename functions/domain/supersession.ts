@@ -1253,12 +1253,14 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   ['email', /\be-?mail\b/],
   ['address', /\baddress\b|\bwhere (?:does|do|is|are) (?:[\p{L}'’-]+ ){1,3}(?:live|living|staying)\b/u],
   // A train, a bus or a flight is asked for by when it leaves ("Which train am I getting to York?").
+  // A count first: "How many jars … at a time?" asks how many. How long or how far a thing is, is a count of its unit.
+  ['number', /\bhow many\b|\bhow (?:long|far) is\b/],
   ['time', /\bwhat time\b|\btimes?\b|\b(?:which|what) (?:train|bus|coach|ferry|flight|sailing)\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
   // A share is a count of its unit, whatever it is a share of ("what percentage of the hammer price").
   ['number', /\bpercent(?:age)?\b/],
-  ['money', /\bhow much\b|\b(?:price|cost|costs|rate|fee|budget|quote|charge|deposit|rent|per head|per night|per person|per hour)\b/],
+  ['money', /\bhow much\b|\bcharg(?:e|es|ed|ing)\b|\b(?:price|cost|costs|rate|fee|budget|quote|deposit|rent|per head|per night|per person|per hour)\b/],
   ['number', /\bhow many\b|\bnumber of\b/],
   // Who holds a part now ("Who's my driving instructor?", "Who is playing Lady Bracknell?").
   ['person', /^(?:and |so |ok |okay )?(?:who|who['’]s|whom)\b/],
@@ -1267,6 +1269,14 @@ const ASKS: readonly (readonly [string, RegExp])[] = [
   ['day', /\bwhen\b|\b(?:date|day|night|deadline|due)\b/],
   // Which one of a kind of thing ("Which courier collects the orders?", "Which pitch are we on?"): its name.
   ['thing', /^(?:and |so |ok |okay )?which\s+\p{L}/u],
+];
+/** The unit an amount is asked per, as `perUnitAfter` names it. */
+const PER_ASKED: readonly (readonly [string, RegExp])[] = [
+  ['month', /\b(?:monthly|(?:a|per|each|every) month)\b/],
+  ['week', /\b(?:weekly|(?:a|per|each|every) week)\b/],
+  ['year', /\b(?:yearly|annual|annually|(?:a|per|each|every) year)\b/],
+  ['hour', /\b(?:hourly|(?:an|per|each|every) hour)\b/],
+  ['night', /\b(?:nightly|(?:a|per|each|every) night)\b/],
 ];
 /** Words that say an address is where someone lives or has moved to. */
 const LIVES_AT = /(?<![\p{L}])(?:address|lives?|living|lived|moved|moving|house|flat|home|new place)(?![\p{L}])/iu;
@@ -1356,6 +1366,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (words.size === 0 && kind === 'phone') for (const word of asked.match(/\b(?:mobile|landline|phone|telephone)\b/gu) ?? []) words.add(word);
   if (words.size === 0) return [];
   // Words that say the same of a thing compare as one ("start" and "begin", "pick up" and "collect").
+  // (A long word by its first six letters: "rehearse" and "rehearsals", "deliver" and "delivery" are said of one thing.)
   const same = (said: readonly string[]) => said.map((word) => SAID_ALIKE.get(word) ?? word);
   const alike = new Set(same([...words]));
   // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manager", "swimming coach" → "coach").
@@ -1368,6 +1379,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // A question that asks which one of a kind names the kind after "which" ("Which dinner sitting …": "dinner", "sitting").
   const kinds = kind === 'thing' ? thingAsked(question) : [];
   if (kind === 'thing' && kinds.length === 0) return [];
+  // What an amount asked for is per, when the question says ("monthly", "each month", "a week", "per night").
+  const askedPer = kind === 'money' ? (PER_ASKED.find(([, pattern]) => pattern.test(asked))?.[0] ?? /\bper ([\p{L}]{3,12}?)s?\b/u.exec(asked)?.[1]) : undefined;
   const askedSums = new Set(kind === 'money' ? asked.split(/[^\p{L}]+/u).map(sumName).filter((noun): noun is string => noun !== undefined) : []);
   const answers: { id: string; at: string; value: string; shared: number; index: number; text: string; named: boolean; loose?: boolean }[] = [];
   // What a question asks the count of ("How many croissants …"): a count of it is said of the question's word.
@@ -1457,12 +1470,12 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // "How many croissants …": when some counts are of croissants, those are the answers (not "12 sourdough" said beside).
   const ofUnit = answers.filter((a) => countsAsked(a.value));
   if (ofUnit.length >= 2) answers.splice(0, answers.length, ...ofUnit);
-  if (process.env.DBG && kind === process.env.DBG) console.log('DBG', question, answers.map((a) => `${a.at.slice(0,10)} ${a.value} s${a.shared} :: ${a.text.slice(Math.max(0,a.index-60), a.index+60).replace(/\n/g,' ')}`));
   if (answers.length < 2 || answers.every((a) => a.loose)) return [];
   // One value however it is written: "Sundays" and "sunday", "sat 15th" and "Saturday 15th", "7 pm" and "7pm".
   const key = (value: string) =>
     kind === 'person' ? personKey(value) : kind === 'place' ? placeKey(value) : kind === 'thing' ? thingKey(value, kinds) : kind === 'time' && clockOf(value) ? clockOf(value)! :
-    (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : kind === 'number' ? inDigits(value) : value)
+    // (A date said with its weekday or without is one day: "Thursday 2 October" and "2 October".)
+    (kind === 'money' ? value.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.00\b/, '$1') : kind === 'number' ? inDigits(value) : kind === 'day' && dayShape(value).slice(1) === '11' ? value.replace(WEEKDAY_IN, '').replace(/^[\s,]+/u, '') : value)
       .toLowerCase()
       .replace(/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*?(?:day)?s?\b/g, '$1')
       .replace(/\s+/g, '');
@@ -1513,7 +1526,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   // (A latest line that says an answer was had wrong or is off says the change itself.)
   const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a)));
-  if (kind === 'day' && now.shared < 2 && !corrected && !nearCue(now.text, now.index, now.value.length)) return [];
+  // (Or a line said since another day was, that says the latest with a word of change: "your test is now on Monday
+  // 10th March", a fortnight before "So the test is Monday 10th March".)
+  const otherFirst = answers.filter((a) => !a.loose && key(a.value) !== key(now.value)).reduce<string | undefined>((first, a) => (first === undefined || before(a.at, first) ? a.at : first), undefined);
+  const changedSince = (said: (a: { text: string; index: number; value: string }) => boolean) => otherFirst !== undefined && answers.some((a) => !a.loose && key(a.value) === key(now.value) && before(otherFirst, a.at) && said(a));
+  if (kind === 'day' && now.shared < 2 && !corrected && !nearCue(now.text, now.index, now.value.length) && !changedSince((a) => nearCue(a.text, a.index, a.value.length))) return [];
   // People and places are named of many things: the latest must say it took the place ("new", "instead", "step in", "moving").
   // (A thing too, unless said with two of the question's words or numbered as its kind: "bay 19" for "Which parking bay …".)
   const numbered = kind === 'thing' && new RegExp(String.raw`^(?:${kinds.map(escape).join('|')})\p{L}{0,3}\s`, 'iu').test(now.value);
@@ -1522,15 +1539,14 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // The line that said so may be any that says the latest, after another was said ("Chloe Barnes has taken over …" a
   // month before "Chloe Barnes is still your account manager").
   const tookPlace = (a: { text: string; index: number; value: string }) => nearCue(a.text, a.index, a.value.length) || PART_TAKEN.test(sentenceOf(a.text, a.index, a.value.length));
-  const firstOther = answers.filter((a) => !a.loose && key(a.value) !== key(now.value)).reduce<string | undefined>((first, a) => (first === undefined || before(a.at, first) ? a.at : first), undefined);
   // (Any line said since names the latest taking it, whether or not it says the question's words: "Tariq Osei is taking over my case".)
   const saidTaken = () => {
-    if (firstOther === undefined) return false;
-    if (answers.some((a) => !a.loose && key(a.value) === key(now.value) && before(firstOther, a.at) && tookPlace(a))) return true;
+    if (otherFirst === undefined) return false;
+    if (changedSince(tookPlace)) return true;
     // (A person only: a place or a thing is named in passing far more often, "switched to Kitroom Bristol" for a lens.)
     if (kind !== 'person') return false;
     const named = new RegExp(`(?<![\\p{L}])${escape(now.value)}(?![\\p{L}])`, 'giu');
-    return units.some((unit) => unit.at !== undefined && before(firstOther, unit.at) && !before(now.at, unit.at) && [...unit.text.matchAll(named)].some((m) => tookPlace({ text: unit.text, index: m.index!, value: m[0] })));
+    return units.some((unit) => unit.at !== undefined && before(otherFirst, unit.at) && !before(now.at, unit.at) && [...unit.text.matchAll(named)].some((m) => tookPlace({ text: unit.text, index: m.index!, value: m[0] })));
   };
   if ((kind === 'person' || kind === 'place' || (kind === 'thing' && now.shared < 2 && !numbered && !namesEarlier)) && !saidTaken()) return [];
   // So is an address ("dropped the parcel at 9 Mill Road for Mum's friend"): the latest must be said as where someone lives.
@@ -1538,7 +1554,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // The earlier answers that could be the same thing said before: a count of the same unit, an amount of about
   // its size per the same unit (or per nothing, both).
   const textOf = new Map(units.map((unit) => [unit.id, unit.text]));
-  const per = (a: { id: string; value: string }) => perUnitAfter(textOf.get(a.id) ?? '', a.value);
+  // An amount said with no unit is per the one the question asks ("How much is the monthly payment?": "would be £77.35").
+  const per = (a: { id: string; value: string }) => perUnitAfter(textOf.get(a.id) ?? '', a.value) ?? askedPer;
   const earlier = answers.filter(
     (a) =>
       before(a.at, now.at) &&
@@ -1554,7 +1571,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       !(kind === 'thing' && (` ${key(a.value)} `.includes(` ${key(now.value)} `) || ` ${key(now.value)} `.includes(` ${key(a.value)} `))) &&
       (kind !== 'number' || unitOf(a.value) === unitOf(now.value)) &&
       // A day said the same way: a date for a date ("14 November" for "21 November"), a weekday for a weekday.
-      (kind !== 'day' || dayShape(a.value) === dayShape(now.value)) &&
+      // (A date with its weekday or not is a date, "tues 16 june" for "18 june", when said with two of the question's words.)
+      (kind !== 'day' || dayShape(a.value) === dayShape(now.value) || (a.shared >= 2 && dayShape(a.value).slice(1) === '11' && dayShape(now.value).slice(1) === '11')) &&
       (kind !== 'money' || (nearAmount(a.value, now.value) && per(a) === per(now))),
   );
   // The latest must speak of the thing about as plainly as the earlier answers do: one word of the question in
@@ -1584,10 +1602,14 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
 function sentenceAround(text: string, index: number, length: number, lists = false): [number, number] {
   // With `lists`, a line of a list is a sentence of its own ("- Accounts: Blue Door, Greenleaf - Flour: Pennock"), on a
   // line of its own or labelled.
+  // A list whose lines were run together ("list for may: - physio, mon 19 may - sofa delivery thu 15 may"): each dash
+  // opens a line, when the text around holds two at least.
   const before = text.slice(Math.max(0, index - 400), index);
-  const stops = [...before.matchAll(lists ? /[.!?;]\s|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/gu : /[.!?;]\s/gu)];
+  const next = text.slice(index + length, index + length + 400);
+  const dashed = lists && (before.match(/(?:^|\s)[-•]\s/gu)?.length ?? 0) + (next.match(/\s[-•]\s/gu)?.length ?? 0) >= 2;
+  const stops = [...before.matchAll(dashed ? /[.!?;]\s|\n|(?:^|\s)[-•]\s/gu : lists ? /[.!?;]\s|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/gu : /[.!?;]\s/gu)];
   const from = stops.length > 0 ? index - before.length + stops.at(-1)!.index! + stops.at(-1)![0].length : Math.max(0, index - 400);
-  const after = (lists ? /[.!?;](?:\s|$)|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/u : /[.!?;](?:\s|$)/u).exec(text.slice(index + length, index + length + 400));
+  const after = (dashed ? /[.!?;](?:\s|$)|\n|\s[-•]\s/u : lists ? /[.!?;](?:\s|$)|\n|\s[-•]\s(?=\p{Lu}[\p{L} ]{0,30}:)/u : /[.!?;](?:\s|$)/u).exec(next);
   return [from, after ? index + length + after.index + (/^[.!?;]/.test(after[0]) ? 1 : 0) : Math.min(text.length, index + length + 400)];
 }
 

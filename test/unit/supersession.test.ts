@@ -2443,3 +2443,39 @@ describe('stop 70: who holds a part, said to have taken it in any line that name
     ])).toEqual([['Town Hall', 'Drill Hall']]);
   });
 });
+
+describe('stop 70: counts, charges and days asked plainly, and lists run together', () => {
+  const at = (day: number) => `2026-09-${String(day).padStart(2, '0')}T10:00:00Z`;
+  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
+  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  it('asks how many before what time ("… at a time?"), and what someone is charging as an amount', () => {
+    expect(asked('How many bottles do we order from Hollin Wines at a time?', [
+      line('a', 1, 'wine comes from hollin wines, usually 24 bottles at a time'),
+      line('b', 9, 'hollin wines do free delivery over 36 bottles so going with that from now on'),
+    ])).toEqual([['24 bottles', '36 bottles']]);
+    expect(asked('What is Dunmore Dairy charging per crate?', [
+      line('a', 1, 'Dunmore Dairy milk is £14.40 a crate, delivered Mondays.'),
+      line('b', 9, 'Dunmore rang, the crate price goes up to £15.10 from next month.'),
+    ])).toEqual([['£14.40', '£15.10']]);
+  });
+  it('takes an amount said with no unit as per the one the question asks', () => {
+    expect(asked('How much is the gym membership each month?', [
+      line('a', 1, 'gym membership is £32 a month at the moment'),
+      line('b', 9, 'the gym membership is going up to £36 from April'),
+    ])).toEqual([['£32', '£36']]);
+  });
+  it('takes a day from a line said since that says it changed, though the latest only restates it', () => {
+    expect(asked('What date is the boiler service?', [
+      line('a', 1, 'Boiler service booked for Thursday 4 June.'),
+      line('b', 5, 'The boiler service is now on Monday 8 June, the engineer was off sick.'),
+      line('c', 7, 'So the boiler service is Monday 8 June, morning slot.'),
+    ])).toEqual([['Thursday 4 June', 'Monday 8 June']]);
+  });
+  it('reads each dashed item of a list run together as a line of its own', () => {
+    // "19 june" is the physio's, not the delivery's. (A date with a weekday for one without, said with two of the question's words.)
+    expect(asked('Which day is the fridge being delivered?', [
+      line('a', 1, 'june list: - physio, fri 19 june - fridge being delivered tues 16 june - bins tues'),
+      line('b', 5, 'fridge: thu 18 june now, their van broke down'),
+    ])).toEqual([['tues 16 june', '18 june']]);
+  });
+});
