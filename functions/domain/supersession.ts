@@ -1491,12 +1491,30 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   };
   // Nor one the latest says is off ("the 08:10 was cancelled, I'm on the 09:40").
   const saidOff = (a: { text: string; index: number; value: string }) => /^\s*(?:\(\d{4}-\d{2}-\d{2}\)\s*)?(?:(?:was|is|has been|got|were)\s+(?:cancell?ed|scrapped|axed|pulled|dropped|off)|(?:any ?more|no longer))(?![\p{L}])/iu.test(a.text.slice(a.index + a.value.length, a.index + a.value.length + 40));
-  const said = sure.filter((a) => a.at === latestAt && !hadWrong(a) && !saidOff(a) && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
+  // Nor one the latest says cannot be kept ("won't make it on the 9th").
+  const missed = (a: { text: string; index: number }) => /(?<![\p{L}])(?:won['’]?t|can['’]?t|couldn['’]?t|cannot) make it(?: on| for| at)?\s*(?:the\s+)?$/iu.test(behindOf(a));
+  const said = sure.filter((a) => a.at === latestAt && !hadWrong(a) && !saidOff(a) && !missed(a) && !/(?<![\p{L}])(?:instead of|rather than|not|it was|used to be|previously)\s*(?:the\s+)?$/iu.test(behindOf(a)));
   const notWas = said.filter((a) => !/(?<![\p{L}])was\s*$/iu.test(behindOf(a)));
   const latest = notWas.length > 0 ? notWas : said;
   if (latest.length === 0) return [];
   const best = Math.max(...latest.map((a) => a.shared));
   let top = [...new Set(latest.filter((a) => a.shared === best).map((a) => key(a.value)))];
+  // Amounts or counts of a list said alike ("SOURDOUGH 800g — £3.10 CROISSANT — £1.10"): the one said nearest a word of
+  // the question, when one is nearer than the others.
+  const listed = kind === 'money' || kind === 'number' || kind === 'code';
+  const distance = (a: { text: string; index: number; value: string }) => {
+    const before = a.text.slice(Math.max(0, a.index - 80), a.index).split(/\s+/u).filter(Boolean).reverse();
+    const after = a.text.slice(a.index + a.value.length, a.index + a.value.length + 80).split(/\s+/u).filter(Boolean);
+    const of = (word: string) => alike.has(same([stem(word.toLowerCase().replace(/[^\p{L}'’-]/gu, ''))])[0]!);
+    const at = (words: string[]) => words.findIndex(of);
+    return Math.min(...[at(before), at(after)].map((i) => (i < 0 ? Infinity : i)));
+  };
+  if (top.length > 1 && listed) {
+    const ranked = latest.filter((a) => a.shared === best).map((a) => ({ a, d: distance(a) }));
+    const nearest = Math.min(...ranked.map((r) => r.d));
+    const closest = [...new Set(ranked.filter((r) => r.d === nearest).map((r) => key(r.a.value)))];
+    if (Number.isFinite(nearest) && closest.length === 1) top = closest;
+  }
   // Two times said as a range ("2pm to 10.30pm"): its start, unless the question asks when it ends.
   if (top.length === 2 && kind === 'time') {
     const [first, second] = latest.filter((a) => a.shared === best).sort((a, b) => a.index - b.index);
@@ -1525,7 +1543,11 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (owners.some((owner) => !asked.includes(owner))) return [];
   // A day is said of many things: the latest must say it changed, or be said with two of the question's words.
   // (A latest line that says an answer was had wrong or is off says the change itself.)
-  const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a)));
+  // (So does a line said since that says the latest, and that an earlier one was had wrong: "I told you the freeze
+  // was from 30 September, but … so the freeze runs from 7 October", before "the freeze is confirmed from 7 October".)
+  const saysNow = new Set(sure.filter((a) => key(a.value) === key(now.value)).map((a) => a.id));
+  const wrongSince = sure.filter((a) => a.at !== latestAt && saysNow.has(a.id) && key(a.value) !== key(now.value) && (hadWrong(a) || saidOff(a)));
+  const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a) || missed(a))) || wrongSince.length > 0;
   // (Or a line said since another day was, that says the latest with a word of change: "your test is now on Monday
   // 10th March", a fortnight before "So the test is Monday 10th March".)
   const otherFirst = answers.filter((a) => !a.loose && key(a.value) !== key(now.value)).reduce<string | undefined>((first, a) => (first === undefined || before(a.at, first) ? a.at : first), undefined);
@@ -1562,8 +1584,9 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
       key(a.value) !== key(now.value) &&
       // A value the latest line says too is still said ("starts at 2pm and finishes at 10.30pm" keeps 10.30pm).
       !(kind === 'time' && latest.some((l) => key(l.value) === key(a.value))) &&
-      // Nor another one a line that says the latest names beside it ("now at the Old Corn Exchange, load-in on Cheap Street").
-      !((kind === 'person' || kind === 'place' || kind === 'thing') && answers.some((b) => b.id === a.id && key(b.value) === key(now.value))) &&
+      // Nor another one a line that says the latest names beside it ("now at the Old Corn Exchange, load-in on Cheap Street";
+      // "adults £14, concessions £10"), unless said as what it was ("from £3.20 to £3.65", "instead of Tuesday").
+      !(kind !== 'time' && answers.some((b) => b.id === a.id && key(b.value) === key(now.value)) && !/(?<![\p{L}])(?:from|instead of|rather than|not|was|were|used to be|previously)\s+(?:the\s+)?$/iu.test(a.text.slice(Math.max(0, a.index - 24), a.index))) &&
       !(kind === 'time' && sameClock(a.value, now.value)) &&
       // One person by first name or by title and surname ("Harriet Fenwick", "Ms Fenwick").
       !(kind === 'person' && a.value.split(' ').length + now.value.split(' ').length > 2 && a.value.split(' ').at(-1)!.toLowerCase() === now.value.split(' ').at(-1)!.toLowerCase()) &&
@@ -1586,11 +1609,27 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // Codes or numbers of the same series when the block holds any ("HM-40172" for "HM-40219", not a registration
   // "KX19"; a landline for a landline, not a mobile).
   const series = (value: string) => (kind === 'phone' ? value.replace(/\D/g, '').slice(0, 3) : /^\p{L}*/u.exec(value)![0].toLowerCase());
+  // Of a line's earlier amounts or counts, the one said nearest a word of the question ("£12 adults, £10 concessions").
+  if (listed) {
+    const byLine = new Map<string, typeof earlier>();
+    for (const a of earlier) byLine.set(a.id, [...(byLine.get(a.id) ?? []), a]);
+    for (const said of byLine.values()) {
+      if (new Set(said.map((a) => key(a.value))).size < 2) continue;
+      const ranked = said.map((a) => ({ a, d: distance(a) }));
+      const nearest = Math.min(...ranked.map((r) => r.d));
+      const closest = ranked.filter((r) => r.d === nearest);
+      if (!Number.isFinite(nearest) || new Set(closest.map((r) => key(r.a.value))).size !== 1) continue;
+      for (const r of ranked) if (r.d !== nearest) earlier.splice(earlier.indexOf(r.a), 1);
+    }
+  }
   // A line that only names the thing somewhere is read for an earlier answer when no line says one plainly.
   const plainly = earlier.filter((a) => !a.loose);
   if (plainly.length > 0) earlier.splice(0, earlier.length, ...plainly);
   const sameSeries = earlier.filter((a) => (kind === 'code' || kind === 'phone') && series(a.value) === series(now.value));
-  const values = [...new Set((sameSeries.length > 0 ? sameSeries : earlier).map((a) => key(a.value)))];
+  // What a line since said was had wrong is what was replaced, not any other answer said before (a payment's day).
+  const wrong = new Set(wrongSince.map((a) => key(a.value)));
+  const replaced = wrong.size > 0 && !sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a))) ? earlier.filter((a) => wrong.has(key(a.value))) : earlier;
+  const values = [...new Set((sameSeries.length > 0 ? sameSeries : replaced).map((a) => key(a.value)))];
   if (values.length > MAX_EARLIER_ANSWERS) return [];
   return values.map((value) => {
     const was = earlier.find((a) => key(a.value) === value)!.value;

@@ -2479,3 +2479,40 @@ describe('stop 70: counts, charges and days asked plainly, and lists run togethe
     ])).toEqual([['tues 16 june', '18 june']]);
   });
 });
+
+describe('stop 70: the amount a list says of the thing asked, and days had wrong or missed', () => {
+  const at = (day: number, hour = 10) => `2026-10-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
+  const line = (id: string, day: number, text: string, hour = 10) => ({ id, kind: 'record', text, at: at(day, hour), speaker: 'user' });
+  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  it('takes the amount said nearest a word of the question, in the latest list and in earlier lines', () => {
+    expect(asked('What do we charge for a box of eggs?', [
+      line('a', 1, 'Farm gate prices: eggs £3.50, honey £6, jam £4.'),
+      line('b', 9, 'New board for the gate: HONEY £6.50 — EGGS £3.80 — JAM £4.20'),
+    ])).toEqual([['£3.50', '£3.80']]);
+  });
+  it('leaves out another amount said beside the latest in its line, unless said as what it was', () => {
+    expect(asked('How much is a standard ticket for the quiz night?', [
+      line('a', 1, 'Quiz night tickets £8, students £6.'),
+      line('b', 9, 'Quiz committee put tickets up: standard £10, students £6.', 9),
+      line('c', 9, 'Poster text: quiz night, tickets £10, students £6, raffle on the night.', 11),
+    ])).toEqual([['£8', '£10']]);
+    expect(asked('How much is a standard ticket for the quiz night?', [
+      line('a', 9, 'Quiz night tickets go from £8 to £10, sadly.', 9),
+      line('b', 9, 'Poster: quiz night tickets £10.', 11),
+    ])).toEqual([['£8', '£10']]);
+  });
+  it('takes a day from a line said since that says the one before was had wrong, and only that one', () => {
+    expect(asked('From what date does the parking permit run?', [
+      line('a', 1, 'The council says my direct debit for the parking permit goes out on 1 November.'),
+      line('b', 3, 'Parking permit starts from 4 November, they said.'),
+      line('c', 6, 'I told you the parking permit runs from 4 November, but the letter says 11 November, so it runs from 11 November.'),
+      line('d', 12, 'Parking permit confirmed from 11 November.'),
+    ])).toEqual([['4 November', '11 November']]);
+  });
+  it('reads "won’t make it" as a change of day', () => {
+    expect(asked('What date is the piano being delivered?', [
+      line('a', 1, 'The piano is being delivered on Friday 9 October.'),
+      line('b', 6, 'The removal firm says the piano won’t make it on the 9th, they have it down for Tuesday 13 October.'),
+    ])).toEqual([['Friday 9 October', 'Tuesday 13 October']]);
+  });
+});
