@@ -1252,16 +1252,16 @@ function spellingsCorrected(units: readonly SaidUnit[]): { unit: SaidUnit; repla
 const ASKS: readonly (readonly [string, RegExp])[] = [
   ['email', /\be-?mail\b/],
   ['address', /\baddress\b|\bwhere (?:does|do|is|are) (?:[\p{L}'’-]+ ){1,3}(?:live|living|staying)\b/u],
-  // A train, a bus or a flight is asked for by when it leaves ("Which train am I getting to York?").
   // A count first: "How many jars … at a time?" asks how many. How long or how far a thing is, is a count of its unit.
   ['number', /\bhow many\b|\bhow (?:long|far) is\b/],
+  // A train, a bus or a flight is asked for by when it leaves ("Which train am I getting to York?").
   ['time', /\bwhat time\b|\btimes?\b|\b(?:which|what) (?:train|bus|coach|ferry|flight|sailing)\b/],
   ['code', /\b(?:code|reference|ref|pin|keyword|registration|reg|(?:job|order|booking|account|ticket|case|policy|membership|invoice) number)\b/],
   ['phone', /\b(?:phone|mobile|telephone|landline|what number|which number)\b/],
   // A share is a count of its unit, whatever it is a share of ("what percentage of the hammer price").
   ['number', /\bpercent(?:age)?\b/],
   ['money', /\bhow much\b|\bcharg(?:e|es|ed|ing)\b|\b(?:price|cost|costs|rate|fee|budget|quote|deposit|rent|per head|per night|per person|per hour)\b/],
-  ['number', /\bhow many\b|\bnumber of\b/],
+  ['number', /\bnumber of\b/],
   // Who holds a part now ("Who's my driving instructor?", "Who is playing Lady Bracknell?").
   ['person', /^(?:and |so |ok |okay )?(?:who|who['’]s|whom)\b/],
   // Where a thing is now ("Where is the makers' market held?", "What's the venue for the play?").
@@ -1366,7 +1366,6 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   if (words.size === 0 && kind === 'phone') for (const word of asked.match(/\b(?:mobile|landline|phone|telephone)\b/gu) ?? []) words.add(word);
   if (words.size === 0) return [];
   // Words that say the same of a thing compare as one ("start" and "begin", "pick up" and "collect").
-  // (A long word by its first six letters: "rehearse" and "rehearsals", "deliver" and "delivery" are said of one thing.)
   const same = (said: readonly string[]) => said.map((word) => SAID_ALIKE.get(word) ?? word);
   const alike = new Set(same([...words]));
   // The word a question that asks who or where ends on, of what it asks about ("lab manager" → "manager", "swimming coach" → "coach").
@@ -1602,7 +1601,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // passing is no answer to replace three ("invoice INV-024" after "the Kestrel deposit invoice is INV-019"),
   // unless it says what it is per or counts ("it will be £22 a head with drinks"; a word of change such as "new"
   // is said of too much: "laptop serviced, €85, new fan").
-  const anchored = (kind === 'money' && per(now) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
+  // (What the latest line itself says it is per: the unit a question asks is no plainer answer.)
+  const anchored = (kind === 'money' && perUnitAfter(textOf.get(now.id) ?? '', now.value) !== undefined) || (kind === 'number' && unitOf(now.value) !== undefined);
   // (Unless the latest says a change in so many words: "I change to late shift. 2pm to 10.30pm.")
   const saysChange = corrected || CHANGE_CUE.test(now.text) || /(?<![\p{L}])chang(?:e|es|ing)(?![\p{L}])/iu.test(now.text);
   if (!anchored && !saysChange && earlier.some((a) => a.shared > now.shared + 1)) return [];
