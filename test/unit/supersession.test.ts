@@ -2364,7 +2364,7 @@ describe('stop 70: which one of a kind of thing, named with the word for its kin
   const at = (day: number) => `2026-07-${String(day).padStart(2, '0')}T10:00:00Z`;
   const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
   const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
-  it('reads a name that holds the kind, follows it, or stands just after it', () => {
+  it('reads a name that holds the kind’s word or comes just before it, one the kind’s word comes just before, and the kind’s word with a number', () => {
     expect(asked('Which vet practice is treating Pepper?', [
       line('a', 1, 'Pepper is registered at Oakfield Vets, the practice on Mill Road.'),
       line('b', 9, 'Oakfield were booked solid for a fortnight so Pepper went to Larchmont practice for her stitches, they were lovely.'),
@@ -2394,7 +2394,7 @@ describe('stop 70: which one of a kind of thing, named with the word for its kin
       line('b', 9, 'Done with them, going with DPD from Monday, same slot.'),
     ])).toEqual([]);
   });
-  it('asks "which day" and "which train" as before, and no kind in a question that names none', () => {
+  it('still asks "which day" as a day, and finds no kind in a question that names none', () => {
     expect(asked('Which day is the bin collection?', [
       line('a', 1, 'The bins are on a Wednesday collection.'),
       line('b', 9, 'The council has moved the collection to Thursday from next week.'),
