@@ -2360,83 +2360,84 @@ describe('stop 69: a part left in more words, and who covers it when asked (from
   });
 });
 
+/** The stop 70 tests' lines: a user's record on a day (and hour) of one month, and what `answersReplaced` reads of a question over them. */
+const stop70Line = (month: number) => (id: string, day: number, text: string, hour = 10) =>
+  ({ id, kind: 'record', text, at: `2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`, speaker: 'user' });
+const answersOf = (question: string, units: ReturnType<ReturnType<typeof stop70Line>>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+
 describe('stop 70: which one of a kind of thing, named with the word for its kind', () => {
-  const at = (day: number) => `2026-07-${String(day).padStart(2, '0')}T10:00:00Z`;
-  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
-  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  const line = stop70Line(7);
   it('reads a name that holds the kind’s word or comes just before it, one the kind’s word comes just before, and the kind’s word with a number', () => {
-    expect(asked('Which vet practice is treating Pepper?', [
+    expect(answersOf('Which vet practice is treating Pepper?', [
       line('a', 1, 'Pepper is registered at Oakfield Vets, the practice on Mill Road.'),
       line('b', 9, 'Oakfield were booked solid for a fortnight so Pepper went to Larchmont practice for her stitches, they were lovely.'),
     ])).toEqual([['Oakfield Vets', 'Larchmont']]);
-    expect(asked('Which locker is my kit in?', [
+    expect(answersOf('Which locker is my kit in?', [
       line('a', 1, 'Kit bag is in locker 14 by the showers.'),
       line('b', 9, 'they had to fix the door so my kit is in locker 31 for the rest of term'),
     ])).toEqual([['locker 14', 'locker 31']]);
-    expect(asked('Which garage is servicing the van?', [
+    expect(answersOf('Which garage is servicing the van?', [
       line('a', 1, 'The garage is Pennock Motors, booked for the 4th.'),
       line('b', 9, 'Pennock could not get the part, so the garage doing it is Marsh Autos on Friday.'),
     ])).toEqual([['Pennock Motors', 'Marsh Autos']]);
   });
   it('names no thing from a capital that opens a sentence, a code, a label, a name the question says, or a place of another kind', () => {
     // "Leicester" names what the campus is of; "Park" is no parking bay; "Night 1:" labels a line.
-    expect(asked('Which Leicester College campus is the class at?', [
+    expect(answersOf('Which Leicester College campus is the class at?', [
       line('a', 1, 'Class is at the Abbey Park campus, Leicester College. Ref LCC-4411.'),
       line('b', 9, 'they moved the class to Freemen’s Park campus, building works'),
     ])).toEqual([['Abbey Park', 'Freemen’s Park']]);
-    expect(asked('Which parking bay do I use?', [
+    expect(answersOf('Which parking bay do I use?', [
       line('a', 1, 'Rented parking from Mr Okoro, bay 12, near Abbey Park.'),
       line('b', 9, 'parking is bay 19 from next month, by the bins'),
     ])).toEqual([['bay 12', 'bay 19']]);
     // A name said with no word for the kind is not an answer: nothing to replace.
-    expect(asked('Which courier collects the parcels?', [
+    expect(answersOf('Which courier collects the parcels?', [
       line('a', 1, 'Evri collect at 3pm on weekdays.'),
       line('b', 9, 'Done with them, going with DPD from Monday, same slot.'),
     ])).toEqual([]);
   });
   it('still asks "which day" as a day, and finds no kind in a question that names none', () => {
-    expect(asked('Which day is the bin collection?', [
+    expect(answersOf('Which day is the bin collection?', [
       line('a', 1, 'The bins are on a Wednesday collection.'),
       line('b', 9, 'The council has moved the collection to Thursday from next week.'),
     ])).toEqual([['Wednesday', 'Thursday']]);
-    expect(asked('Which is it?', [line('a', 1, 'The garage is Pennock Motors.'), line('b', 9, 'The garage is now Marsh Autos.')])).toEqual([]);
+    expect(answersOf('Which is it?', [line('a', 1, 'The garage is Pennock Motors.'), line('b', 9, 'The garage is now Marsh Autos.')])).toEqual([]);
   });
 });
 
 describe('stop 70: who holds a part, said to have taken it in any line that names them after the one before', () => {
-  const at = (day: number) => `2026-08-${String(day).padStart(2, '0')}T10:00:00Z`;
-  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
-  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  const line = stop70Line(8);
   it('takes the change from an earlier line that says the latest one took over, though the latest says only that it holds', () => {
-    expect(asked('Who is my caseworker at the housing office?', [
+    expect(answersOf('Who is my caseworker at the housing office?', [
       line('a', 1, 'My caseworker at the housing office is Bronagh Kelly, she is lovely.'),
       line('b', 6, 'Bronagh has gone on secondment, and Tariq Osei is taking over my case from Monday.'),
       line('c', 20, 'Tariq Osei, my caseworker, rang about the bidding number.'),
     ])).toEqual([['Bronagh Kelly', 'Tariq Osei']]);
     // No line says anyone took over: a second name is no change.
-    expect(asked('Who is my caseworker at the housing office?', [
+    expect(answersOf('Who is my caseworker at the housing office?', [
       line('a', 1, 'My caseworker at the housing office is Bronagh Kelly.'),
       line('c', 20, 'Tariq Osei, my caseworker, rang about the bidding number.'),
     ])).toEqual([]);
   });
   it('reads someone acting in a part, or covering another’s leave, as taking it', () => {
-    expect(asked('Who is the team lead?', [
+    expect(answersOf('Who is the team lead?', [
       line('a', 1, 'Team lead is Marguerite Hale.'),
       line('b', 9, 'Marguerite is off for a month, Colm Byrne is acting team lead till she is back.'),
     ])).toEqual([['Marguerite Hale', 'Colm Byrne']]);
-    expect(asked('Who is my contact at the library?', [
+    expect(answersOf('Who is my contact at the library?', [
       line('a', 1, 'My contact at the library is Ruth Amadi.'),
       line('b', 9, 'Library contact: Felix Ward, covering Ruth’s leave until June.'),
     ])).toEqual([['Ruth Amadi', 'Felix Ward']]);
   });
   it('names nobody from a code’s letters, a word in capitals, or the heading of a list', () => {
-    expect(asked('Who is handling my booking at Northway Travel?', [
+    expect(answersOf('Who is handling my booking at Northway Travel?', [
       line('a', 1, 'Booked through Imogen at Northway Travel, ref NW-44120.'),
       line('b', 9, 'Imogen has left Northway. To do: ask who is taking over the booking NW-44120. AMAZING views though.'),
     ])).toEqual([]);
   });
   it('leaves out another place the line that says the latest names beside it', () => {
-    expect(asked('Where is the craft fair being held?', [
+    expect(answersOf('Where is the craft fair being held?', [
       line('a', 1, 'The craft fair is at the Town Hall on the 3rd.'),
       line('b', 6, 'Craft fair is now at the Drill Hall, with load-in round the back on Tanner Street.'),
       line('c', 9, 'All set for the craft fair at the Drill Hall tomorrow.'),
@@ -2445,27 +2446,25 @@ describe('stop 70: who holds a part, said to have taken it in any line that name
 });
 
 describe('stop 70: counts, charges and days asked plainly, and lists run together', () => {
-  const at = (day: number) => `2026-09-${String(day).padStart(2, '0')}T10:00:00Z`;
-  const line = (id: string, day: number, text: string, speaker = 'user') => ({ id, kind: 'record', text, at: at(day), speaker });
-  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  const line = stop70Line(9);
   it('asks how many before what time ("… at a time?"), and what someone is charging as an amount', () => {
-    expect(asked('How many bottles do we order from Hollin Wines at a time?', [
+    expect(answersOf('How many bottles do we order from Hollin Wines at a time?', [
       line('a', 1, 'wine comes from hollin wines, usually 24 bottles at a time'),
       line('b', 9, 'hollin wines do free delivery over 36 bottles so going with that from now on'),
     ])).toEqual([['24 bottles', '36 bottles']]);
-    expect(asked('What is Dunmore Dairy charging per crate?', [
+    expect(answersOf('What is Dunmore Dairy charging per crate?', [
       line('a', 1, 'Dunmore Dairy milk is £14.40 a crate, delivered Mondays.'),
       line('b', 9, 'Dunmore rang, the crate price goes up to £15.10 from next month.'),
     ])).toEqual([['£14.40', '£15.10']]);
   });
   it('takes an amount said with no unit as per the one the question asks', () => {
-    expect(asked('How much is the gym membership each month?', [
+    expect(answersOf('How much is the gym membership each month?', [
       line('a', 1, 'gym membership is £32 a month at the moment'),
       line('b', 9, 'the gym membership is going up to £36 from April'),
     ])).toEqual([['£32', '£36']]);
   });
   it('takes a day from a line said since that says it changed, though the latest only restates it', () => {
-    expect(asked('What date is the boiler service?', [
+    expect(answersOf('What date is the boiler service?', [
       line('a', 1, 'Boiler service booked for Thursday 4 June.'),
       line('b', 5, 'The boiler service is now on Monday 8 June, the engineer was off sick.'),
       line('c', 7, 'So the boiler service is Monday 8 June, morning slot.'),
@@ -2473,7 +2472,7 @@ describe('stop 70: counts, charges and days asked plainly, and lists run togethe
   });
   it('reads each dashed item of a list run together as a line of its own', () => {
     // "19 june" is the physio's, not the delivery's. (A date with a weekday for one without, said with two of the question's words.)
-    expect(asked('Which day is the fridge being delivered?', [
+    expect(answersOf('Which day is the fridge being delivered?', [
       line('a', 1, 'june list: - physio, fri 19 june - fridge being delivered tues 16 june - bins tues'),
       line('b', 5, 'fridge: thu 18 june now, their van broke down'),
     ])).toEqual([['tues 16 june', '18 june']]);
@@ -2481,28 +2480,26 @@ describe('stop 70: counts, charges and days asked plainly, and lists run togethe
 });
 
 describe('stop 70: the amount a list says of the thing asked, and days had wrong or missed', () => {
-  const at = (day: number, hour = 10) => `2026-10-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
-  const line = (id: string, day: number, text: string, hour = 10) => ({ id, kind: 'record', text, at: at(day, hour), speaker: 'user' });
-  const asked = (question: string, units: ReturnType<typeof line>[]) => answersReplaced(question, units).map((r) => [r.value, r.now]);
+  const line = stop70Line(10);
   it('takes the amount said nearest a word of the question, in the latest list and in earlier lines', () => {
-    expect(asked('What do we charge for a box of eggs?', [
+    expect(answersOf('What do we charge for a box of eggs?', [
       line('a', 1, 'Farm gate prices: eggs £3.50, honey £6, jam £4.'),
       line('b', 9, 'New board for the gate: HONEY £6.50 — EGGS £3.80 — JAM £4.20'),
     ])).toEqual([['£3.50', '£3.80']]);
   });
   it('leaves out another amount said beside the latest in its line, unless said as what it was', () => {
-    expect(asked('How much is a standard ticket for the quiz night?', [
+    expect(answersOf('How much is a standard ticket for the quiz night?', [
       line('a', 1, 'Quiz night tickets £8, students £6.'),
       line('b', 9, 'Quiz committee put tickets up: standard £10, students £6.', 9),
       line('c', 9, 'Poster text: quiz night, tickets £10, students £6, raffle on the night.', 11),
     ])).toEqual([['£8', '£10']]);
-    expect(asked('How much is a standard ticket for the quiz night?', [
+    expect(answersOf('How much is a standard ticket for the quiz night?', [
       line('a', 9, 'Quiz night tickets go from £8 to £10, sadly.', 9),
       line('b', 9, 'Poster: quiz night tickets £10.', 11),
     ])).toEqual([['£8', '£10']]);
   });
   it('takes a day from a line said since that says the one before was had wrong, and only that one', () => {
-    expect(asked('From what date does the parking permit run?', [
+    expect(answersOf('From what date does the parking permit run?', [
       line('a', 1, 'The council says my direct debit for the parking permit goes out on 1 November.'),
       line('b', 3, 'Parking permit starts from 4 November, they said.'),
       line('c', 6, 'I told you the parking permit runs from 4 November, but the letter says 11 November, so it runs from 11 November.'),
@@ -2510,7 +2507,7 @@ describe('stop 70: the amount a list says of the thing asked, and days had wrong
     ])).toEqual([['4 November', '11 November']]);
   });
   it('reads "won’t make it" as a change of day', () => {
-    expect(asked('What date is the piano being delivered?', [
+    expect(answersOf('What date is the piano being delivered?', [
       line('a', 1, 'The piano is being delivered on Friday 9 October.'),
       line('b', 6, 'The removal firm says the piano won’t make it on the 9th, they have it down for Tuesday 13 October.'),
     ])).toEqual([['Friday 9 October', 'Tuesday 13 October']]);
