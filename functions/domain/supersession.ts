@@ -1546,7 +1546,8 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   // was from 30 September, but … so the freeze runs from 7 October", before "the freeze is confirmed from 7 October".)
   const saysNow = new Set(sure.filter((a) => key(a.value) === key(now.value)).map((a) => a.id));
   const wrongSince = sure.filter((a) => a.at !== latestAt && saysNow.has(a.id) && key(a.value) !== key(now.value) && (hadWrong(a) || saidOff(a)));
-  const corrected = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a) || missed(a))) || wrongSince.length > 0;
+  const wrongLatest = sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a)));
+  const corrected = wrongLatest || sure.some((a) => a.at === latestAt && missed(a)) || wrongSince.length > 0;
   // (Or a line said since another day was, that says the latest with a word of change: "your test is now on Monday
   // 10th March", a fortnight before "So the test is Monday 10th March".)
   const otherFirst = answers.filter((a) => !a.loose && key(a.value) !== key(now.value)).reduce<string | undefined>((first, a) => (first === undefined || before(a.at, first) ? a.at : first), undefined);
@@ -1628,7 +1629,7 @@ export function answersReplaced(question: string, units: readonly SaidUnit[], na
   const sameSeries = earlier.filter((a) => (kind === 'code' || kind === 'phone') && series(a.value) === series(now.value));
   // What a line since said was had wrong is what was replaced, not any other answer said before (a payment's day).
   const wrong = new Set(wrongSince.map((a) => key(a.value)));
-  const replaced = wrong.size > 0 && !sure.some((a) => a.at === latestAt && (hadWrong(a) || saidOff(a))) ? earlier.filter((a) => wrong.has(key(a.value))) : earlier;
+  const replaced = wrong.size > 0 && !wrongLatest ? earlier.filter((a) => wrong.has(key(a.value))) : earlier;
   const values = [...new Set((sameSeries.length > 0 ? sameSeries : replaced).map((a) => key(a.value)))];
   if (values.length > MAX_EARLIER_ANSWERS) return [];
   return values.map((value) => {
